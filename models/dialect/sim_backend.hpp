@@ -1,0 +1,302 @@
+// Simulator backend of the kernel dialect. Each operation becomes one Event
+// through the door (sim/core/door.hpp). A `plain<T>` cell in simulated memory
+// is a location whose value lives in the memory model; a `plain<T>` anywhere
+// else (a local copy on the fiber's stack) is an ordinary value.
+// Source positions come from std::source_location where C++ lets a default
+// argument carry one (stores, atomics, fences, barriers) and from the return
+// address otherwise (loads through conversion operators).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+#include "sim/core/door.hpp"
+#include "sim/core/event.hpp"
+#include "sim/core/host_api.hpp"
+
+#define SCOPESIM_KERNEL
+#define SCOPESIM_DEVICE
+#define SCOPESIM_HOST_DEVICE
+// __shared__ T name; — one instance per block, uninitialised.
+#define SCOPESIM_SHARED(T, name)                                   \
+  static ::scopesim::dialect::detail::shared_site name##_site_{#name}; \
+  T& name = name##_site_.get<T>(std::source_location::current())
+
+namespace scopesim::dialect {
+
+using Host = ::scopesim::HostApi;
+using dim3 = ::scopesim::Dim3;
+
+namespace detail {
+
+inline Where here(const std::source_location& l) { return Where{l.file_name(), l.line(), 0}; }
+inline Where pc(const void* ra) { return Where{nullptr, 0, reinterpret_cast<std::uintptr_t>(ra)}; }
+
+template <class T>
+constexpr ValueType type_of() {
+  static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8, "plain<T> holds scalars of up to 8 bytes");
+  if constexpr (std::is_same_v<T, float>) return ValueType::f32;
+  else if constexpr (std::is_same_v<T, double>) return ValueType::f64;
+  else if constexpr (sizeof(T) <= 4) return std::is_signed_v<T> ? ValueType::i32 : ValueType::u32;
+  else return std::is_signed_v<T> ? ValueType::i64 : ValueType::u64;
+}
+
+template <class T>
+std::uint64_t bits(T v) {
+  std::uint64_t b = 0;
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    b = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));  // sign-extended
+    if constexpr (sizeof(T) < 8) b &= (std::uint64_t{1} << (8 * sizeof(T))) - 1;
+  } else {
+    std::memcpy(&b, &v, sizeof(T));
+  }
+  return b;
+}
+
+template <class T>
+T value(std::uint64_t b) {
+  T v{};
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+
+Door& door();  // the running thread's door; throws if called outside the simulator
+
+inline std::uint64_t perform(const Event& e) { return door().perform(e); }
+
+// A value with the source position of the expression that produced it: the
+// default argument is evaluated where the implicit conversion happens.
+template <class T>
+struct located {
+  T value;
+  Where where;
+  located(T v, std::source_location l = std::source_location::current()) : value(v), where(here(l)) {}
+};
+
+class shared_site {
+ public:
+  explicit shared_site(const char* label) : label_(label) {}
+  template <class T>
+  T& get(std::source_location l) {
+    Event e;
+    e.kind = EventKind::shared_alloc;
+    e.addr = reinterpret_cast<std::uintptr_t>(this);
+    e.size = sizeof(T);
+    e.operand = alignof(T);
+    e.label = label_;
+    e.where = here(l);
+    return *reinterpret_cast<T*>(perform(e));
+  }
+
+ private:
+  const char* label_;
+};
+
+template <class T>
+Event access(EventKind k, Access a, const volatile void* addr, Where w) {
+  Event e;
+  e.kind = k;
+  e.access = a;
+  e.type = type_of<T>();
+  e.addr = reinterpret_cast<std::uintptr_t>(addr);
+  e.size = sizeof(T);
+  e.where = w;
+  return e;
+}
+
+Scope scope_of(thread_scope s);
+Order order_of(memory_order o);
+
+}  // namespace detail
+
+// An ordinary (non-atomic) cell of shared or global memory: `T` under nvcc.
+template <class T>
+class plain {
+ public:
+  plain() {}
+  explicit plain(T v) : local_(v) {}
+  plain(const plain& o) : local_(o.load(detail::pc(__builtin_return_address(0)))) {}
+
+  [[gnu::noinline]] operator T() const { return load(detail::pc(__builtin_return_address(0))); }
+  [[gnu::noinline]] operator T() const volatile { return load_volatile(detail::pc(__builtin_return_address(0))); }
+
+  plain& operator=(detail::located<T> v) {
+    store(v.value, v.where);
+    return *this;
+  }
+  [[gnu::noinline]] plain& operator=(const plain& o) {
+    const Where w = detail::pc(__builtin_return_address(0));
+    store(o.load(w), w);
+    return *this;
+  }
+  void operator=(detail::located<T> v) volatile { store_volatile(v.value, v.where); }
+
+  // Plain read-modify-write: a weak load and a separate weak store.
+  plain& operator+=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a + b); }); }
+  plain& operator-=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a - b); }); }
+  plain& operator|=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a | b); }); }
+  plain& operator&=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a & b); }); }
+  [[gnu::noinline]] T operator++(int) {
+    const Where w = detail::pc(__builtin_return_address(0));
+    T old = load(w);
+    store(T(old + 1), w);
+    return old;
+  }
+  [[gnu::noinline]] plain& operator++() {
+    const Where w = detail::pc(__builtin_return_address(0));
+    store(T(load(w) + 1), w);
+    return *this;
+  }
+
+  // Used by atomic_ref and the host; not part of the CUDA-looking surface.
+  T load(Where w) const {
+    if (!simulated()) return local_;
+    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::plain, this, w)));
+  }
+  void store(T v, Where w) {
+    if (!simulated()) {
+      local_ = v;
+      return;
+    }
+    Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
+    e.operand = detail::bits(v);
+    detail::perform(e);
+  }
+
+ private:
+  template <class F>
+  plain& update(detail::located<T> v, F f) {
+    store(f(load(v.where), v.value), v.where);
+    return *this;
+  }
+  T load_volatile(Where w) const volatile {
+    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::volatile_, this, w)));
+  }
+  void store_volatile(T v, Where w) volatile {
+    Event e = detail::access<T>(EventKind::store, Access::volatile_, this, w);
+    e.operand = detail::bits(v);
+    detail::perform(e);
+  }
+  bool simulated() const {
+    Door* d = current_door();
+    return d != nullptr && d->simulated(this);
+  }
+
+  T local_;
+};
+
+// cuda::atomic_ref<T, S> over a plain<T> cell.
+template <class T, thread_scope S = thread_scope_system>
+class atomic_ref {
+ public:
+  explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
+
+  T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+    return detail::value<T>(detail::perform(event(EventKind::load, o, l)));
+  }
+  void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+    Event e = event(EventKind::store, o, l);
+    e.operand = detail::bits(v);
+    detail::perform(e);
+  }
+  T fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::add, v, o, l); }
+  T fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::sub, v, o, l); }
+  T fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::and_, v, o, l); }
+  T fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::or_, v, o, l); }
+  T fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::xor_, v, o, l); }
+  T fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::min, v, o, l); }
+  T fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::max, v, o, l); }
+  T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
+  bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
+                               std::source_location l = std::source_location::current()) const {
+    Event e = event(EventKind::rmw, o, l);
+    e.rmw = RmwOp::cas;
+    e.operand = detail::bits(expected);
+    e.operand2 = detail::bits(desired);
+    const T old = detail::value<T>(detail::perform(e));
+    if (old == expected) return true;
+    expected = old;
+    return false;
+  }
+
+ private:
+  Event event(EventKind k, memory_order o, const std::source_location& l) const {
+    Event e = detail::access<T>(k, Access::atomic, cell_, detail::here(l));
+    e.order = detail::order_of(o);
+    e.scope = detail::scope_of(S);
+    e.thread_scope = S == thread_scope_thread;
+    return e;
+  }
+  T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
+    Event e = event(EventKind::rmw, o, l);
+    e.rmw = op;
+    e.operand = detail::bits(v);
+    return detail::value<T>(detail::perform(e));
+  }
+  plain<T>* cell_;
+};
+
+// Legacy atomics (atomicAdd & co): atom.relaxed.gpu.
+namespace detail {
+template <class T>
+T legacy(RmwOp op, plain<T>* p, T v, T v2, const std::source_location& l) {
+  Event e = access<T>(EventKind::rmw, Access::legacy_atomic, p, here(l));
+  e.rmw = op;
+  e.operand = bits(v);
+  e.operand2 = bits(v2);
+  e.scope = Scope::gpu;
+  return value<T>(perform(e));
+}
+}  // namespace detail
+template <class T>
+T atomic_add(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::add, p, v, T{}, l); }
+template <class T>
+T atomic_sub(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::sub, p, v, T{}, l); }
+template <class T>
+T atomic_exch(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::exch, p, v, T{}, l); }
+template <class T>
+T atomic_max(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::max, p, v, T{}, l); }
+template <class T>
+T atomic_min(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::min, p, v, T{}, l); }
+template <class T>
+T atomic_cas(plain<T>* p, T expected, T desired, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::cas, p, expected, desired, l); }
+
+// Fences.
+void atomic_thread_fence(memory_order o, thread_scope s = thread_scope_system,
+                         std::source_location l = std::source_location::current());
+void threadfence_block(std::source_location l = std::source_location::current());
+void threadfence(std::source_location l = std::source_location::current());
+void threadfence_system(std::source_location l = std::source_location::current());
+
+// Barriers and warp operations.
+void syncthreads(std::source_location l = std::source_location::current());
+void syncwarp(unsigned mask = 0xffffffffu, std::source_location l = std::source_location::current());
+
+// Coordinates of the calling thread (threadIdx, blockIdx, blockDim, gridDim).
+inline dim3 thread_idx() { return detail::door().coords().thread; }
+inline dim3 block_idx() { return detail::door().coords().block; }
+inline dim3 block_dim() { return detail::door().coords().block_dim; }
+inline dim3 grid_dim() { return detail::door().coords().grid_dim; }
+
+// ---- host side ----
+template <class T>
+T* device_alloc(Host& h, const char* name, std::size_t count = 1) {
+  return static_cast<T*>(h.alloc(name, sizeof(T) * count, alignof(T)));
+}
+template <auto Kernel, class... Args>
+void launch(Host& h, const char* name, dim3 grid, dim3 block, Args... args) {
+  h.launch(name, grid, block, [=] { Kernel(args...); });
+}
+inline void device_synchronize(Host& h) { h.synchronize(); }
+template <class T>
+void observe(Host& h, const char* name, const plain<T>& cell,
+             std::source_location l = std::source_location::current()) {
+  h.observe(name, detail::type_of<T>(), detail::bits(cell.load(detail::here(l))));
+}
+template <class T>
+void host_write(plain<T>& cell, T v, std::source_location l = std::source_location::current()) {
+  cell.store(v, detail::here(l));
+}
+
+}  // namespace scopesim::dialect

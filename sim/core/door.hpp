@@ -1,0 +1,34 @@
+// The door between the kernel dialect and the engine. While a simulated
+// thread runs, `current_door()` is the engine's implementation; every dialect
+// operation becomes one `perform(Event)` call that returns the value read (or
+// 0). Code running outside the simulator (no door) touches no simulated memory.
+#pragma once
+#include <cstdint>
+
+#include "sim/core/event.hpp"
+
+namespace scopesim {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+};
+
+// Where the calling simulated thread sits in its launch.
+struct Coords {
+  Dim3 thread, block, block_dim, grid_dim;
+};
+
+class Door {
+ public:
+  virtual ~Door() = default;
+  virtual std::uint64_t perform(const Event& e) = 0;
+  virtual const Coords& coords() const = 0;
+  // Is this address simulated memory (an allocation or its guard zone)? Other
+  // addresses (locals on a fiber's stack) are the thread's own.
+  virtual bool simulated(const void* p) const = 0;
+};
+
+Door* current_door();
+void set_current_door(Door* d);
+
+}  // namespace scopesim

@@ -1,0 +1,68 @@
+// An outcome: the named values a model observes at the end of a run (the
+// final state). Values are raw bits with their type, compared exactly (floats
+// included), kept in observation order. Header-only: the GPU harness uses it too.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/core/event.hpp"
+
+namespace scopesim {
+
+struct Observed {
+  std::string name;
+  ValueType type = ValueType::i32;
+  std::uint64_t bits = 0;
+  bool operator==(const Observed&) const = default;
+  auto operator<=>(const Observed&) const = default;
+};
+
+class Outcome {
+ public:
+  void add(std::string name, ValueType t, std::uint64_t bits) { values_.push_back({std::move(name), t, bits}); }
+  const std::vector<Observed>& values() const { return values_; }
+  bool has(const std::string& n) const {
+    for (auto& v : values_) if (v.name == n) return true;
+    return false;
+  }
+  // Typed access by name; a missing name reads as 0.
+  template <class T>
+  T get(const std::string& n) const {
+    for (auto& v : values_)
+      if (v.name == n) {
+        T out{};
+        std::memcpy(&out, &v.bits, sizeof(T));
+        return out;
+      }
+    return T{};
+  }
+  long long i(const std::string& n) const {
+    for (auto& v : values_)
+      if (v.name == n) {
+        switch (v.type) {
+          case ValueType::i32: return static_cast<std::int32_t>(v.bits);
+          case ValueType::u32: return static_cast<std::uint32_t>(v.bits);
+          default: return static_cast<long long>(v.bits);
+        }
+      }
+    return 0;
+  }
+  // "f=1 x=0": the canonical text used in reports, schedules and GPU histograms.
+  std::string text() const {
+    std::string s;
+    for (auto& v : values_) {
+      if (!s.empty()) s += ' ';
+      s += v.name + "=" + format_value(v.type, v.bits);
+    }
+    return s;
+  }
+  bool operator==(const Outcome&) const = default;
+  auto operator<=>(const Outcome&) const = default;
+
+ private:
+  std::vector<Observed> values_;
+};
+
+}  // namespace scopesim

@@ -1,0 +1,57 @@
+#include "sim/core/source_position.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string_view>
+
+namespace scopesim {
+
+namespace {
+
+// Shortens an absolute path to the part from the repository's top folders on.
+std::string shorten(std::string_view path) {
+  for (std::string_view top : {"/models/", "/sim/", "/tests/", "/gpu/", "/docs/"}) {
+    const auto at = path.rfind(top);
+    if (at != std::string_view::npos) return std::string(path.substr(at + 1));
+  }
+  return std::string(path);
+}
+
+std::string resolve(std::uintptr_t pc) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr) return "?";
+  // The return address points after the call; step back into it.
+  const std::uintptr_t offset = pc - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  char cmd[1024];
+  std::snprintf(cmd, sizeof cmd, "addr2line -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
+                static_cast<unsigned long>(offset));
+  std::string out;
+  if (FILE* p = popen(cmd, "r")) {
+    char buf[1024];
+    if (std::fgets(buf, sizeof buf, p)) out = buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  const auto paren = out.find(" (");
+  if (paren != std::string::npos) out.resize(paren);
+  if (out.empty() || out[0] == '?') return "?";
+  return shorten(out);
+}
+
+}  // namespace
+
+std::string describe(const Where& w) {
+  if (w.file != nullptr) return shorten(w.file) + ":" + std::to_string(w.line);
+  if (w.pc == 0) return "?";
+  static std::mutex lock;
+  static std::map<std::uintptr_t, std::string> cache;
+  std::lock_guard<std::mutex> g(lock);
+  auto it = cache.find(w.pc);
+  if (it == cache.end()) it = cache.emplace(w.pc, resolve(w.pc)).first;
+  return it->second;
+}
+
+}  // namespace scopesim

@@ -1,0 +1,13 @@
+// Source positions as text: "models/publish/publish.cpp:31". Positions taken
+// from std::source_location are exact; return addresses are resolved once each
+// through the binary's debug information (addr2line) and cached.
+#pragma once
+#include <string>
+
+#include "sim/core/event.hpp"
+
+namespace scopesim {
+
+std::string describe(const Where& w);
+
+}  // namespace scopesim

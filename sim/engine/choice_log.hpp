@@ -1,0 +1,60 @@
+// One choice log: every source of nondeterminism in a run — which thread runs
+// next, which write a read returns, where a write falls in coherence, which
+// block is dispatched next — is one typed Decision. Strategies choose; the log
+// records; a schedule file is the log plus a header; replay feeds it back.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/model/memory_model.hpp"
+
+namespace scopesim {
+
+enum class ChoiceKind : std::uint8_t { thread, read, coherence, dispatch };
+std::string_view name(ChoiceKind k);
+
+// What a scheduled step does to shared state, for independence checks.
+struct StepShape {
+  std::uintptr_t addr = 0;  // location touched (0: none)
+  bool reads = false;
+  bool writes = false;
+  bool fence_sc = false;
+  bool barrier = false;      // arrives at a block barrier / syncwarp
+  std::uint32_t block = 0;   // the block of a barrier arrival
+  bool global = false;       // host operations: dependent with everything
+};
+bool dependent(const StepShape& a, const StepShape& b);
+
+// A point where the run needs a decision. `keys` identify the alternatives
+// stably (a thread id; a write as writer<<32|event; a coherence slot; a block).
+struct ChoicePoint {
+  ChoiceKind kind = ChoiceKind::thread;
+  ThreadId actor = 0;                 // the thread acting (read/coherence) or running last (thread)
+  std::vector<std::uint64_t> keys;
+  std::vector<StepShape> shapes;      // thread choices: the next step of each alternative
+};
+
+struct Decision {
+  ChoiceKind kind = ChoiceKind::thread;
+  unsigned index = 0;         // which alternative
+  unsigned alternatives = 1;
+  std::uint64_t key = 0;      // the chosen alternative's key
+  std::string text;           // human-readable: thread, operation, location, value, source line
+};
+using ChoiceLog = std::vector<Decision>;
+
+// A strategy: sees only the choice point, returns an index.
+class Chooser {
+ public:
+  virtual ~Chooser() = default;
+  virtual unsigned choose(const ChoicePoint& p) = 0;
+  // Abandon the run (sleep-set or preemption bound): the run stops early.
+  virtual bool abandon() const { return false; }
+};
+
+// The compact one-line form of a log: the indexes of decisions that had a choice.
+std::string log_token(const ChoiceLog& log);
+
+}  // namespace scopesim

@@ -1,0 +1,799 @@
+#include "sim/engine/execution.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "sim/core/door.hpp"
+#include "sim/core/host_api.hpp"
+#include "sim/core/lowering.hpp"
+#include "sim/core/source_position.hpp"
+#include "sim/fiber/fiber_pool.hpp"
+#include "sim/model/memory_model.hpp"
+
+namespace scopesim {
+
+std::string Finding::key() const {
+  std::string k(name(kind));
+  std::vector<std::string> w = where;
+  std::sort(w.begin(), w.end());
+  for (const auto& s : w) k += "|" + s;
+  return k;
+}
+
+namespace {
+
+// Simulated memory: one reserved address range per OS thread, handed out by a
+// bump allocator that starts over every run, so that addresses (and with them
+// every decision) are the same in every run. Allocations are separated by
+// guard zones; any access inside the range but outside a live allocation is
+// out of bounds.
+class Arena {
+ public:
+  static constexpr std::size_t bytes = std::size_t{1} << 30;
+  static constexpr std::size_t guard = 64;
+  Arena() {
+    base_ = static_cast<char*>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    if (base_ == MAP_FAILED) throw std::runtime_error("cannot reserve simulated memory");
+  }
+  void reset() { next_ = guard; }
+  char* take(std::size_t n, std::size_t align) {
+    if (align < 16) align = 16;
+    std::size_t at = (next_ + align - 1) / align * align;
+    if (at + n + guard > bytes) throw std::runtime_error("simulated memory exhausted");
+    next_ = at + n + guard;
+    return base_ + at;
+  }
+  bool contains(const void* p) const {
+    auto c = static_cast<const char*>(p);
+    return c >= base_ && c < base_ + bytes;
+  }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t next_ = guard;
+};
+
+struct Region {
+  std::string name;
+  std::uintptr_t begin, end;
+};
+
+enum class State : std::uint8_t { unborn, fresh, runnable, barrier, spin, sync, wake, done };
+
+// Thrown into a kernel to end its thread after an out-of-bounds access.
+struct Fault {
+  FindingKind kind;
+  std::string message;
+};
+
+struct SimThread {
+  std::string name;  // "b0.t32" or "host"
+  bool host = false;
+  Coords coords;
+  Placement place;
+  std::uint32_t block = 0;
+  State state = State::unborn;
+  fiber::FiberPool::Id fiber = 0;
+  KernelBody body;
+  Event pending;
+  bool has_pending = false;
+  std::uint64_t steps = 0;
+  // Spin detection (semantics.md, "Spin loops and progress").
+  std::uint64_t mods = 0;  // events other than reads so far
+  struct Visit {
+    WriteId write;
+    std::uint64_t mods;
+    std::size_t read_index;
+  };
+  std::map<std::pair<std::uint64_t, std::uintptr_t>, Visit> visits;
+  std::vector<std::uintptr_t> reads;          // addresses read, in order
+  std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
+  std::uint64_t barriers_passed = 0;
+  Where barrier_where;
+  bool reported_spin = false;
+};
+
+struct Block {
+  bool dispatched = false;
+  std::uint32_t first = 0, count = 0;
+  std::uint32_t live = 0;
+  std::vector<ThreadId> arrived;
+  Where barrier_where;
+};
+
+std::uint64_t where_key(const Where& w) {
+  if (w.file != nullptr) return (reinterpret_cast<std::uintptr_t>(w.file) * 1000003ULL) ^ w.line;
+  return w.pc;
+}
+
+class Run final : public Door, public HostApi {
+ public:
+  Run(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch)
+      : m_(m), c_(c), o_(o), ch_(ch), mm_(make_memory_model(o.memory_model)) {
+    if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
+    arena().reset();
+    pool().reset();
+  }
+
+  RunResult go() {
+    set_current_door(this);
+    // The host program is thread 0.
+    SimThread h;
+    h.name = "host";
+    h.host = true;
+    h.place.host = true;
+    h.state = State::fresh;
+    mm_->spawn(h.place, -1);
+    h.body = [this] { m_.program(*this, c_); };
+    threads_.push_back(std::move(h));
+    start_fiber(0);
+    loop();
+    set_current_door(nullptr);
+    finish();
+    return std::move(r_);
+  }
+
+  // ---- Door ----
+  std::uint64_t perform(const Event& e) override {
+    SimThread& t = threads_[cur_];
+    if (++t.steps > o_.max_steps) {
+      add_finding(FindingKind::non_termination,
+                  t.name + " ran past the step bound of " + std::to_string(o_.max_steps) + " events at " +
+                      describe(e.where),
+                  {t.name}, {describe(e.where)});
+      stopped_ = true;
+      fiber::FiberPool::suspend();  // never resumed: the run ends here
+    }
+    if (is_local(e)) return execute(e);
+    t.pending = e;
+    t.has_pending = true;
+    t.state = State::runnable;
+    fiber::FiberPool::suspend();
+    // Chosen: run it.
+    threads_[cur_].has_pending = false;
+    return execute(e);
+  }
+  const Coords& coords() const override { return threads_[cur_].coords; }
+  bool simulated(const void* p) const override { return arena().contains(p); }
+
+  // ---- HostApi ----
+  void* alloc(const std::string& name, std::size_t bytes, std::size_t align) override {
+    char* p = arena().take(bytes, align);
+    regions_.push_back({name, reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes});
+    return p;
+  }
+  void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body) override {
+    Event e;
+    e.kind = EventKind::check;  // placeholder kind for a host operation
+    e.label = "launch";
+    host_op_ = HostOp::launch;
+    launch_ = {kernel, grid, block, std::move(body)};
+    perform(e);
+  }
+  void synchronize() override {
+    Event e;
+    e.kind = EventKind::check;
+    e.label = "synchronize";
+    host_op_ = HostOp::sync;
+    perform(e);
+  }
+  void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_.outcome.add(name, t, bits); }
+  long long param(const std::string&, long long fallback) const override { return fallback; }
+
+ private:
+  enum class HostOp { none, launch, sync };
+  struct Launch {
+    std::string kernel;
+    Dim3 grid, block;
+    KernelBody body;
+  };
+
+  static Arena& arena() {
+    thread_local Arena a;
+    return a;
+  }
+  static fiber::FiberPool& pool() {
+    thread_local fiber::FiberPool p;
+    return p;
+  }
+
+  bool is_local(const Event& e) const {
+    if (e.kind == EventKind::shared_alloc) return true;
+    if (e.kind == EventKind::fence) return e.order != Order::seq_cst;
+    return false;
+  }
+
+  StepShape shape(const SimThread& t) const {
+    StepShape s;
+    const Event& e = t.pending;
+    switch (e.kind) {
+      case EventKind::load: s.addr = e.addr; s.reads = true; break;
+      case EventKind::store: s.addr = e.addr; s.writes = true; break;
+      case EventKind::rmw: s.addr = e.addr; s.reads = s.writes = true; break;
+      case EventKind::barrier:
+      case EventKind::syncwarp: s.barrier = true; s.block = t.block; break;
+      // A launch starts threads: dependent with everything. Waiting in
+      // synchronize commutes; its end joins every thread (Step::joins).
+      case EventKind::check: s.global = e.label != nullptr && std::string_view(e.label) == "launch"; break;
+      default: break;
+    }
+    if (e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw || e.kind == EventKind::fence) {
+      const Lowering l = lower(e);
+      for (int i = 0; i < l.count; ++i) s.fence_sc |= l.ops[i].kind == PtxKind::fence_sc;
+    }
+    return s;
+  }
+
+  void start_fiber(ThreadId id) {
+    SimThread& t = threads_[id];
+    t.fiber = pool().create([this, id] { threads_[id].body(); });
+    t.state = State::fresh;
+  }
+
+  // Runs a thread until its next event (or its end): local computation only.
+  void advance(ThreadId id) {
+    cur_ = id;
+    const fiber::Status s = pool().resume(threads_[id].fiber);
+    SimThread& t = threads_[id];
+    if (s == fiber::Status::finished) {
+      exit_thread(id);
+    } else if (s == fiber::Status::faulted) {
+      const std::string why = pool().fault(threads_[id].fiber);
+      if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
+        add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
+        fault_ = {FindingKind::kernel_fault, ""};
+      } else {
+        add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + " after " + describe(t.pending.where),
+                    {t.name}, {describe(t.pending.where)});
+      }
+      exit_thread(id);
+    }
+  }
+
+  void loop() {
+    for (;;) {
+      // Threads that only need to run local code first, in id order.
+      for (ThreadId id = 0; id < threads_.size(); ++id) {
+        if (threads_[id].state == State::fresh || threads_[id].state == State::wake) advance(id);
+        if (stopped_) return;
+      }
+      // Spinners whose location got a new write may run again.
+      for (auto& t : threads_)
+        if (t.state == State::spin)
+          for (auto [addr, n] : t.waiting_for)
+            if (mm_->writes_to(addr) > n) {
+              t.state = State::runnable;
+              break;
+            }
+      std::vector<ThreadId> runnable;
+      for (ThreadId id = 0; id < threads_.size(); ++id)
+        if (threads_[id].state == State::runnable) runnable.push_back(id);
+      if (runnable.empty()) {
+        bool all_done = true;
+        for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
+        if (!all_done || undispatched()) report_deadlock();
+        r_.completed = all_done && !undispatched();
+        return;
+      }
+      ChoicePoint p;
+      p.kind = ChoiceKind::thread;
+      p.actor = last_;
+      for (ThreadId id : runnable) {
+        p.keys.push_back(id);
+        p.shapes.push_back(shape(threads_[id]));
+      }
+      const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
+      if (ch_.abandon()) {
+        r_.abandoned = true;
+        return;
+      }
+      const ThreadId id = runnable[i];
+      Step st;
+      st.thread = id;
+      st.shape = p.shapes[i];
+      st.decision = r_.log.size() - 1;
+      r_.steps.push_back(st);
+      step_ = r_.steps.size() - 1;
+      last_ = id;
+      advance(id);
+      if (stopped_) return;
+    }
+  }
+
+  unsigned decide(const ChoicePoint& p, const std::function<std::string(unsigned)>& describe_alt) {
+    unsigned i = 0;
+    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_.choose(p);
+    if (i >= p.keys.size()) i = 0;
+    Decision d;
+    d.kind = p.kind;
+    d.index = i;
+    d.alternatives = static_cast<unsigned>(p.keys.size());
+    d.key = p.keys[i];
+    d.text = describe_alt(i);
+    r_.log.push_back(std::move(d));
+    return i;
+  }
+
+  // ---- events ----
+  std::uint64_t execute(const Event& e) {
+    SimThread& t = threads_[cur_];
+    switch (e.kind) {
+      case EventKind::load:
+      case EventKind::store:
+      case EventKind::rmw: return access(e);
+      case EventKind::fence: {
+        const Lowering l = lower(e);
+        for (int i = 0; i < l.count; ++i) mm_->fence(cur_, l.ops[i]);
+        ++t.mods;
+        trace(t, text(e));
+        return 0;
+      }
+      case EventKind::barrier: barrier(e); return 0;
+      case EventKind::syncwarp: syncwarp(e); return 0;
+      case EventKind::shared_alloc: return shared(e);
+      case EventKind::check: host_operation(e); return 0;
+      default: return 0;
+    }
+  }
+
+  std::uint64_t shared(const Event& e) {
+    SimThread& t = threads_[cur_];
+    auto key = std::make_pair(e.addr, t.block);
+    auto it = shared_.find(key);
+    if (it != shared_.end()) return it->second;
+    const std::string name = std::string(e.label ? e.label : "shared") + "[b" + std::to_string(t.block) + "]";
+    void* p = alloc(name, e.size, e.operand);
+    shared_.emplace(key, reinterpret_cast<std::uintptr_t>(p));
+    return reinterpret_cast<std::uintptr_t>(p);
+  }
+
+  std::string location(std::uintptr_t a) const {
+    for (const Region& r : regions_)
+      if (a >= r.begin && a < r.end) return a == r.begin ? r.name : r.name + "+" + std::to_string(a - r.begin);
+    return "?";
+  }
+
+  void check_bounds(const Event& e) {
+    for (const Region& r : regions_)
+      if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    SimThread& t = threads_[cur_];
+    std::string near = "outside simulated memory";
+    for (const Region& r : regions_)
+      if (e.addr + 64 >= r.begin && e.addr < r.end + 64)
+        near = e.addr < r.begin ? std::to_string(r.begin - e.addr) + " bytes before " + r.name
+                                : std::to_string(e.addr - r.end) + " bytes past the end of " + r.name;
+    fault_ = {FindingKind::out_of_bounds,
+              t.name + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
+    fault_where_ = describe(e.where);
+    throw std::runtime_error("out of bounds");
+  }
+
+  std::uint64_t access(const Event& e) {
+    check_bounds(e);
+    SimThread& t = threads_[cur_];
+    const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
+    events_.push_back({cur_, e.where});
+    const Lowering low = lower(e);
+    std::uint64_t result = 0;
+    std::string note;
+    for (int i = 0; i < low.count; ++i) {
+      const PtxOp& op = low.ops[i];
+      if (op.kind == PtxKind::fence_sc || op.kind == PtxKind::fence_acq_rel) {
+        mm_->fence(cur_, op);
+        continue;
+      }
+      MemOp m;
+      m.thread = cur_;
+      m.op = op;
+      m.addr = e.addr;
+      m.size = e.size;
+      m.event = ev;
+      if (op.kind == PtxKind::st) {
+        m.value = e.operand;
+        place_write(m, e);
+        ++t.mods;
+        note = location(e.addr) + " = " + format_value(e.type, e.operand);
+      } else {
+        const WriteId w = choose_read(m, e);
+        if (w == no_write) return 0;  // unreachable: spin blocking re-enters
+        result = mm_->info(w).value;
+        mm_->read(m, w);
+        note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+        if (op.kind == PtxKind::atom) {
+          m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
+          m.rmw_source = w;
+          place_write(m, e);
+          ++t.mods;
+          note += ", writes " + format_value(e.type, m.value);
+        }
+      }
+      collect_findings();
+      trace(t, ptx_name(op) + " " + note + " at " + describe(e.where));
+    }
+    return result;
+  }
+
+  std::string from(WriteId w) const {
+    const WriteInfo& i = mm_->info(w);
+    if (i.uninitialised) return " (uninitialised)";
+    if (i.initial) return " (initial)";
+    return " (from " + threads_[i.thread].name + " at " + describe(events_[i.event].where) + ")";
+  }
+
+  void place_write(MemOp& m, const Event& e) {
+    const unsigned n = mm_->placements(m);
+    ChoicePoint p;
+    p.kind = ChoiceKind::coherence;
+    p.actor = cur_;
+    for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
+    const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
+      return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+             " coherence slot " + std::to_string(j) + " at " + describe(e.where);
+    }) : 0;
+    mm_->write(m, k);
+  }
+
+  // The writes a read may return, with spin-assume: re-reading the write this
+  // thread read at the same program point, having changed nothing since, is
+  // skipped; with nothing else to read, the thread waits for a new write.
+  WriteId choose_read(const MemOp& m, const Event& e) {
+    for (;;) {
+      SimThread& t = threads_[cur_];
+      std::vector<WriteId> cand = mm_->readable(m);
+      const auto vkey = std::make_pair(where_key(e.where), e.addr);
+      auto visit = t.visits.find(vkey);
+      bool spinning = false;
+      if (visit != t.visits.end() && visit->second.mods == t.mods && m.op.kind == PtxKind::ld) {
+        const WriteId old = visit->second.write;
+        auto it = std::find(cand.begin(), cand.end(), old);
+        if (it != cand.end()) {
+          cand.erase(it);
+          spinning = true;
+        }
+      }
+      if (spinning && cand.empty()) {
+        // Wait for a new write to anything read since the last visit.
+        t.waiting_for.clear();
+        for (std::size_t i = visit->second.read_index; i < t.reads.size(); ++i)
+          t.waiting_for.push_back({t.reads[i], mm_->writes_to(t.reads[i])});
+        t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
+        t.visits.erase(visit);  // once woken, the old write may be read again
+        t.state = State::spin;
+        fiber::FiberPool::suspend();
+        continue;
+      }
+      if (spinning && !t.reported_spin) {
+        bool any_ms = false;
+        for (WriteId w : cand) any_ms |= mm_->morally_strong(m, w);
+        if (!any_ms) {
+          t.reported_spin = true;
+          add_finding(FindingKind::possible_non_termination,
+                      t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                          ": no newer write is morally strong with its read, so nothing promises it ever sees one",
+                      {t.name}, {describe(e.where)});
+        }
+      }
+      ChoicePoint p;
+      p.kind = ChoiceKind::read;
+      p.actor = cur_;
+      for (WriteId w : cand) p.keys.push_back(w);
+      const unsigned i = decide(p, [&](unsigned k) {
+        return t.name + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+               format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
+      });
+      const WriteId w = cand[i];
+      t.visits[vkey] = {w, t.mods, t.reads.size()};
+      t.reads.push_back(e.addr);
+      return w;
+    }
+  }
+
+  void barrier(const Event& e) {
+    SimThread& t = threads_[cur_];
+    Block& b = blocks_[t.block];
+    if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where))
+      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
+                     threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
+                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
+    if (b.arrived.empty()) b.barrier_where = e.where;
+    b.arrived.push_back(cur_);
+    ++t.mods;
+    trace(t, "bar.sync 0 at " + describe(e.where));
+    if (b.arrived.size() < b.live) {
+      t.state = State::barrier;
+      fiber::FiberPool::suspend();
+      return;
+    }
+    complete_barrier(t.block);
+  }
+
+  void complete_barrier(std::uint32_t block) {
+    Block& b = blocks_[block];
+    std::vector<ThreadId> who = b.arrived;
+    mm_->barrier(who);
+    for (ThreadId id : who) {
+      threads_[id].barriers_passed++;
+      if (id != cur_ || threads_[id].state == State::done) {
+        if (threads_[id].state == State::barrier) threads_[id].state = State::wake;
+      }
+    }
+    if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
+    b.arrived.clear();
+  }
+
+  void syncwarp(const Event& e) {
+    // Memory ordering among the participating lanes; the mask must include the caller.
+    SimThread& t = threads_[cur_];
+    const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
+    ++t.mods;
+    trace(t, "syncwarp 0x" + hex(mask) + " at " + describe(e.where));
+    if (!(mask >> t.place.lane & 1u))
+      divergence(t.name + " executes __syncwarp with mask 0x" + hex(mask) + " that excludes its own lane " +
+                     std::to_string(t.place.lane) + " at " + describe(e.where),
+                 {t.name}, {describe(e.where)});
+    auto& w = warps_[{t.block, t.place.warp}];
+    w.push_back(cur_);
+    // Wait for every lane of the mask that is still alive.
+    auto complete = [&] {
+      for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!(mask >> lane & 1u)) continue;
+        const std::uint32_t idx = t.place.warp * 32 + lane;
+        if (idx >= blocks_[t.block].count) continue;
+        const ThreadId id = blocks_[t.block].first + idx;
+        if (threads_[id].state == State::done) continue;
+        if (std::find(w.begin(), w.end(), id) == w.end()) return false;
+      }
+      return true;
+    };
+    if (!complete()) {
+      t.state = State::barrier;
+      fiber::FiberPool::suspend();
+      return;
+    }
+    std::vector<ThreadId> who = w;
+    w.clear();
+    mm_->barrier(who);
+    for (ThreadId id : who)
+      if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
+    if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
+  }
+
+  static std::string hex(std::uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%08x", v);
+    return b;
+  }
+
+  void divergence(const std::string& msg, std::vector<std::string> who, std::vector<std::string> where) {
+    add_finding(FindingKind::barrier_divergence, "barrier divergence: " + msg, std::move(who), std::move(where));
+  }
+
+  void host_operation(const Event& e) {
+    SimThread& h = threads_[cur_];
+    if (host_op_ == HostOp::launch) {
+      host_op_ = HostOp::none;
+      trace(h, "launch " + launch_.kernel + "<<<" + std::to_string(launch_.grid.x) + "," +
+                   std::to_string(launch_.block.x) + ">>>");
+      spawn_grid();
+    } else if (host_op_ == HostOp::sync) {
+      host_op_ = HostOp::none;
+      bool running = false;
+      for (auto& t : threads_) running |= !t.host && t.state != State::done;
+      if (running || undispatched()) {
+        h.state = State::sync;
+        fiber::FiberPool::suspend();
+      }
+      for (ThreadId id = 1; id < threads_.size(); ++id) mm_->join(0, id);
+      trace(threads_[0], "synchronize");
+    }
+    (void)e;
+  }
+
+  void spawn_grid() {
+    const std::uint32_t nb = launch_.grid.x * launch_.grid.y * launch_.grid.z;
+    const std::uint32_t nt = launch_.block.x * launch_.block.y * launch_.block.z;
+    blocks_.assign(nb, {});
+    std::vector<ThreadId> spawned;
+    for (std::uint32_t b = 0; b < nb; ++b) {
+      blocks_[b].first = static_cast<std::uint32_t>(threads_.size());
+      blocks_[b].count = nt;
+      blocks_[b].live = nt;
+      for (std::uint32_t i = 0; i < nt; ++i) {
+        SimThread t;
+        t.name = "b" + std::to_string(b) + ".t" + std::to_string(i);
+        t.block = b;
+        t.coords.thread = {i % launch_.block.x, (i / launch_.block.x) % launch_.block.y,
+                           i / (launch_.block.x * launch_.block.y)};
+        t.coords.block = {b % launch_.grid.x, (b / launch_.grid.x) % launch_.grid.y, b / (launch_.grid.x * launch_.grid.y)};
+        t.coords.block_dim = launch_.block;
+        t.coords.grid_dim = launch_.grid;
+        t.place.block = b;
+        t.place.warp = i / 32;
+        t.place.lane = i % 32;
+        t.body = launch_.body;
+        const ThreadId id = mm_->spawn(t.place, 0);
+        (void)id;
+        spawned.push_back(static_cast<ThreadId>(threads_.size()));
+        threads_.push_back(std::move(t));
+      }
+    }
+    if (step_ < r_.steps.size()) r_.steps[step_].spawned = spawned;
+    const unsigned slots = resident_slots() ? resident_slots() : nb;
+    for (unsigned s = 0; s < slots && undispatched(); ++s) dispatch_one();
+  }
+
+  // --resident-blocks wins over the model's configuration; 0: every block.
+  unsigned resident_slots() const { return o_.resident_blocks ? o_.resident_blocks : c_.resident_blocks; }
+
+  bool undispatched() const {
+    for (const Block& b : blocks_)
+      if (!b.dispatched) return true;
+    return false;
+  }
+
+  // Which block takes a free slot is a choice: CUDA promises no dispatch order.
+  void dispatch_one() {
+    ChoicePoint p;
+    p.kind = ChoiceKind::dispatch;
+    p.actor = cur_;
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
+      if (!blocks_[b].dispatched) p.keys.push_back(b);
+    const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
+    Block& b = blocks_[p.keys[i]];
+    b.dispatched = true;
+    for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
+  }
+
+  void exit_thread(ThreadId id) {
+    SimThread& t = threads_[id];
+    t.state = State::done;
+    if (t.host) return;
+    Block& b = blocks_[t.block];
+    --b.live;
+    if (!b.arrived.empty()) {
+      divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
+                     describe(b.barrier_where),
+                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
+      if (b.arrived.size() >= b.live) complete_barrier(t.block);
+    } else {
+      for (std::uint32_t k = 0; k < b.count; ++k) {
+        const SimThread& o = threads_[b.first + k];
+        if (o.barriers_passed > t.barriers_passed) {
+          divergence(t.name + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name +
+                         " passed " + std::to_string(o.barriers_passed),
+                     {o.name, t.name}, {describe(b.barrier_where)});
+          break;
+        }
+      }
+    }
+    if (b.live == 0 && undispatched()) dispatch_one();
+    bool all = !undispatched();
+    for (auto& o : threads_) all &= o.host || o.state == State::done;
+    if (all && threads_[0].state == State::sync) {
+      threads_[0].state = State::wake;
+      if (step_ < r_.steps.size()) {
+        auto& j = r_.steps[step_].joins;
+        j.clear();
+        for (ThreadId k = 0; k < threads_.size(); ++k) j.push_back(k);
+      }
+    }
+  }
+
+  void report_deadlock() {
+    std::string msg = "deadlock: every live thread is blocked:";
+    std::vector<std::string> who, where;
+    int shown = 0;
+    for (const SimThread& t : threads_) {
+      std::string what;
+      if (t.state == State::spin) what = t.name + " spins on " + location(t.pending.addr) + " at " + describe(t.pending.where) + " waiting for a write that never comes";
+      else if (t.state == State::barrier) what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
+      else continue;
+      if (shown++ < 4) msg += " " + what + ";";
+      who.push_back(t.name);
+      where.push_back(describe(t.pending.where));
+    }
+    if (shown > 4) msg += " and " + std::to_string(shown - 4) + " more;";
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
+      if (!blocks_[b].dispatched) {
+        msg += " block " + std::to_string(b) + " never becomes resident (" +
+               std::to_string(resident_slots()) +
+               " slot(s), held by blocked blocks);";
+        who.push_back("block " + std::to_string(b));
+      }
+    msg.pop_back();
+    std::sort(where.begin(), where.end());
+    where.erase(std::unique(where.begin(), where.end()), where.end());
+    add_finding(FindingKind::deadlock, msg, who, where);
+  }
+
+  void collect_findings() {
+    for (const ModelFinding& f : mm_->take_findings()) {
+      const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
+      std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
+                        " at " + wa;
+      if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
+      msg += " (" + f.detail + ")";
+      std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
+      if (f.event_b != f.event_a) {
+        who.push_back(threads_[f.thread_b].name);
+        where.push_back(wb);
+      }
+      add_finding(f.kind, msg, who, where);
+    }
+  }
+
+  void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
+    Finding f{k, std::move(msg), std::move(who), std::move(where)};
+    const std::string key = f.key();
+    for (const Finding& g : r_.findings)
+      if (g.key() == key) return;
+    r_.findings.push_back(std::move(f));
+  }
+
+  std::string text(const Event& e) const {
+    switch (e.kind) {
+      case EventKind::load:
+      case EventKind::store:
+      case EventKind::rmw: {
+        const Lowering l = lower(e);
+        std::string s = ptx_name(l.ops[l.count - 1]) + " " + location(e.addr);
+        if (e.kind == EventKind::store) s += " = " + format_value(e.type, e.operand);
+        return s + " at " + describe(e.where);
+      }
+      case EventKind::fence: {
+        const Lowering l = lower(e);
+        return (l.count ? ptx_name(l.ops[0]) : std::string("fence (relaxed: none)")) + " at " + describe(e.where);
+      }
+      case EventKind::barrier: return "bar.sync 0 at " + describe(e.where);
+      case EventKind::syncwarp: return "syncwarp at " + describe(e.where);
+      case EventKind::check: return e.label ? e.label : "host";
+      default: return std::string(name(e.kind));
+    }
+  }
+
+  void trace(const SimThread& t, const std::string& line) {
+    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line);
+  }
+
+  void finish() {
+    if (r_.completed && m_.bad) r_.bad = m_.bad(r_.outcome);
+    if (!r_.completed) r_.outcome = Outcome{};
+    r_.fingerprint = mm_->fingerprint();
+  }
+
+  const models::Model& m_;
+  models::Config c_;
+  RunOptions o_;
+  Chooser& ch_;
+  std::unique_ptr<MemoryModel> mm_;
+  std::vector<SimThread> threads_;
+  std::vector<Block> blocks_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<ThreadId>> warps_;
+  std::vector<Region> regions_;
+  std::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_;
+  struct EventRef {
+    ThreadId thread;
+    Where where;
+  };
+  std::vector<EventRef> events_;
+  ThreadId cur_ = 0, last_ = 0;
+  std::size_t step_ = ~std::size_t{0};
+  HostOp host_op_ = HostOp::none;
+  bool stopped_ = false;
+  Launch launch_;
+  Fault fault_{FindingKind::kernel_fault, ""};
+  std::string fault_where_;
+  RunResult r_;
+};
+
+}  // namespace
+
+RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser) {
+  Run run(m, c, o, chooser);
+  return run.go();
+}
+
+}  // namespace scopesim

@@ -1,0 +1,57 @@
+// One run of a model: the host program and every simulated GPU thread as
+// fibers, each dialect operation an event through the door, every decision
+// taken from a Chooser and recorded in the choice log. The run owns the
+// simulated memory arena, barriers, block residency, spin detection and
+// deadlock detection; memory-model rules stay in the MemoryModel.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/model.hpp"
+#include "sim/core/outcome.hpp"
+#include "sim/engine/choice_log.hpp"
+
+namespace scopesim {
+
+struct RunOptions {
+  std::string memory_model = "ptx";
+  unsigned resident_blocks = 0;         // 0: every block resident
+  std::uint64_t max_steps = 20000;      // per thread; past it: non-termination
+  bool keep_trace = true;               // record the text trace
+};
+
+// A position in the kernel source, resolved to text ("publish.cpp:31").
+struct Finding {
+  FindingKind kind;
+  std::string message;                 // one line, names threads and positions
+  std::vector<std::string> threads;    // "b0.t32", "host"
+  std::vector<std::string> where;      // "models/publish/publish.cpp:31"
+  std::string key() const;             // identity for de-duplication across runs
+};
+
+// One scheduled step, for the explorer's dependence analysis.
+struct Step {
+  ThreadId thread = 0;
+  StepShape shape;
+  std::size_t decision = 0;            // index in the log of the thread decision before it
+  std::vector<ThreadId> joins;         // barrier/synchronize: these threads' clocks merge
+  std::vector<ThreadId> spawned;       // launch: threads started by this step
+};
+
+struct RunResult {
+  bool completed = false;     // every thread ended (an outcome exists)
+  bool abandoned = false;     // the strategy stopped it (redundant run)
+  Outcome outcome;
+  bool bad = false;           // postcondition violated
+  std::vector<Finding> findings;
+  ChoiceLog log;
+  std::vector<Step> steps;
+  std::vector<std::string> trace;  // one line per event
+  std::uint64_t fingerprint = 0;   // reads-from, coherence, fence.sc order
+};
+
+RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser);
+
+}  // namespace scopesim

@@ -1,0 +1,384 @@
+#include "sim/engine/explorer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace scopesim {
+
+namespace {
+
+// A decision reaches the strategy when it chooses a thread or has alternatives.
+bool asks_strategy(ChoiceKind k, std::size_t alternatives) { return k == ChoiceKind::thread || alternatives > 1; }
+
+// Deterministic random numbers, the same on every platform.
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  unsigned below(std::size_t n) { return static_cast<unsigned>(next() % n); }
+};
+
+// ---- exhaustive: stateless DPOR with sleep sets over the choice log ----
+//
+// The search is a depth-first walk over decisions. Value decisions (read-from,
+// coherence slot, block dispatch) explore every alternative. Thread decisions
+// explore only the threads DPOR puts in the node's backtrack set: after each
+// run, every pair of dependent steps of different threads that are not ordered
+// by the run's happens-before adds the later thread at the earlier step's node.
+// Sleep sets skip threads whose step commutes with everything explored since.
+class Dpor final : public Chooser {
+ public:
+  explicit Dpor(int preemption_bound) : bound_(preemption_bound) {}
+
+  struct Node {
+    ChoiceKind kind;
+    std::vector<std::uint64_t> keys;
+    std::vector<StepShape> shapes;
+    unsigned chosen = 0;
+    std::set<std::uint64_t> backtrack, done;
+    std::map<std::uint64_t, StepShape> sleep;  // asleep threads and their next step
+    int preemptions = 0;                       // before this node
+    std::uint64_t actor = 0;
+  };
+
+  void begin_run() {
+    call_ = 0;
+    abandoned_ = false;
+    thread_nodes_.clear();
+  }
+  bool abandon() const override { return abandoned_; }
+
+  unsigned choose(const ChoicePoint& p) override {
+    const std::size_t i = call_++;
+    if (p.kind == ChoiceKind::thread) thread_nodes_.push_back(i);
+    if (i < stack_.size()) return stack_[i].chosen;  // replaying the prefix
+    Node n;
+    n.kind = p.kind;
+    n.keys = p.keys;
+    n.shapes = p.shapes;
+    n.actor = p.actor;
+    if (p.kind != ChoiceKind::thread) {
+      stack_.push_back(std::move(n));
+      return 0;
+    }
+    // Sleep set: inherited from the previous thread node, minus threads whose
+    // next step is dependent with the step taken there.
+    const Node* parent = nullptr;
+    for (std::size_t k = i; k-- > 0;)
+      if (stack_[k].kind == ChoiceKind::thread) {
+        parent = &stack_[k];
+        break;
+      }
+    if (parent != nullptr) {
+      const StepShape& taken = parent->shapes[parent->chosen];
+      const std::uint64_t taken_thread = parent->keys[parent->chosen];
+      n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
+      auto consider = [&](std::uint64_t q, const StepShape& s) {
+        if (q != taken_thread && !dependent(s, taken)) n.sleep.emplace(q, s);
+      };
+      for (const auto& [q, s] : parent->sleep) consider(q, s);
+      for (std::uint64_t q : parent->done) {
+        const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
+        consider(q, parent->shapes[static_cast<std::size_t>(at)]);
+      }
+    }
+    // First choice: keep running the same thread when it may, else the lowest.
+    int pick = -1;
+    for (std::size_t k = 0; k < n.keys.size(); ++k)
+      if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
+    for (std::size_t k = 0; k < n.keys.size() && pick < 0; ++k)
+      if (allowed(n, k)) pick = static_cast<int>(k);
+    if (pick < 0) {
+      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
+      stack_.push_back(std::move(n));
+      return 0;
+    }
+    n.chosen = static_cast<unsigned>(pick);
+    n.backtrack.insert(n.keys[n.chosen]);
+    stack_.push_back(std::move(n));
+    return static_cast<unsigned>(pick);
+  }
+
+  // Race analysis of a finished run: adds backtrack points.
+  void analyse(const RunResult& r) {
+    const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
+    std::vector<std::vector<std::uint32_t>> clock;  // per thread: last known step (+1) of each thread
+    std::vector<std::vector<std::uint32_t>> step_clock(n);
+    std::size_t threads = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
+      for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
+    }
+    clock.resize(threads);
+    auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& { return clock[t]; };
+    auto join = [](std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+      if (a.size() < b.size()) a.resize(b.size(), 0);
+      for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
+    };
+    for (std::size_t j = 0; j < n; ++j) {
+      const Step& sj = r.steps[j];
+      std::vector<std::uint32_t>& cj = at(sj.thread);
+      for (std::size_t i = j; i-- > 0;) {
+        const Step& si = r.steps[i];
+        if (si.thread == sj.thread || !dependent(si.shape, sj.shape)) continue;
+        const bool ordered = si.thread < cj.size() && cj[si.thread] >= i + 1;
+        if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
+        join(cj, step_clock[i]);
+      }
+      if (cj.size() <= sj.thread) cj.resize(sj.thread + 1, 0);
+      cj[sj.thread] = static_cast<std::uint32_t>(j + 1);
+      if (!sj.joins.empty()) {
+        std::vector<std::uint32_t> merged = cj;
+        for (ThreadId t : sj.joins) join(merged, at(t));
+        for (ThreadId t : sj.joins) at(t) = merged;
+        at(sj.thread) = merged;
+      }
+      for (ThreadId t : sj.spawned) at(t) = at(sj.thread);
+      step_clock[j] = at(sj.thread);
+    }
+  }
+
+  // Moves to the next unexplored branch; false when the search is complete.
+  bool next() {
+    while (!stack_.empty()) {
+      Node& top = stack_.back();
+      if (top.kind == ChoiceKind::thread) {
+        top.done.insert(top.keys[top.chosen]);
+        for (std::size_t k = 0; k < top.keys.size(); ++k) {
+          if (!top.backtrack.count(top.keys[k]) || top.done.count(top.keys[k]) || !allowed(top, k)) continue;
+          top.chosen = static_cast<unsigned>(k);
+          return true;
+        }
+      } else if (top.chosen + 1 < top.keys.size()) {
+        ++top.chosen;
+        return true;
+      }
+      stack_.pop_back();
+    }
+    return false;
+  }
+
+ private:
+  int preempts(const Node& n, std::size_t k) const {
+    if (n.keys[k] == n.actor) return 0;
+    return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
+  }
+  bool allowed(const Node& n, std::size_t k) const {
+    if (n.sleep.count(n.keys[k])) return false;
+    if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
+    return true;
+  }
+  void add_backtrack(std::size_t node, ThreadId t) {
+    Node& n = stack_[node];
+    if (std::find(n.keys.begin(), n.keys.end(), t) != n.keys.end())
+      n.backtrack.insert(t);
+    else
+      n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
+  }
+
+  int bound_;
+  std::vector<Node> stack_;
+  std::vector<std::size_t> thread_nodes_;
+  std::size_t call_ = 0;
+  bool abandoned_ = false;
+};
+
+// ---- random: every decision uniformly at random ----
+class RandomChooser final : public Chooser {
+ public:
+  explicit RandomChooser(std::uint64_t seed) : rng_{seed} {}
+  unsigned choose(const ChoicePoint& p) override { return rng_.below(p.keys.size()); }
+
+ private:
+  SplitMix rng_;
+};
+
+// ---- PCT (probabilistic concurrency testing): random thread priorities,
+// d-1 random priority-change points; values chosen at random. ----
+class PctChooser final : public Chooser {
+ public:
+  PctChooser(std::uint64_t seed, unsigned depth, std::uint64_t expected_steps) : rng_{seed}, depth_(depth) {
+    for (unsigned k = 1; k < depth_; ++k) change_.push_back(1 + rng_.next() % std::max<std::uint64_t>(expected_steps, 1));
+  }
+  unsigned choose(const ChoicePoint& p) override {
+    if (p.kind != ChoiceKind::thread) return rng_.below(p.keys.size());
+    ++steps_;
+    for (std::size_t k = 0; k < change_.size(); ++k)
+      if (change_[k] == steps_) priority_[p.actor] = static_cast<std::int64_t>(k);  // below every initial priority
+    unsigned best = 0;
+    std::int64_t best_pri = -1;
+    for (std::size_t k = 0; k < p.keys.size(); ++k) {
+      auto it = priority_.find(p.keys[k]);
+      if (it == priority_.end())
+        it = priority_.emplace(p.keys[k], static_cast<std::int64_t>(depth_ + rng_.next() % 1000000)).first;
+      if (it->second > best_pri) {
+        best_pri = it->second;
+        best = static_cast<unsigned>(k);
+      }
+    }
+    return best;
+  }
+
+ private:
+  SplitMix rng_;
+  unsigned depth_;
+  std::vector<std::uint64_t> change_;
+  std::map<std::uint64_t, std::int64_t> priority_;
+  std::uint64_t steps_ = 0;
+};
+
+// ---- replay: decisions from a log, checked against what the run offers ----
+class ReplayChooser final : public Chooser {
+ public:
+  explicit ReplayChooser(const ChoiceLog& log) : log_(log) {}
+  unsigned choose(const ChoicePoint& p) override {
+    while (at_ < log_.size() && !asks_strategy(log_[at_].kind, log_[at_].alternatives)) ++at_;
+    if (!error_.empty()) return 0;
+    if (at_ >= log_.size()) {
+      error_ = "the run needs a " + std::string(name(p.kind)) + " decision after the schedule's last one";
+      return 0;
+    }
+    const Decision& d = log_[at_];
+    const std::size_t here = at_++;
+    auto it = std::find(p.keys.begin(), p.keys.end(), d.key);
+    if (d.kind != p.kind || d.alternatives != p.keys.size() || it == p.keys.end()) {
+      error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + ": " + d.text +
+               ") does not fit: the run offers a " + std::string(name(p.kind)) + " decision with " +
+               std::to_string(p.keys.size()) + " alternative(s)";
+      return 0;
+    }
+    return static_cast<unsigned>(it - p.keys.begin());
+  }
+  bool abandon() const override { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  const ChoiceLog& log_;
+  std::size_t at_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+bool Exploration::bad() const {
+  for (const auto& o : outcomes)
+    if (o.bad) return true;
+  return !findings.empty();
+}
+
+Exploration explore(const models::Model& m, const models::Config& c, const ExploreOptions& o) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  Exploration x;
+  std::map<std::string, OutcomeSummary> outcomes;
+  std::map<std::string, std::size_t> finding_at;
+  std::unordered_set<std::uint64_t> fingerprints;
+  const std::uint64_t max_exec =
+      o.max_executions ? o.max_executions : (o.mode == Mode::exhaustive ? ~std::uint64_t{0} : 1000);
+
+  auto record = [&](const RunResult& r) {
+    ++x.executions;
+    fingerprints.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
+    if (r.completed) {
+      auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
+      if (fresh) {
+        it->second.outcome = r.outcome;
+        it->second.bad = r.bad;
+        it->second.witness = r.log;
+      }
+      ++it->second.count;
+    }
+    for (const Finding& f : r.findings) {
+      auto [it, fresh] = finding_at.try_emplace(f.key(), x.findings.size());
+      if (fresh) x.findings.push_back({f, 0, r.log, r.completed ? r.outcome.text() : std::string()});
+      ++x.findings[it->second].count;
+    }
+    return o.stop_at_first && (r.bad || !r.findings.empty());
+  };
+  auto out_of_time = [&] {
+    return o.time_limit > 0 && std::chrono::duration<double>(clock::now() - start).count() > o.time_limit;
+  };
+
+  if (o.mode == Mode::exhaustive) {
+    Dpor dpor(o.preemption_bound);
+    bool more = true;
+    while (more) {
+      if (x.executions >= max_exec) {
+        x.stopped_by = "max-executions";
+        break;
+      }
+      if (out_of_time()) {
+        x.stopped_by = "time-limit";
+        break;
+      }
+      dpor.begin_run();
+      RunResult r = run_once(m, c, o.run, dpor);
+      dpor.analyse(r);
+      if (r.abandoned) {
+        ++x.redundant;
+      } else if (record(r)) {
+        x.stopped_by = "stop-at-first";
+        break;
+      }
+      if (o.progress && (x.executions + x.redundant) % 256 == 0) o.progress(x.executions);
+      more = dpor.next();
+    }
+    x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
+    if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
+  } else {
+    std::uint64_t expected_steps = 64;
+    for (std::uint64_t k = 0; k < max_exec; ++k) {
+      if (out_of_time()) {
+        x.stopped_by = "time-limit";
+        break;
+      }
+      const std::uint64_t seed = o.seed * 0x100000001b3ULL + k;
+      RunResult r;
+      if (o.mode == Mode::random) {
+        RandomChooser ch(seed);
+        r = run_once(m, c, o.run, ch);
+      } else {
+        PctChooser ch(seed, o.pct_depth, expected_steps);
+        r = run_once(m, c, o.run, ch);
+      }
+      expected_steps = std::max<std::uint64_t>(expected_steps, r.steps.size());
+      if (record(r)) {
+        x.stopped_by = "stop-at-first";
+        break;
+      }
+      if (o.progress && x.executions % 256 == 0) o.progress(x.executions);
+    }
+  }
+  for (auto& [text, s] : outcomes) x.outcomes.push_back(std::move(s));
+  x.distinct = fingerprints.size();
+  x.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  return x;
+}
+
+RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log) {
+  ReplayChooser ch(log);
+  RunResult r = run_once(m, c, o, ch);
+  if (!ch.error().empty()) throw ReplayDivergence(ch.error());
+  const std::size_t n = std::min(r.log.size(), log.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    const Decision& a = log[k];
+    const Decision& b = r.log[k];
+    if (a.kind != b.kind || a.alternatives != b.alternatives || a.key != b.key)
+      throw ReplayDivergence("decision " + std::to_string(k) + " (" + a.text + ") diverges: the run made " +
+                             std::string(name(b.kind)) + " decision '" + b.text + "'");
+  }
+  if (r.log.size() != log.size())
+    throw ReplayDivergence("the schedule has " + std::to_string(log.size()) + " decisions but the run made " +
+                           std::to_string(r.log.size()));
+  return r;
+}
+
+}  // namespace scopesim

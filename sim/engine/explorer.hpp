@@ -1,0 +1,64 @@
+// Many runs of one model: exhaustive (DPOR with sleep sets over the choice
+// log), random and PCT strategies, with bounds. Collects the permitted
+// outcomes and the findings, each with the log of the first run that showed it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/engine/execution.hpp"
+
+namespace scopesim {
+
+enum class Mode : std::uint8_t { exhaustive, random, pct };
+
+struct ExploreOptions {
+  Mode mode = Mode::exhaustive;
+  std::uint64_t seed = 1;
+  unsigned pct_depth = 3;
+  std::uint64_t max_executions = 0;  // 0: exhaustive = unbounded, random/pct = 1000
+  double time_limit = 0;             // seconds, 0: none
+  int preemption_bound = -1;         // -1: none
+  bool stop_at_first = false;        // stop at the first bad outcome or finding
+  RunOptions run;
+  std::function<void(std::uint64_t executions)> progress;  // called now and then
+};
+
+struct OutcomeSummary {
+  Outcome outcome;
+  bool bad = false;
+  std::uint64_t count = 0;
+  ChoiceLog witness;
+};
+
+struct FindingSummary {
+  Finding finding;
+  std::uint64_t count = 0;
+  ChoiceLog witness;
+  std::string witness_outcome;  // outcome of the witness run ("" if it never ended)
+};
+
+struct Exploration {
+  std::vector<OutcomeSummary> outcomes;  // sorted by outcome text
+  std::vector<FindingSummary> findings;  // in order of first appearance
+  std::uint64_t executions = 0;          // runs explored to the end (or to a deadlock/fault)
+  std::uint64_t distinct = 0;            // distinct by reads-from, coherence, fence.sc order
+  std::uint64_t redundant = 0;           // runs cut short by the sleep sets
+  bool complete = false;                 // exhaustive and not stopped by a bound
+  std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first"
+  double seconds = 0;
+  bool bad() const;
+};
+
+Exploration explore(const models::Model& m, const models::Config& c, const ExploreOptions& o);
+
+// Replays a log: decisions are taken from it and checked against what the run
+// offers. Throws ReplayDivergence naming the first decision that does not fit.
+struct ReplayDivergence : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log);
+
+}  // namespace scopesim

@@ -1,0 +1,183 @@
+#include "sim/fiber/fiber_pool.hpp"
+
+#include <boost/context/detail/fcontext.hpp>
+#include <csetjmp>
+#include <csignal>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace scopesim::fiber {
+
+namespace ctx = boost::context::detail;
+
+namespace {
+
+struct Stack {
+  void* base = nullptr;  // lowest address: the guard page
+  std::size_t bytes = 0;
+  void* top() const { return static_cast<char*>(base) + bytes; }
+};
+
+struct Fiber {
+  ctx::fcontext_t context = nullptr;
+  std::function<void()> body;
+  Status status = Status::ready;
+  std::size_t stack = 0;
+  std::string fault;
+};
+
+// Per OS thread: who runs now, where to return, where a fault jumps to.
+struct Running {
+  Fiber* fiber = nullptr;
+  ctx::fcontext_t caller = nullptr;
+  sigjmp_buf fault_jump;
+  volatile sig_atomic_t signal = 0;
+};
+thread_local Running running;
+
+std::size_t page_size() {
+  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "segmentation fault (invalid memory access or stack overflow)";
+    case SIGBUS: return "bus error";
+    case SIGFPE: return "arithmetic fault (e.g. integer division by zero)";
+    case SIGILL: return "illegal instruction";
+    default: return "signal";
+  }
+}
+
+void on_fault(int sig, siginfo_t*, void*) {
+  if (running.fiber == nullptr) {
+    // Not a kernel fault: restore the default action and let it happen.
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  running.signal = sig;
+  siglongjmp(running.fault_jump, 1);
+}
+
+void install_handlers() {
+  thread_local bool done = false;
+  if (done) return;
+  done = true;
+  // The handler runs on an alternate stack: the fiber's own may be exhausted.
+  static thread_local std::vector<char> alt(1 << 16);
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+}
+
+void entry(ctx::transfer_t t) {
+  running.caller = t.fctx;
+  Fiber* f = static_cast<Fiber*>(t.data);
+  try {
+    f->body();
+    f->status = Status::finished;
+  } catch (const std::exception& e) {
+    f->status = Status::faulted;
+    f->fault = e.what();
+  } catch (...) {
+    f->status = Status::faulted;
+    f->fault = "unknown exception";
+  }
+  ctx::jump_fcontext(running.caller, nullptr);  // never resumed again
+}
+
+}  // namespace
+
+struct FiberPool::Impl {
+  std::size_t stack_bytes;
+  std::vector<Stack> stacks;  // all stacks ever mapped
+  std::vector<std::size_t> free_stacks;
+  std::vector<std::unique_ptr<Fiber>> fibers;
+
+  std::size_t take_stack() {
+    if (!free_stacks.empty()) {
+      std::size_t s = free_stacks.back();
+      free_stacks.pop_back();
+      return s;
+    }
+    const std::size_t guard = page_size();
+    void* base = mmap(nullptr, stack_bytes + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    if (base == MAP_FAILED) throw std::runtime_error("cannot map a fiber stack");
+    if (mprotect(base, guard, PROT_NONE) != 0) throw std::runtime_error("cannot protect a fiber stack's guard page");
+    stacks.push_back({base, stack_bytes + guard});
+    return stacks.size() - 1;
+  }
+};
+
+FiberPool::FiberPool(std::size_t stack_bytes) : impl_(std::make_unique<Impl>()) {
+  const std::size_t p = page_size();
+  impl_->stack_bytes = (stack_bytes + p - 1) / p * p;
+  install_handlers();
+}
+
+FiberPool::~FiberPool() {
+  for (const Stack& s : impl_->stacks) munmap(s.base, s.bytes);
+}
+
+FiberPool::Id FiberPool::create(std::function<void()> body) {
+  auto f = std::make_unique<Fiber>();
+  f->body = std::move(body);
+  f->stack = impl_->take_stack();
+  const Stack& s = impl_->stacks[f->stack];
+  f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
+  impl_->fibers.push_back(std::move(f));
+  return static_cast<Id>(impl_->fibers.size() - 1);
+}
+
+Status FiberPool::resume(Id id) {
+  Fiber* f = impl_->fibers.at(id).get();
+  if (f->status == Status::finished || f->status == Status::faulted) return f->status;
+  Fiber* outer = running.fiber;
+  ctx::fcontext_t outer_caller = running.caller;
+  running.fiber = f;
+  if (sigsetjmp(running.fault_jump, 0) == 0) {
+    const bool first = f->status == Status::ready;
+    f->status = Status::suspended;
+    ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+    f->context = t.fctx;
+  } else {
+    // A signal inside the fiber: abandon it.
+    f->status = Status::faulted;
+    f->fault = signal_name(running.signal);
+    f->context = nullptr;
+  }
+  running.fiber = outer;
+  running.caller = outer_caller;
+  return f->status;
+}
+
+void FiberPool::suspend() {
+  if (running.fiber == nullptr) throw std::logic_error("FiberPool::suspend outside a fiber");
+  ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
+  running.caller = t.fctx;
+}
+
+bool FiberPool::inside() { return running.fiber != nullptr; }
+
+Status FiberPool::status(Id id) const { return impl_->fibers.at(id)->status; }
+const std::string& FiberPool::fault(Id id) const { return impl_->fibers.at(id)->fault; }
+std::size_t FiberPool::size() const { return impl_->fibers.size(); }
+
+void FiberPool::reset() {
+  for (auto& f : impl_->fibers) impl_->free_stacks.push_back(f->stack);
+  impl_->fibers.clear();
+}
+
+}  // namespace scopesim::fiber

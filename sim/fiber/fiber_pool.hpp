@@ -1,0 +1,51 @@
+// Fibers for simulated GPU threads, on Boost.Context's fcontext: create,
+// resume, suspend. Every fiber runs on its own mmap'd stack with a guard page
+// below it; stacks are kept and reused across resets. A fiber that throws, or
+// faults (segmentation fault, bus error, arithmetic or illegal instruction:
+// also a stack overflow into the guard page), ends as `faulted` with a message
+// and is abandoned; the pool goes on. Knows nothing of the simulator.
+// One pool per OS thread; a fiber must be resumed by the thread that created it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace scopesim::fiber {
+
+enum class Status : std::uint8_t { ready, suspended, finished, faulted };
+
+class FiberPool {
+ public:
+  using Id = std::uint32_t;
+  static constexpr std::size_t default_stack_bytes = 256 * 1024;
+
+  explicit FiberPool(std::size_t stack_bytes = default_stack_bytes);
+  ~FiberPool();
+  FiberPool(const FiberPool&) = delete;
+  FiberPool& operator=(const FiberPool&) = delete;
+
+  // A new fiber that runs `body` when first resumed. Ids are dense from 0 after reset().
+  Id create(std::function<void()> body);
+  // Runs the fiber until it suspends, finishes or faults.
+  Status resume(Id id);
+  Status status(Id id) const;
+  // Why the fiber faulted (exception text or signal name).
+  const std::string& fault(Id id) const;
+  std::size_t size() const;
+  // Abandons every fiber (no unwinding); their stacks go back to the pool.
+  void reset();
+
+  // From inside a running fiber: back to whoever resumed it.
+  static void suspend();
+  // Is the caller running on a fiber of some pool?
+  static bool inside();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace scopesim::fiber

@@ -1,0 +1,90 @@
+// The memory model behind one narrow interface: the engine hands it PTX-level
+// memory operations (events in) and asks which writes a read may return and
+// where a write may fall in coherence (permitted choices out); the model keeps
+// views and coherence and reports races (findings out). The engine never
+// encodes a memory-model rule. Models are chosen by name: `ptx` (the product),
+// `sc` (sequential consistency, the test oracle), `scope-blind` (every scope
+// treated as sys, for differential tests).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/event.hpp"
+#include "sim/core/finding.hpp"
+#include "sim/core/lowering.hpp"
+#include "sim/core/scope.hpp"
+
+namespace scopesim {
+
+using ThreadId = std::uint32_t;
+using WriteId = std::uint32_t;
+inline constexpr WriteId no_write = ~WriteId{0};
+
+// One PTX memory operation as the model sees it.
+struct MemOp {
+  ThreadId thread = 0;
+  PtxOp op;                 // ld / st / atom with semantics and scope
+  std::uintptr_t addr = 0;
+  std::uint32_t size = 0;
+  std::uint64_t value = 0;  // value written (st, atom)
+  WriteId rmw_source = no_write;  // atom: the write its read part returned
+  std::uint32_t event = 0;  // the engine's event index, for findings
+};
+
+// A race or unsupported access the model noticed; events are engine indexes.
+struct ModelFinding {
+  FindingKind kind;
+  ThreadId thread_a, thread_b;
+  std::uint32_t event_a, event_b;
+  std::uintptr_t addr;
+  std::string detail;
+};
+
+struct WriteInfo {
+  ThreadId thread;     // writer (the initial pseudo-write: no thread, see `initial`)
+  std::uint64_t value;
+  bool initial;        // before every thread (allocation or host set-up)
+  bool uninitialised;  // nobody ever wrote this location
+  std::uint32_t event;
+};
+
+class MemoryModel {
+ public:
+  virtual ~MemoryModel() = default;
+  virtual std::string_view name() const = 0;
+
+  // A new thread placed at `where`; its view starts as `parent`'s (kernel
+  // start synchronizes the launching host with every thread). parent < 0: none.
+  virtual ThreadId spawn(const Placement& where, long parent) = 0;
+  // `waiter` learns everything `ended` did (kernel end, synchronize calls).
+  virtual void join(ThreadId waiter, ThreadId ended) = 0;
+
+  // Writes that read `r` may return, in coherence-list order. For an RMW, only
+  // sources that keep it atomic. Never empty for a valid access.
+  virtual std::vector<WriteId> readable(const MemOp& r) = 0;
+  virtual void read(const MemOp& r, WriteId w) = 0;
+  // Number of permitted coherence placements for write `w` (at least 1).
+  virtual unsigned placements(const MemOp& w) = 0;
+  virtual WriteId write(const MemOp& w, unsigned placement) = 0;
+  virtual void fence(ThreadId t, const PtxOp& f) = 0;
+  // A block barrier or syncwarp: release/acquire at cta scope among `participants`.
+  virtual void barrier(const std::vector<ThreadId>& participants) = 0;
+
+  virtual const WriteInfo& info(WriteId w) const = 0;
+  // Is read `r` morally strong with write `w` (semantics.md, "Morally strong pair")?
+  virtual bool morally_strong(const MemOp& r, WriteId w) const = 0;
+  // How many writes exist to the location at `addr` (spin loops wait for more).
+  virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
+  virtual std::vector<ModelFinding> take_findings() = 0;
+  // A fingerprint of the execution so far: reads-from, coherence and fence.sc
+  // order, independent of the interleaving that produced them.
+  virtual std::uint64_t fingerprint() const = 0;
+};
+
+std::unique_ptr<MemoryModel> make_memory_model(std::string_view name);
+std::vector<std::string> memory_model_names();
+
+}  // namespace scopesim

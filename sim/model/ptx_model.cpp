@@ -1,0 +1,442 @@
+#include "sim/model/ptx_model.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace scopesim {
+
+namespace {
+
+// What a thread knows: every event of thread i up to vc[i] (program order and
+// synchronization, transitively), plus single writes it observed through a
+// morally strong read (semantics.md: "a strong read that observed a write
+// carries that write forward" — the write alone, not its past).
+struct View {
+  std::vector<std::uint32_t> vc;
+  std::vector<WriteId> observed;  // sorted
+
+  bool knows_event(ThreadId t, std::uint32_t seq) const { return t < vc.size() && seq <= vc[t]; }
+  void join(const View& o) {
+    if (vc.size() < o.vc.size()) vc.resize(o.vc.size(), 0);
+    for (std::size_t i = 0; i < o.vc.size(); ++i) vc[i] = std::max(vc[i], o.vc[i]);
+    observe(o.observed);
+  }
+  void observe(const std::vector<WriteId>& ws) {
+    if (ws.empty()) return;
+    std::vector<WriteId> merged;
+    merged.reserve(observed.size() + ws.size());
+    std::vector<WriteId> sorted(ws);
+    std::sort(sorted.begin(), sorted.end());
+    std::set_union(observed.begin(), observed.end(), sorted.begin(), sorted.end(), std::back_inserter(merged));
+    observed.swap(merged);
+  }
+};
+using ViewPtr = std::shared_ptr<const View>;
+
+// A release pattern whose write some reader may observe: the view at its first
+// operation (the release write, or the release fence before a strong write),
+// with that operation's scope and thread for the morally-strong check against
+// the acquire pattern's last operation.
+struct Release {
+  ViewPtr view;
+  Scope scope;
+  ThreadId thread;
+};
+
+struct Write {
+  std::uint32_t loc = 0;
+  WriteInfo info{};
+  std::uint32_t seq = 0;  // the writer's event number
+  bool strong = false;
+  Scope scope = Scope::sys;
+  bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
+  WriteId rmw_source = no_write;
+  std::vector<Release> releases;      // release patterns observed by whoever observes this write
+  std::vector<WriteId> chain;         // writes observed by whoever observes this one (itself first)
+  std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
+};
+
+struct Thread {
+  Placement where;
+  View view;
+  std::uint32_t seq = 0;
+  std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
+  ViewPtr fence_release[3];           // view at the last release fence, per scope
+};
+
+struct Visit {
+  ThreadId thread;
+  std::uint32_t seq;
+  bool write;
+  bool strong;
+  Scope scope;
+  std::uint32_t event;
+};
+
+struct Location {
+  std::uintptr_t addr;
+  std::uint32_t size;
+  std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
+  std::vector<Visit> writes;     // every non-initial write, for race checks
+  std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
+};
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+}  // namespace
+
+struct PtxModel::State {
+  PtxOptions opt;
+  std::vector<Thread> threads;
+  std::vector<Write> writes;
+  std::vector<Location> locs;
+  std::map<std::uintptr_t, std::uint32_t> loc_at;
+  struct ScFence {
+    ThreadId thread;
+    Scope scope;
+    ViewPtr view;
+  };
+  std::vector<ScFence> sc_fences;
+  std::vector<ModelFinding> findings;
+  std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
+  std::uint64_t fence_hash = 0;  // fence.sc run-time order
+
+  Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
+
+  // Morally strong (semantics.md): same thread, or both strong and each one's
+  // scope includes the other's thread.
+  bool ms(ThreadId a, bool strong_a, Scope sa, ThreadId b, bool strong_b, Scope sb) const {
+    if (a == b) return true;
+    if (!strong_a || !strong_b) return false;
+    const Placement& pa = threads[a].where;
+    const Placement& pb = threads[b].where;
+    return includes(scope(sa), pa, pb) && includes(scope(sb), pb, pa);
+  }
+  bool ms_writes(const Write& a, const Write& b) const {
+    if (a.info.initial || b.info.initial) return false;
+    return ms(a.info.thread, a.strong, a.scope, b.info.thread, b.strong, b.scope);
+  }
+  bool ms_release(const Release& r, ThreadId t, Scope s) const { return ms(r.thread, true, r.scope, t, true, s); }
+
+  bool knows(const Thread& t, WriteId w) const {
+    const Write& x = writes[w];
+    if (x.info.initial) return true;
+    if (t.view.knows_event(x.info.thread, x.seq)) return true;
+    return std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
+  }
+  bool knows(const Thread& t, const Visit& a) const { return t.view.knows_event(a.thread, a.seq); }
+
+  // A coherence edge from a to b (a earlier in the list): writes to one location
+  // are ordered when morally strong or causally ordered; the initial write
+  // precedes all. Racing writes stay unordered (partial coherence).
+  bool edge(WriteId a, WriteId b) const {
+    const Write& wa = writes[a];
+    const Write& wb = writes[b];
+    if (wa.info.initial) return true;
+    if (ms_writes(wa, wb)) return true;
+    return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
+  }
+
+  std::uint32_t location(const MemOp& op) {
+    auto it = loc_at.find(op.addr);
+    if (it != loc_at.end()) {
+      Location& l = locs[it->second];
+      if (l.size != op.size)
+        unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
+                            std::to_string(l.size));
+      return it->second;
+    }
+    auto next = loc_at.lower_bound(op.addr);
+    if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
+    if (next != loc_at.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
+    }
+    const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
+    locs.push_back({op.addr, op.size, {}, {}, {}});
+    loc_at.emplace(op.addr, id);
+    // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
+    Write init;
+    init.loc = id;
+    init.info = {0, 0, true, true, 0};
+    writes.push_back(init);
+    locs[id].co.push_back(static_cast<WriteId>(writes.size() - 1));
+    return id;
+  }
+
+  void unsupported(const MemOp& op, std::string what) {
+    findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr, std::move(what)});
+  }
+
+  // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
+  std::vector<bool> hidden(const Location& l, const Thread& t) const {
+    const std::size_t n = l.co.size();
+    std::vector<bool> known(n), hid(n);
+    for (std::size_t i = 0; i < n; ++i) known[i] = knows(t, l.co[i]);
+    for (std::size_t i = n; i-- > 0;)
+      for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
+        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = true;
+    return hid;
+  }
+
+  void race_check(const MemOp& op, const Location& l, bool is_write) {
+    const Thread& t = threads[op.thread];
+    const bool strong = is_strong(op.op.sem);
+    auto check = [&](const Visit& a) {
+      if (a.thread == op.thread || knows(t, a)) return;
+      if (!strong || !a.strong) {
+        findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
+                            "conflicting accesses, at least one plain, not ordered by causality"});
+      } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
+        findings.push_back({FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
+                            "conflicting atomics whose scopes do not include each other's threads"});
+      }
+    };
+    for (const Visit& a : l.writes) check(a);
+    if (is_write)
+      for (const Visit& a : l.last_read) check(a);
+  }
+
+  void note_read(Location& l, const Visit& a) {
+    for (Visit& r : l.last_read)
+      if (r.thread == a.thread) {
+        r = a;
+        return;
+      }
+    l.last_read.push_back(a);
+  }
+
+  std::uint32_t step(Thread& t, ThreadId id) {
+    ++t.seq;
+    if (t.view.vc.size() <= id) t.view.vc.resize(id + 1, 0);
+    t.view.vc[id] = t.seq;
+    return t.seq;
+  }
+
+  void acquire_pending(Thread& t, ThreadId id, Scope s) {
+    for (const Release& r : t.pending)
+      if (ms_release(r, id, s)) t.view.join(*r.view);
+  }
+
+  // Candidate coherence positions for write op (index into co to insert before).
+  std::vector<std::size_t> positions(const MemOp& op, const Location& l) const {
+    const Thread& t = threads[op.thread];
+    std::size_t p0 = 1;
+    for (std::size_t i = 0; i < l.co.size(); ++i)
+      if (knows(t, l.co[i])) p0 = std::max(p0, i + 1);
+    const std::size_t end = l.co.size();
+    if (op.rmw_source != no_write && is_strong(op.op.sem)) {
+      // Atomicity: an RMW follows its source directly (among the writes
+      // morally strong with it); readable() already refused a taken source.
+      std::size_t p = 0;
+      for (std::size_t i = 0; i < l.co.size(); ++i)
+        if (l.co[i] == op.rmw_source) p = i + 1;
+      return {std::max(p, p0)};
+    }
+    if (opt.sequential || !is_strong(op.op.sem)) return {end};
+    std::vector<std::size_t> out{end};
+    for (std::size_t i = end; i-- > p0;) {
+      const Write& m = writes[l.co[i]];
+      if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
+      // Atomicity: never between an RMW and its source when morally strong with both.
+      bool splits = false;
+      for (std::size_t j = i; j < end && !splits; ++j) {
+        const Write& z = writes[l.co[j]];
+        if (!z.atomic_rmw) continue;
+        std::size_t sp = 0;
+        for (std::size_t k = 0; k < end; ++k)
+          if (l.co[k] == z.rmw_source) sp = k;
+        if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
+      }
+      if (!splits) out.push_back(i);
+    }
+    return out;
+  }
+};
+
+PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>()) { s_->opt = o; }
+PtxModel::~PtxModel() = default;
+
+std::string_view PtxModel::name() const {
+  if (s_->opt.sequential) return "sc";
+  if (s_->opt.scope_blind) return "scope-blind";
+  return "ptx";
+}
+
+ThreadId PtxModel::spawn(const Placement& where, long parent) {
+  Thread t;
+  t.where = where;
+  if (parent >= 0) t.view = s_->threads[static_cast<std::size_t>(parent)].view;
+  s_->threads.push_back(std::move(t));
+  return static_cast<ThreadId>(s_->threads.size() - 1);
+}
+
+void PtxModel::join(ThreadId waiter, ThreadId ended) {
+  const View v = s_->threads[ended].view;
+  s_->threads[waiter].view.join(v);
+}
+
+std::vector<WriteId> PtxModel::readable(const MemOp& r) {
+  State& s = *s_;
+  const Location& l = s.locs[s.location(r)];
+  if (s.opt.sequential) return {l.co.back()};
+  const Thread& t = s.threads[r.thread];
+  const std::vector<bool> hid = s.hidden(l, t);
+  std::vector<WriteId> out;
+  const bool atomic = r.op.kind == PtxKind::atom;
+  for (std::size_t i = 0; i < l.co.size(); ++i) {
+    if (hid[i]) continue;
+    const WriteId w = l.co[i];
+    if (atomic) {
+      // Atomicity: two morally strong RMWs never read the same write.
+      bool taken = false;
+      for (const WriteId z : l.co) {
+        const Write& zw = s.writes[z];
+        if (zw.atomic_rmw && zw.rmw_source == w && s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope))
+          taken = true;
+      }
+      if (taken) continue;
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
+void PtxModel::read(const MemOp& r, WriteId w) {
+  State& s = *s_;
+  Location& l = s.locs[s.location(r)];
+  Thread& t = s.threads[r.thread];
+  s.race_check(r, l, false);
+  const std::uint32_t seq = s.step(t, r.thread);
+  s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
+  const Write& x = s.writes[w];
+  if (x.info.uninitialised)
+    s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
+                          "read of simulated memory that was never written"});
+  s.rf_hash += mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0));
+  // Observation: a morally strong read carries the write (and its RMW chain) forward.
+  if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
+    t.view.observe(x.chain);
+    for (const Release& rel : x.releases) {
+      if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
+        t.view.join(*rel.view);
+      else
+        t.pending.push_back(rel);
+    }
+  }
+}
+
+unsigned PtxModel::placements(const MemOp& w) {
+  State& s = *s_;
+  const Location& l = s.locs[s.location(w)];
+  return static_cast<unsigned>(s.positions(w, l).size());
+}
+
+WriteId PtxModel::write(const MemOp& w, unsigned placement) {
+  State& s = *s_;
+  const std::uint32_t lid = s.location(w);
+  const std::vector<std::size_t> pos = s.positions(w, s.locs[lid]);
+  Location& l = s.locs[lid];
+  Thread& t = s.threads[w.thread];
+  s.race_check(w, l, true);
+  const std::uint32_t seq = s.step(t, w.thread);
+
+  Write x;
+  x.loc = lid;
+  x.info = {w.thread, w.value, false, false, w.event};
+  x.seq = seq;
+  x.strong = is_strong(w.op.sem);
+  x.scope = w.op.scope;
+  x.rmw_source = w.rmw_source;
+  for (const WriteId k : l.co)
+    if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
+  const WriteId id = static_cast<WriteId>(s.writes.size());
+  x.chain.push_back(id);
+  if (w.rmw_source != no_write) {
+    const Write& src = s.writes[w.rmw_source];
+    x.atomic_rmw = x.strong;
+    if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
+      // Observation passes through a chain of morally strong RMWs.
+      x.chain.insert(x.chain.end(), src.chain.begin(), src.chain.end());
+      x.releases = src.releases;
+    }
+  }
+  if (x.strong) {
+    if (has_release(w.op.sem)) x.releases.push_back({std::make_shared<View>(t.view), w.op.scope, w.thread});
+    for (int sc = 0; sc < 3; ++sc)
+      if (t.fence_release[sc]) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+  }
+  s.writes.push_back(std::move(x));
+  const std::size_t at = pos.at(placement);
+  l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
+  l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
+  return id;
+}
+
+void PtxModel::fence(ThreadId id, const PtxOp& f) {
+  State& s = *s_;
+  Thread& t = s.threads[id];
+  s.step(t, id);
+  // Acquire side: releases observed earlier by strong reads (acquire pattern).
+  s.acquire_pending(t, id, f.scope);
+  if (f.kind == PtxKind::fence_sc) {
+    // fence.sc: a total run-time order over morally strong fence.sc; each
+    // synchronizes with the later ones.
+    for (const auto& g : s.sc_fences)
+      if (s.ms(g.thread, true, g.scope, id, true, f.scope)) t.view.join(*g.view);
+    auto v = std::make_shared<View>(t.view);
+    s.sc_fences.push_back({id, f.scope, v});
+    s.fence_hash = mix(s.fence_hash, mix(id, t.seq));
+    t.fence_release[static_cast<int>(s.scope(f.scope))] = v;
+  } else {
+    t.fence_release[static_cast<int>(s.scope(f.scope))] = std::make_shared<View>(t.view);
+  }
+}
+
+void PtxModel::barrier(const std::vector<ThreadId>& participants) {
+  State& s = *s_;
+  View all;
+  for (const ThreadId p : participants) {
+    Thread& t = s.threads[p];
+    s.step(t, p);
+    s.acquire_pending(t, p, Scope::cta);
+    all.join(t.view);
+  }
+  for (const ThreadId p : participants) s.threads[p].view.join(all);
+}
+
+const WriteInfo& PtxModel::info(WriteId w) const { return s_->writes[w].info; }
+
+bool PtxModel::morally_strong(const MemOp& r, WriteId w) const {
+  const Write& x = s_->writes[w];
+  if (x.info.initial) return is_strong(r.op.sem);
+  return s_->ms(x.info.thread, x.strong, x.scope, r.thread, is_strong(r.op.sem), r.op.scope);
+}
+
+std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
+  auto it = s_->loc_at.find(addr);
+  return it == s_->loc_at.end() ? 0 : s_->locs[it->second].co.size();
+}
+
+std::vector<ModelFinding> PtxModel::take_findings() {
+  std::vector<ModelFinding> out;
+  out.swap(s_->findings);
+  return out;
+}
+
+std::uint64_t PtxModel::fingerprint() const {
+  std::uint64_t h = mix(s_->rf_hash, s_->fence_hash);
+  for (const Location& l : s_->locs) {
+    h = mix(h, l.co.size());
+    for (const WriteId w : l.co) {
+      const Write& x = s_->writes[w];
+      h = mix(h, mix(x.info.thread, x.seq));
+    }
+  }
+  return h;
+}
+
+}  // namespace scopesim

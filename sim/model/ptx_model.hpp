@@ -1,0 +1,44 @@
+// The PTX scoped memory model of semantics.md, operationally: every thread
+// keeps a view of what is causally before its next operation; reads may return
+// any write that coherence and causality do not hide; strong writes choose
+// their place in a per-location coherence list. Options turn it into the
+// `sc` oracle (every read sees the newest write) or the `scope-blind` variant.
+#pragma once
+#include <map>
+#include <memory>
+
+#include "sim/model/memory_model.hpp"
+
+namespace scopesim {
+
+struct PtxOptions {
+  bool sequential = false;   // sc: reads return the newest write; writes go last
+  bool scope_blind = false;  // every scope is sys
+};
+
+class PtxModel final : public MemoryModel {
+ public:
+  explicit PtxModel(PtxOptions o = {});
+  ~PtxModel() override;
+  std::string_view name() const override;
+
+  ThreadId spawn(const Placement& where, long parent) override;
+  void join(ThreadId waiter, ThreadId ended) override;
+  std::vector<WriteId> readable(const MemOp& r) override;
+  void read(const MemOp& r, WriteId w) override;
+  unsigned placements(const MemOp& w) override;
+  WriteId write(const MemOp& w, unsigned placement) override;
+  void fence(ThreadId t, const PtxOp& f) override;
+  void barrier(const std::vector<ThreadId>& participants) override;
+  const WriteInfo& info(WriteId w) const override;
+  bool morally_strong(const MemOp& r, WriteId w) const override;
+  std::size_t writes_to(std::uintptr_t addr) const override;
+  std::vector<ModelFinding> take_findings() override;
+  std::uint64_t fingerprint() const override;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace scopesim
