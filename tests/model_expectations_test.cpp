@@ -22,10 +22,12 @@ void expect_verdict(const models::Model& m, const models::Config& c, const model
   std::set<FindingKind> found;
   for (const auto& f : x.findings) found.insert(f.finding.kind);
   for (FindingKind k : e.required) EXPECT_TRUE(found.count(k)) << m.name << " lacks a " << name(k) << " finding";
-  if (e.exact_findings)
-    for (FindingKind k : found)
+  if (e.exact_findings) {
+    for (FindingKind k : found) {
       EXPECT_TRUE(std::find(e.required.begin(), e.required.end(), k) != e.required.end())
           << m.name << " reports an unexpected " << name(k);
+    }
+  }
 }
 
 class EveryModel : public ::testing::TestWithParam<std::string> {};

@@ -1,0 +1,591 @@
+// The `scopesim` command: list, explore, check and replay shipped models.
+// Exit codes, for every subcommand: 0 = nothing bad (explore, replay) / every
+// verdict as expected (check); 1 = a bad outcome or finding (explore, replay) /
+// some verdict not as expected (check); 2 = usage or input error, printed as
+// one line on stderr. No exception leaves main. Output on stdout is a pure
+// function of the options (times only in text, or in JSON with --times).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "models/model.hpp"
+#include "sim/engine/explorer.hpp"
+#include "sim/engine/schedule_file.hpp"
+#include "sim/model/memory_model.hpp"
+#include "sim/report/report.hpp"
+
+namespace fs = std::filesystem;
+using namespace scopesim;
+
+namespace {
+
+constexpr int kClean = 0;
+constexpr int kBad = 1;
+constexpr int kError = 2;
+
+// An error in what the user asked for: one line on stderr, exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// JSON on stdout: sorted keys, two-space indent, invalid UTF-8 replaced (never a throw).
+void print_json(const nlohmann::json& j) {
+  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+// ---- models and their sources ----
+
+std::vector<const models::Model*> sorted_models() {
+  std::vector<const models::Model*> v;
+  for (const models::Model& m : models::registry()) v.push_back(&m);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  return v;
+}
+
+const models::Model& find_model(const std::string& name) {
+  for (const models::Model& m : models::registry())
+    if (m.name == name) return m;
+  throw UsageError("unknown model '" + name + "' (see 'scopesim list')");
+}
+
+void check_memory_model(const std::string& name) {
+  std::vector<std::string> names = memory_model_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("unknown memory model '" + name + "' (known: " + known + ")");
+}
+
+// A model's family is the part of its name before the first '.'; its source is
+// models/<family>/<family>.cpp (models/CMakeLists.txt lists them so).
+std::string family(const models::Model& m) { return m.name.substr(0, m.name.find('.')); }
+std::string source_name(const models::Model& m) { return family(m) + ".cpp"; }
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ull) {
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// The source tree this binary was built from: this file is <root>/sim/cli/main.cpp.
+fs::path source_root() {
+  fs::path here = __FILE__;
+  return here.parent_path().parent_path().parent_path();
+}
+
+// FNV-1a 64 of the model's source file as found in the source tree the binary
+// was built from; where that file cannot be read, of the model's registered
+// description instead (still stable for one build, still refusing a schedule
+// written by a build whose source could be read).
+std::string source_hash(const models::Model& m) {
+  static std::map<std::string, std::string> cache;
+  const std::string fam = family(m);
+  if (auto it = cache.find(fam); it != cache.end()) return it->second;
+  std::uint64_t h = 0;
+  std::ifstream in(source_root() / "models" / fam / source_name(m), std::ios::binary);
+  if (in) {
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    h = fnv1a(ss.str());
+  } else {
+    h = fnv1a("no source: " + m.name + "\n" + m.summary + "\n" + m.invariant + "\n" + m.bad_means);
+  }
+  std::string hex = fmt::format("{:016x}", h);
+  if (in) cache.emplace(fam, hex);
+  return hex;
+}
+
+// ---- options shared by explore and check ----
+
+struct Settings {
+  std::string mode = "exhaustive";
+  std::uint64_t seed = 1;
+  unsigned depth = 3;
+  std::uint64_t max_executions = 0;
+  double time_limit = 0;
+  int preemption_bound = -1;
+  bool stop_at_first = false;
+  unsigned resident_blocks = 0;
+  CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
+  std::uint64_t max_steps = 20000;
+  std::string memory_model = "ptx";
+};
+
+// Options that change what is explored. `launch`: --resident-blocks and --stop-at-first too.
+void add_search_options(CLI::App& app, Settings& s, bool launch) {
+  app.add_option("--mode", s.mode, "Search strategy: exhaustive (default), random or pct")
+      ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
+  app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(CLI::PositiveNumber);
+  app.add_option("--max-executions", s.max_executions,
+                 "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
+  if (launch) {
+    app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
+    s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
+                                    "Blocks resident at once; the rest wait for a free slot (0: every block)")
+                         ->check(CLI::NonNegativeNumber);
+  }
+}
+
+ExploreOptions explore_options(const Settings& s) {
+  ExploreOptions o;
+  o.mode = report::parse_mode(s.mode).value_or(Mode::exhaustive);
+  o.seed = s.seed;
+  o.pct_depth = s.depth;
+  o.max_executions = s.max_executions;
+  o.time_limit = s.time_limit;
+  o.preemption_bound = s.preemption_bound;
+  o.stop_at_first = s.stop_at_first;
+  o.run.memory_model = s.memory_model;
+  o.run.max_steps = s.max_steps;
+  o.run.keep_trace = false;
+  return o;
+}
+
+void with_config(ExploreOptions& o, const models::Config& c) { o.run.resident_blocks = c.resident_blocks; }
+
+struct Output {
+  bool json = false;
+  bool times = false;
+  bool quiet = false;
+  bool progress = false;
+  std::string schedules = "scopesim-schedules";
+  bool no_schedules = false;
+};
+
+void add_output_options(CLI::App& app, Output& out) {
+  app.add_flag("--json", out.json, "Print JSON instead of text (byte-identical for identical options)");
+  app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
+  app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
+  app.add_flag("--progress", out.progress, "Print the number of executions so far to stderr every second");
+  app.add_option("--schedules", out.schedules,
+                 "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
+  app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");
+}
+
+std::function<void(std::uint64_t)> progress_printer(bool on, std::string label) {
+  if (!on) return {};
+  using clock = std::chrono::steady_clock;
+  return [label = std::move(label), last = clock::now()](std::uint64_t n) mutable {
+    auto now = clock::now();
+    if (now - last < std::chrono::seconds(1)) return;
+    last = now;
+    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label, n);
+    std::fflush(stderr);
+  };
+}
+
+// ---- schedule files ----
+
+class ScheduleWriter {
+ public:
+  ScheduleWriter(const Output& o) : dir_(o.schedules), on_(!o.no_schedules) {}
+
+  // Replays the witness (for its trace hash, outcome and findings) and writes
+  // <dir>/<model>.<n>.schedule. Old schedules of the model are removed the first
+  // time, so the directory never mixes two explorations of one model.
+  report::Artifact write(const models::Model& m, const models::Config& c, const RunOptions& run,
+                         const ChoiceLog& witness) {
+    report::Artifact a;
+    if (!on_) return a;
+    try {
+      RunOptions ro = run;
+      ro.keep_trace = true;
+      RunResult r = replay(m, c, ro, witness);
+      Schedule s;
+      s.header.model = m.name;
+      s.header.source_hash = source_hash(m);
+      s.header.memory_model = run.memory_model;
+      s.header.config = c;
+      s.header.max_steps = run.max_steps;
+      s.header.outcome = r.completed ? r.outcome.text() : "";
+      for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
+      s.header.trace_hash = trace_hash(r.trace);
+      s.log = r.log.size() == witness.size() ? r.log : witness;
+      const std::string text = format_schedule(s);
+      const std::string stem = file_stem(m.name);
+      fs::create_directories(dir_);
+      if (cleaned_.insert(stem).second) clean(stem);
+      fs::path p = dir_ / fmt::format("{}.{}.schedule", stem, ++next_[stem]);
+      std::ofstream out(p, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out) throw std::runtime_error("cannot write " + p.string());
+      a.path = p.string();
+    } catch (const std::exception& e) {
+      a.error = one_line(e.what());
+      fmt::print(stderr, "scopesim: warning: no schedule for a witness of {}: {}\n", m.name, a.error);
+    }
+    return a;
+  }
+
+ private:
+  static std::string file_stem(const std::string& name) {
+    std::string s = name;
+    for (char& c : s)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+')) c = '_';
+    return s;
+  }
+  void clean(const std::string& stem) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      const std::string f = entry.path().filename().string();
+      if (f.size() <= stem.size() + 1 || f.compare(0, stem.size() + 1, stem + ".") != 0) continue;
+      std::string rest = f.substr(stem.size() + 1);
+      const std::string ext = ".schedule";
+      if (rest.size() <= ext.size() || rest.compare(rest.size() - ext.size(), ext.size(), ext) != 0) continue;
+      rest.resize(rest.size() - ext.size());
+      if (std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        fs::remove(entry.path(), ec);
+    }
+  }
+
+  fs::path dir_;
+  bool on_;
+  std::set<std::string> cleaned_;
+  std::map<std::string, unsigned> next_;
+};
+
+// Explores one model at one launch and writes a schedule for each bad outcome and finding.
+struct Explored {
+  Exploration e;
+  std::vector<report::Artifact> outcome_schedules, finding_schedules;
+  std::vector<std::string> paths() const {
+    std::vector<std::string> v;
+    for (auto* list : {&outcome_schedules, &finding_schedules})
+      for (const report::Artifact& a : *list)
+        if (!a.path.empty()) v.push_back(a.path);
+    return v;
+  }
+};
+
+Explored explore_and_record(const models::Model& m, const models::Config& c, const ExploreOptions& o,
+                            ScheduleWriter& w) {
+  Explored x;
+  x.e = explore(m, c, o);
+  for (const OutcomeSummary& s : x.e.outcomes)
+    x.outcome_schedules.push_back(s.bad ? w.write(m, c, o.run, s.witness) : report::Artifact{});
+  for (const FindingSummary& s : x.e.findings) x.finding_schedules.push_back(w.write(m, c, o.run, s.witness));
+  return x;
+}
+
+bool bad(const Exploration& e) {
+  if (!e.findings.empty()) return true;
+  return std::any_of(e.outcomes.begin(), e.outcomes.end(), [](const OutcomeSummary& o) { return o.bad; });
+}
+
+// ---- subcommands ----
+
+int cmd_list(bool json) {
+  auto ms = sorted_models();
+  if (json)
+    print_json(report::list_json(ms));
+  else
+    fmt::print("{}", report::list_text(ms));
+  return kClean;
+}
+
+int cmd_explore(const std::string& name, const Settings& s, const Output& out) {
+  const models::Model& m = find_model(name);
+  check_memory_model(s.memory_model);
+  models::Config c = m.chapter;
+  if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
+  ExploreOptions o = explore_options(s);
+  with_config(o, c);
+  o.progress = progress_printer(out.progress, m.name);
+  ScheduleWriter w(out);
+  Explored x = explore_and_record(m, c, o, w);
+  report::ExploreReport r{&m, c, o, &x.e, x.outcome_schedules, x.finding_schedules};
+  r.options.progress = {};
+  if (out.json)
+    print_json(report::explore_json(r, out.times));
+  else if (!out.quiet)
+    fmt::print("{}", report::explore_text(r));
+  return bad(x.e) ? kBad : kClean;
+}
+
+// The options of an `also` entry, spelled as on the command line, over the check's own.
+Settings also_settings(const models::Model& m, const models::AlsoCheck& a, const Settings& base,
+                       models::Config& config) {
+  Settings s = base;
+  s.resident_opt = nullptr;
+  CLI::App app("also");
+  add_search_options(app, s, true);
+  try {
+    app.parse(a.options, false);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError("model " + m.name + ": cannot use its options '" + a.options + "': " + one_line(e.what()));
+  }
+  check_memory_model(s.memory_model);
+  if (s.resident_opt && s.resident_opt->count() > 0) config.resident_blocks = s.resident_blocks;
+  s.resident_opt = nullptr;
+  return s;
+}
+
+int cmd_check(const std::vector<std::string>& names, const Settings& s, const Output& out) {
+  check_memory_model(s.memory_model);
+  std::vector<const models::Model*> ms;
+  if (names.empty()) {
+    ms = sorted_models();
+  } else {
+    std::set<std::string> seen;
+    for (const std::string& n : names)
+      if (seen.insert(n).second) ms.push_back(&find_model(n));
+  }
+
+  struct Job {
+    std::string options;
+    models::Config config;
+    models::Expectation expect;
+    Settings settings;
+  };
+  // Every job is resolved before anything runs: a bad option fails fast.
+  std::vector<std::pair<const models::Model*, std::vector<Job>>> plan;
+  for (const models::Model* m : ms) {
+    std::vector<Job> jobs{{"", m->chapter, m->expect, s}};
+    for (const models::AlsoCheck& a : m->also) {
+      models::Config c = a.config;
+      Settings as = also_settings(*m, a, s, c);
+      jobs.push_back({a.options, c, a.expect, as});
+    }
+    plan.emplace_back(m, std::move(jobs));
+  }
+
+  ScheduleWriter w(out);
+  std::vector<report::VerdictRow> rows;
+  for (auto& [m, jobs] : plan) {
+    for (const Job& j : jobs) {
+      ExploreOptions o = explore_options(j.settings);
+      with_config(o, j.config);
+      o.progress = progress_printer(out.progress, j.options.empty() ? m->name : m->name + " " + j.options);
+      Explored x;
+      try {
+        x = explore_and_record(*m, j.config, o, w);
+      } catch (const std::exception& e) {
+        // One model failing to run is its own row, not the end of the table.
+        report::Verdict v;
+        v.expected = report::verdict_words(j.expect.bad_outcome_permitted, j.expect.required,
+                                           !j.expect.exact_findings);
+        v.found = "error";
+        v.status = report::Status::mismatch;
+        v.note = "exploration failed: " + one_line(e.what());
+        rows.push_back({m->name, j.options, j.config, v, {}});
+        continue;
+      }
+      report::VerdictRow row{m->name, j.options, j.config, report::judge(*m, j.expect, x.e), x.paths()};
+      // The model states how many executions an exhaustive search of its chapter launch takes.
+      if (j.options.empty() && m->exhaustive_executions != 0 && o.mode == Mode::exhaustive && x.e.complete &&
+          o.run.memory_model == "ptx" && o.preemption_bound < 0 && x.e.executions != m->exhaustive_executions) {
+        std::string n = fmt::format("explored {} executions; the model states {}", x.e.executions,
+                                    m->exhaustive_executions);
+        row.verdict.note = row.verdict.note.empty() ? n : row.verdict.note + "; " + n;
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+
+  if (out.json)
+    print_json(report::verdicts_json(rows, out.times));
+  else if (!out.quiet)
+    fmt::print("{}", report::verdict_table(rows, true));
+  bool all = std::all_of(rows.begin(), rows.end(), [](const report::VerdictRow& r) { return r.verdict.match(); });
+  return all ? kClean : kBad;
+}
+
+int cmd_replay(const std::string& file, bool json) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw UsageError("cannot read '" + file + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw UsageError("cannot read '" + file + "'");
+  Schedule s;
+  try {
+    s = parse_schedule(ss.str());
+  } catch (const ScheduleError& e) {
+    throw UsageError(file + ": " + one_line(e.what()));
+  }
+  const ScheduleHeader& h = s.header;
+  const models::Model& m = find_model(h.model);
+  if (h.source_hash != source_hash(m))
+    throw UsageError("schedule was recorded for a different version of " + source_name(m));
+  {
+    std::vector<std::string> names = memory_model_names();
+    if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
+      throw UsageError("schedule uses memory model '" + h.memory_model + "', which this scopesim does not have");
+  }
+  bool launch_ok = h.config.grid == m.chapter.grid && h.config.block == m.chapter.block;
+  for (const models::AlsoCheck& a : m.also)
+    launch_ok = launch_ok || (h.config.grid == a.config.grid && h.config.block == a.config.block);
+  if (!launch_ok)
+    throw UsageError(fmt::format("schedule launches <<<{},{}>>> but {} launches <<<{},{}>>>", h.config.grid,
+                                 h.config.block, m.name, m.chapter.grid, m.chapter.block));
+
+  RunOptions ro;
+  ro.memory_model = h.memory_model;
+  ro.resident_blocks = h.config.resident_blocks;
+  ro.max_steps = h.max_steps;
+  ro.keep_trace = true;
+  RunResult r;
+  try {
+    r = replay(m, h.config, ro, s.log);
+  } catch (const ReplayDivergence& e) {
+    throw UsageError("replay diverged: " + one_line(e.what()));
+  }
+
+  // Did it reproduce what the header says?
+  std::string mismatch;
+  const std::string outcome = r.completed ? r.outcome.text() : "";
+  std::vector<std::string> findings;
+  for (const Finding& f : r.findings) findings.push_back(report::finding_line(f));
+  const std::uint64_t th = trace_hash(r.trace);
+  if (outcome != h.outcome)
+    mismatch = fmt::format("the replay ended with outcome '{}', the schedule says '{}'", outcome, h.outcome);
+  else if (findings != h.findings)
+    mismatch = fmt::format("the replay reported {} finding(s) different from the schedule's {}", findings.size(),
+                           h.findings.size());
+  else if (th != h.trace_hash)
+    mismatch = fmt::format("the replay's trace hash is {:016x}, the schedule says {:016x}", th, h.trace_hash);
+
+  if (json) {
+    nlohmann::json j = report::trace_json(m, r);
+    j["schedule"] = file;
+    j["reproduced"] = mismatch.empty();
+    if (!mismatch.empty()) j["mismatch"] = mismatch;
+    print_json(j);
+  } else {
+    fmt::print("{}", report::trace_text(m, r));
+  }
+  std::fflush(stdout);
+  if (!mismatch.empty()) throw UsageError("replay of " + file + " did not reproduce it: " + mismatch);
+  return ((r.completed && r.bad) || !r.findings.empty()) ? kBad : kClean;
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app(
+      "scopesim explores CUDA kernels under the PTX scoped memory model: it runs every shipped model under "
+      "every schedule and memory-model choice (or a random or PCT sample), reports the outcomes that violate "
+      "the model's postcondition and the findings (races, barrier divergence, deadlock, non-termination), and "
+      "writes a schedule file for each that `scopesim replay` reproduces.\n\n"
+      "Exit codes: 0 = nothing bad found / every verdict as expected; 1 = a bad outcome or finding / a verdict "
+      "not as expected; 2 = usage or input error.",
+      "scopesim");
+  app.require_subcommand(1, 1);
+  app.set_version_flag("--version", "scopesim 0.1.0");
+
+  bool list_json = false;
+  CLI::App* list = app.add_subcommand(
+      "list",
+      "List every shipped model, sorted by name, with its expected verdict (ok; bad = a bad outcome is "
+      "permitted; race, deadlock, ... = findings that must appear; +* = other findings allowed) and a "
+      "one-line summary.");
+  list->add_flag("--json", list_json, "Print JSON: name, summary, invariant, launch and expectations");
+
+  std::string model_name;
+  Settings ex_settings;
+  Output ex_out;
+  CLI::App* ex = app.add_subcommand(
+      "explore",
+      "Explore one model (MODEL, as `scopesim list` names it) at its chapter launch configuration: every "
+      "schedule and every write a read may return under the memory model (--model, default ptx), or a random "
+      "or PCT sample (--mode). Prints the outcomes with their counts, marks the bad ones, lists the findings "
+      "with threads and source positions, and writes a schedule file and a one-line token for each bad outcome "
+      "and finding. Exit 0: nothing bad found; 1: a bad outcome or finding; 2: usage or input error.");
+  ex->add_option("MODEL", model_name, "The model to explore (see 'scopesim list')")->required();
+  add_search_options(*ex, ex_settings, true);
+  add_output_options(*ex, ex_out);
+
+  std::vector<std::string> check_names;
+  Settings ck_settings;
+  Output ck_out;
+  CLI::App* ck = app.add_subcommand(
+      "check",
+      "Explore every shipped model (or the MODELs named) at its chapter launch configuration and at each "
+      "further configuration it names, judge what was found against what the model is expected to show, and "
+      "print the verdict table: model, expected, found, match, executions, time. A search that did not "
+      "complete proves only presence: a verdict that needs absence is then 'incomplete', never a match. "
+      "Writes a schedule file for every bad outcome and finding. Exit 0: every verdict as expected; 1: some "
+      "not; 2: usage or input error.");
+  ck->add_option("MODEL", check_names, "Models to check (default: every model)");
+  add_search_options(*ck, ck_settings, false);
+  add_output_options(*ck, ck_out);
+
+  std::string replay_file;
+  bool replay_json = false;
+  CLI::App* rp = app.add_subcommand(
+      "replay",
+      "Replay a schedule file written by explore or check: the run takes every decision from the file and "
+      "prints its trace, outcome and findings, byte for byte the same each time. A file whose header does not "
+      "match this scopesim (format version, model, source, memory model, launch) is refused with a one-line "
+      "reason; a replay that diverges names the first decision that does not fit. Exit 0: the reproduced run "
+      "is clean; 1: it shows a bad outcome or finding; 2: the file cannot be replayed or did not reproduce.");
+  rp->add_option("FILE", replay_file, "The schedule file")->required();
+  rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string where = app.get_subcommands().empty() ? "scopesim --help"
+                                                      : "scopesim " + app.get_subcommands()[0]->get_name() + " --help";
+    fmt::print(stderr, "scopesim: {} (see '{}')\n", one_line(e.what()), where);
+    return kError;
+  }
+
+  try {
+    if (*list) return cmd_list(list_json);
+    if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
+    if (*ck) return cmd_check(check_names, ck_settings, ck_out);
+    if (*rp) return cmd_replay(replay_file, replay_json);
+  } catch (const UsageError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));
+    return kError;
+  }
+  return kError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "scopesim: error: {}\n", one_line(e.what()));
+  } catch (...) {
+    std::fflush(stdout);
+    fmt::print(stderr, "scopesim: error: unknown exception\n");
+  }
+  return kError;
+}
