@@ -38,19 +38,8 @@ TEST_P(EveryModel, MatchesItsExpectedVerdict) {
   for (const auto& also : m.also) expect_verdict(m, also.config, also.expect, also.config.resident_blocks);
 }
 
-std::vector<std::string> names() {
-  std::vector<std::string> n;
-  for (const auto& m : models::registry()) n.push_back(m.name);
-  std::sort(n.begin(), n.end());
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, EveryModel, ::testing::ValuesIn(names()), [](const auto& info) {
-  std::string s = info.param;
-  for (char& ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return s;
-});
+INSTANTIATE_TEST_SUITE_P(Catalogue, EveryModel, ::testing::ValuesIn(test::model_names()),
+                         [](const auto& info) { return test::test_name(info.param); });
 
 // ---- the foundation issue's named checks ----
 

@@ -48,18 +48,8 @@ TEST_P(ReplayEveryModel, SameSeedSameExploration) {
   EXPECT_EQ(a.findings.size(), b.findings.size());
 }
 
-std::vector<std::string> names() {
-  std::vector<std::string> n;
-  for (const auto& m : models::registry()) n.push_back(m.name);
-  std::sort(n.begin(), n.end());
-  return n;
-}
-INSTANTIATE_TEST_SUITE_P(Catalogue, ReplayEveryModel, ::testing::ValuesIn(names()), [](const auto& info) {
-  std::string s = info.param;
-  for (char& ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return s;
-});
+INSTANTIATE_TEST_SUITE_P(Catalogue, ReplayEveryModel, ::testing::ValuesIn(test::model_names()),
+                         [](const auto& info) { return test::test_name(info.param); });
 
 TEST(Replay, AForeignLogIsRefusedNamingTheDecision) {
   const models::Model& relaxed = test::model("publish.relaxed");

@@ -1,6 +1,8 @@
 // Shared helpers for the tests: find a model, explore it, ask about the result.
 #pragma once
 #include <algorithm>
+#include <cctype>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +32,19 @@ inline const FindingSummary* finding(const Exploration& x, FindingKind k) {
   for (const auto& f : x.findings)
     if (f.finding.kind == k) return &f;
   return nullptr;
+}
+
+// Every shipped model's name, sorted, and a gtest-safe spelling of one.
+inline std::vector<std::string> model_names() {
+  std::vector<std::string> n;
+  for (const auto& m : models::registry()) n.push_back(m.name);
+  std::sort(n.begin(), n.end());
+  return n;
+}
+inline std::string test_name(std::string s) {
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
 }
 
 }  // namespace scopesim::test
