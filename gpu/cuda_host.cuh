@@ -28,7 +28,6 @@ class Host {
     allocations_.push_back(p);
     return p;
   }
-  long long param(const char*, long long fallback) const { return fallback; }
   Outcome outcome;
 
   static void check(cudaError_t e, const char* what) {

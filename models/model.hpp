@@ -3,7 +3,10 @@
 // verdict, all as data. Compiled by both backends; the registry collects every
 // model that a translation unit defines with SCOPESIM_MODEL.
 #pragma once
+#include <functional>
 #include <initializer_list>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,12 +16,21 @@
 
 namespace scopesim::models {
 
-// Launch geometry of a model. `resident_blocks` 0 = every block resident.
+// Launch geometry of a model and its parameters (e.g. "n", the input length
+// of tile). `resident_blocks` 0 = every block resident.
 struct Config {
   unsigned grid = 1;
   unsigned block = 1;
   unsigned resident_blocks = 0;
+  std::map<std::string, long long> params;
+  long long param(const std::string& name, long long fallback) const {
+    auto it = params.find(name);
+    return it == params.end() ? fallback : it->second;
+  }
 };
+
+// The host side of a model: allocates, launches, synchronizes, observes.
+using Program = std::function<void(dialect::Host&, const Config&)>;
 
 // What the model is expected to show (catalogue.md / semantics.md verdict table).
 struct Expectation {
@@ -44,7 +56,8 @@ struct Model {
   std::string invariant;   // the scope-and-order invariant in words
   std::string bad_means;   // what a bad outcome is ("stale payload: error=1")
   Config chapter;          // the chapter's own launch configuration
-  void (*program)(dialect::Host&, const Config&) = nullptr;
+  std::optional<Config> quick;  // a smaller one for quick exhaustive runs, if any
+  Program program;
   bool (*bad)(const Outcome&) = nullptr;  // postcondition violated
   Expectation expect;
   std::vector<AlsoCheck> also;

@@ -27,8 +27,6 @@ class HostApi {
   virtual void synchronize() = 0;
   // Records one named value of the outcome.
   virtual void observe(const std::string& name, ValueType t, std::uint64_t bits) = 0;
-  // Model parameter (e.g. "n"), with a default.
-  virtual long long param(const std::string& name, long long fallback) const = 0;
 };
 
 }  // namespace scopesim

@@ -181,7 +181,6 @@ class Run final : public Door, public HostApi {
     perform(e);
   }
   void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_.outcome.add(name, t, bits); }
-  long long param(const std::string&, long long fallback) const override { return fallback; }
 
  private:
   enum class HostOp { none, launch, sync };
