@@ -63,7 +63,8 @@ T value(std::uint64_t b) {
 
 Door& door();  // the running thread's door; throws if called outside the simulator
 
-inline std::uint64_t perform(const Event& e) { return door().perform(e); }
+// Hands `e` to the engine with the caller's local state (Event::caller_frame).
+std::uint64_t perform(const Event& e);
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.

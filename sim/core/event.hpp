@@ -66,6 +66,12 @@ struct Event {
   std::uint32_t width = 32;    // shfl width
   const char* label = nullptr; // check: what was checked
   Where where;
+  // The issuing thread's local state at this operation, for spin detection
+  // (semantics.md, "Spin loops and progress": "with nothing else changed by
+  // the thread"): everything live in its callers is in the stack above
+  // `caller_frame` or in the callee-saved registers hashed in `registers`.
+  const void* caller_frame = nullptr;
+  std::uint64_t registers = 0;
 };
 
 std::string_view name(EventKind k);

@@ -24,6 +24,8 @@ Sem access_sem(Order o, EventKind kind) {
 Lowering lower(const Event& e) {
   Lowering out;
   const Scope s = e.scope;
+  // thread_scope_thread: an access keeps its narrower scope; a fence is cta.
+  const Scope access_scope = e.thread_scope ? Scope::thread : s;
   switch (e.kind) {
     case EventKind::load:
     case EventKind::store:
@@ -45,9 +47,9 @@ Lowering lower(const Event& e) {
       if (sem == Sem::sc) {
         // seq_cst: fence.sc.S then the acquire (load, RMW) or relaxed (store) access.
         out.push({PtxKind::fence_sc, Sem::sc, s});
-        out.push({k, e.kind == EventKind::store ? Sem::relaxed : Sem::acquire, s});
+        out.push({k, e.kind == EventKind::store ? Sem::relaxed : Sem::acquire, access_scope});
       } else {
-        out.push({k, sem, s});
+        out.push({k, sem, access_scope});
       }
       return out;
     }

@@ -8,9 +8,11 @@
 
 namespace scopesim {
 
-// PTX scopes. `thread` scope is lowered to cta (semantics.md: "thread_scope_thread
-// is lowered as cta by libcu++").
-enum class Scope : std::uint8_t { cta, gpu, sys };
+// PTX scopes, plus `thread` for accesses through cuda::thread_scope_thread:
+// libcu++ emits them as cta, but their scope includes no other thread
+// (semantics.md: "treat its outcomes as cta and report any cross-thread use
+// as a race"). Fences never carry `thread`.
+enum class Scope : std::uint8_t { cta, gpu, sys, thread };
 
 // PTX semantics of one operation. `weak` = plain access (not strong).
 enum class Sem : std::uint8_t { weak, relaxed, acquire, release, acq_rel, sc };
@@ -25,10 +27,13 @@ struct Placement {
 };
 
 // Scope inclusion: does an operation at scope `s` performed by thread `a`
-// include thread `b`? cta = same block on the same GPU; gpu = same GPU;
-// sys = everyone (host included). The host is in no cta and in no gpu.
+// include thread `b`? thread = itself; cta = same block on the same GPU;
+// gpu = same GPU; sys = everyone (host included). The host is in no cta and
+// in no gpu.
 constexpr bool includes(Scope s, const Placement& a, const Placement& b) {
   switch (s) {
+    case Scope::thread:
+      return !a.host && !b.host && a.gpu == b.gpu && a.block == b.block && a.warp == b.warp && a.lane == b.lane;
     case Scope::sys: return true;
     case Scope::gpu: return !a.host && !b.host && a.gpu == b.gpu;
     case Scope::cta: return !a.host && !b.host && a.gpu == b.gpu && a.block == b.block;
@@ -41,6 +46,7 @@ constexpr std::string_view name(Scope s) {
     case Scope::cta: return "cta";
     case Scope::gpu: return "gpu";
     case Scope::sys: return "sys";
+    case Scope::thread: return "cta";  // as libcu++ emits it
   }
   return "?";
 }

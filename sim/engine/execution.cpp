@@ -61,6 +61,13 @@ struct Region {
   std::uintptr_t begin, end;
 };
 
+// A read's program point, the thread's local state there, and its location.
+struct SpinKey {
+  std::uint64_t where, state;
+  std::uintptr_t addr;
+  auto operator<=>(const SpinKey&) const = default;
+};
+
 enum class State : std::uint8_t { unborn, fresh, runnable, barrier, spin, sync, wake, done };
 
 // Thrown into a kernel to end its thread after an out-of-bounds access.
@@ -88,7 +95,7 @@ struct SimThread {
     std::uint64_t mods;
     std::size_t read_index;
   };
-  std::map<std::pair<std::uint64_t, std::uintptr_t>, Visit> visits;
+  std::map<SpinKey, Visit> visits;
   std::vector<std::uintptr_t> reads;          // addresses read, in order
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
@@ -100,6 +107,10 @@ struct Block {
   bool dispatched = false;
   std::uint32_t first = 0, count = 0;
   std::uint32_t live = 0;
+  // The thread that exited having passed the fewest barriers.
+  bool exited_early = false;
+  ThreadId first_exit = 0;
+  std::uint64_t first_exit_barriers = 0;
   std::vector<ThreadId> arrived;
   Where barrier_where;
 };
@@ -326,7 +337,6 @@ class Run final : public Door, public HostApi {
       case EventKind::fence: {
         const Lowering l = lower(e);
         for (int i = 0; i < l.count; ++i) mm_->fence(cur_, l.ops[i]);
-        ++t.mods;
         trace(t, text(e));
         return 0;
       }
@@ -359,11 +369,20 @@ class Run final : public Door, public HostApi {
     for (const Region& r : regions_)
       if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
     SimThread& t = threads_[cur_];
+    // Name the nearest allocation.
     std::string near = "outside simulated memory";
-    for (const Region& r : regions_)
-      if (e.addr + 64 >= r.begin && e.addr < r.end + 64)
-        near = e.addr < r.begin ? std::to_string(r.begin - e.addr) + " bytes before " + r.name
-                                : std::to_string(e.addr - r.end) + " bytes past the end of " + r.name;
+    std::uintptr_t best = Arena::guard + 1;
+    for (const Region& r : regions_) {
+      if (e.addr < r.end && e.addr + e.size > r.begin) {
+        near = "straddling the end of " + r.name;
+        break;
+      }
+      const std::uintptr_t d = e.addr < r.begin ? r.begin - e.addr : e.addr - r.end;
+      if (d >= best) continue;
+      best = d;
+      near = e.addr < r.begin ? std::to_string(d) + " bytes before " + r.name
+                              : std::to_string(d) + " bytes past the end of " + r.name;
+    }
     fault_ = {FindingKind::out_of_bounds,
               t.name + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
     fault_where_ = describe(e.where);
@@ -397,11 +416,16 @@ class Run final : public Door, public HostApi {
         note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
-        if (w == no_write) return 0;  // unreachable: spin blocking re-enters
         result = mm_->info(w).value;
+        if (fails_cas(e, result)) {
+          // A compare-and-swap that fails writes nothing: it is the load part
+          // alone (C++ [atomics.types.operations]: "Otherwise ... atomically
+          // loads").
+          m.op = load_part(m.op);
+        }
         mm_->read(m, w);
         note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
-        if (op.kind == PtxKind::atom) {
+        if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           place_write(m, e);
@@ -435,17 +459,58 @@ class Run final : public Door, public HostApi {
     mm_->write(m, k);
   }
 
-  // The writes a read may return, with spin-assume: re-reading the write this
-  // thread read at the same program point, having changed nothing since, is
-  // skipped; with nothing else to read, the thread waits for a new write.
+  static bool fails_cas(const Event& e, std::uint64_t old) {
+    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return false;
+    const std::uint64_t mask = e.size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * e.size)) - 1;
+    return (old & mask) != (e.operand & mask);
+  }
+  static PtxOp load_part(PtxOp op) {
+    op.kind = PtxKind::ld;
+    op.sem = has_acquire(op.sem) ? Sem::acquire : Sem::relaxed;
+    return op;
+  }
+
+  // The writes read `m` may return. A compare-and-swap may read any write a
+  // load may; those it would succeed on must also keep it atomic.
+  std::vector<WriteId> readable(const MemOp& m, const Event& e) {
+    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m);
+    MemOp as_load = m;
+    as_load.op = load_part(m.op);
+    std::vector<WriteId> cand = mm_->readable(as_load);
+    const std::vector<WriteId> atomic = mm_->readable(m);
+    std::erase_if(cand, [&](WriteId w) {
+      return !fails_cas(e, mm_->info(w).value) && std::find(atomic.begin(), atomic.end(), w) == atomic.end();
+    });
+    return cand;
+  }
+
+  // The thread's local state at `e` (Event::caller_frame): its stack from the
+  // operation's caller up to the fiber's outermost frame, and its registers.
+  // Identical state means an identical future until it reads something new.
+  static std::uint64_t local_state(const Event& e) {
+    const void* top = fiber::FiberPool::stack_top();
+    if (e.caller_frame == nullptr || top == nullptr) return 0;
+    std::uint64_t h = e.registers;
+    const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
+    const auto* end = static_cast<const std::uint64_t*>(top);
+    for (; w < end; ++w) h = (h ^ *w) * 0x100000001b3ULL + (h >> 29);
+    return h;
+  }
+
+  // The writes a read may return, with spin-assume (semantics.md, "Spin loops
+  // and progress"): re-reading the write this thread read at the same program
+  // point, in the same local state and having changed no shared state since,
+  // is skipped; with nothing else to read, the thread waits for a new write.
+  // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   WriteId choose_read(const MemOp& m, const Event& e) {
+    const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
     for (;;) {
       SimThread& t = threads_[cur_];
-      std::vector<WriteId> cand = mm_->readable(m);
-      const auto vkey = std::make_pair(where_key(e.where), e.addr);
+      std::vector<WriteId> cand = readable(m, e);
       auto visit = t.visits.find(vkey);
       bool spinning = false;
-      if (visit != t.visits.end() && visit->second.mods == t.mods && m.op.kind == PtxKind::ld) {
+      if (visit != t.visits.end() && visit->second.mods == t.mods &&
+          (m.op.kind == PtxKind::ld || fails_cas(e, mm_->info(visit->second.write).value))) {
         const WriteId old = visit->second.write;
         auto it = std::find(cand.begin(), cand.end(), old);
         if (it != cand.end()) {
@@ -493,6 +558,14 @@ class Run final : public Door, public HostApi {
   void barrier(const Event& e) {
     SimThread& t = threads_[cur_];
     Block& b = blocks_[t.block];
+    // semantics.md, "Barriers": every thread of the block executes the same
+    // sequence of barriers; one that exited before this one never will.
+    if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) {
+      const SimThread& gone = threads_[b.first_exit];
+      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " that " + gone.name +
+                     " never reaches: it exited after " + std::to_string(gone.barriers_passed) + (gone.barriers_passed == 1 ? " barrier" : " barriers"),
+                 {t.name, gone.name}, {describe(e.where)});
+    }
     if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where))
       divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
                      threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
@@ -533,32 +606,40 @@ class Run final : public Door, public HostApi {
       divergence(t.name + " executes __syncwarp with mask 0x" + hex(mask) + " that excludes its own lane " +
                      std::to_string(t.place.lane) + " at " + describe(e.where),
                  {t.name}, {describe(e.where)});
-    auto& w = warps_[{t.block, t.place.warp}];
-    w.push_back(cur_);
-    // Wait for every lane of the mask that is still alive.
-    auto complete = [&] {
-      for (std::uint32_t lane = 0; lane < 32; ++lane) {
-        if (!(mask >> lane & 1u)) continue;
-        const std::uint32_t idx = t.place.warp * 32 + lane;
-        if (idx >= blocks_[t.block].count) continue;
-        const ThreadId id = blocks_[t.block].first + idx;
-        if (threads_[id].state == State::done) continue;
-        if (std::find(w.begin(), w.end(), id) == w.end()) return false;
-      }
-      return true;
-    };
-    if (!complete()) {
+    Warp& w = warps_[{t.block, t.place.warp}];
+    w.arrived.push_back(cur_);
+    w.mask |= mask;
+    w.where = e.where;
+    if (!try_complete_syncwarp(t.block, t.place.warp)) {
       t.state = State::barrier;
       fiber::FiberPool::suspend();
-      return;
     }
-    std::vector<ThreadId> who = w;
-    w.clear();
+  }
+
+  // A warp's __syncwarp completes once every live lane of the masks that
+  // arrived has arrived (an exited lane no longer holds it up).
+  bool try_complete_syncwarp(std::uint32_t block, std::uint32_t warp) {
+    Warp& w = warps_[{block, warp}];
+    if (w.arrived.empty()) return false;
+    const Block& b = blocks_[block];
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+      if (!(w.mask >> lane & 1u)) continue;
+      const std::uint32_t idx = warp * 32 + lane;
+      if (idx >= b.count) continue;
+      const ThreadId id = b.first + idx;
+      if (threads_[id].state == State::done) continue;
+      if (std::find(w.arrived.begin(), w.arrived.end(), id) == w.arrived.end()) return false;
+    }
+    std::vector<ThreadId> who = std::move(w.arrived);
+    w = Warp{};
     mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
     if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
+    return true;
   }
+
+  void release_syncwarp_waiters(const SimThread& t) { try_complete_syncwarp(t.block, t.place.warp); }
 
   static std::string hex(std::uint32_t v) {
     char b[16];
@@ -584,6 +665,10 @@ class Run final : public Door, public HostApi {
       if (running || undispatched()) {
         h.state = State::sync;
         fiber::FiberPool::suspend();
+      } else if (step_ < r_.steps.size()) {
+        auto& j = r_.steps[step_].joins;
+        j.clear();
+        for (ThreadId k = 0; k < threads_.size(); ++k) j.push_back(k);
       }
       for (ThreadId id = 1; id < threads_.size(); ++id) mm_->join(0, id);
       trace(threads_[0], "synchronize");
@@ -652,6 +737,12 @@ class Run final : public Door, public HostApi {
     if (t.host) return;
     Block& b = blocks_[t.block];
     --b.live;
+    if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
+      b.exited_early = true;
+      b.first_exit = id;
+      b.first_exit_barriers = t.barriers_passed;
+    }
+    release_syncwarp_waiters(t);
     if (!b.arrived.empty()) {
       divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
                      describe(b.barrier_where),
@@ -688,7 +779,10 @@ class Run final : public Door, public HostApi {
     for (const SimThread& t : threads_) {
       std::string what;
       if (t.state == State::spin) what = t.name + " spins on " + location(t.pending.addr) + " at " + describe(t.pending.where) + " waiting for a write that never comes";
-      else if (t.state == State::barrier) what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
+      else if (t.state == State::barrier && t.pending.kind == EventKind::syncwarp)
+        what = t.name + " waits in __syncwarp at " + describe(t.pending.where) + " for lanes that never arrive";
+      else if (t.state == State::barrier)
+        what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
       else continue;
       if (shown++ < 4) msg += " " + what + ";";
       who.push_back(t.name);
@@ -770,7 +864,13 @@ class Run final : public Door, public HostApi {
   std::unique_ptr<MemoryModel> mm_;
   std::vector<SimThread> threads_;
   std::vector<Block> blocks_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<ThreadId>> warps_;
+  // Lanes waiting in __syncwarp, per (block, warp).
+  struct Warp {
+    std::vector<ThreadId> arrived;
+    std::uint32_t mask = 0;
+    Where where;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_;
   std::vector<Region> regions_;
   std::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_;
   struct EventRef {

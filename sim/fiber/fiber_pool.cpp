@@ -26,6 +26,7 @@ struct Fiber {
   std::function<void()> body;
   Status status = Status::ready;
   std::size_t stack = 0;
+  const void* top = nullptr;
   std::string fault;
 };
 
@@ -136,6 +137,7 @@ FiberPool::Id FiberPool::create(std::function<void()> body) {
   f->body = std::move(body);
   f->stack = impl_->take_stack();
   const Stack& s = impl_->stacks[f->stack];
+  f->top = s.top();
   f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
   impl_->fibers.push_back(std::move(f));
   return static_cast<Id>(impl_->fibers.size() - 1);
@@ -170,6 +172,7 @@ void FiberPool::suspend() {
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }
+const void* FiberPool::stack_top() { return running.fiber ? running.fiber->top : nullptr; }
 
 Status FiberPool::status(Id id) const { return impl_->fibers.at(id)->status; }
 const std::string& FiberPool::fault(Id id) const { return impl_->fibers.at(id)->fault; }

@@ -42,6 +42,9 @@ class FiberPool {
   static void suspend();
   // Is the caller running on a fiber of some pool?
   static bool inside();
+  // The highest address of the running fiber's stack (its outermost frame
+  // lies just below), or nullptr outside a fiber.
+  static const void* stack_top();
 
  private:
   struct Impl;

@@ -1,0 +1,311 @@
+// The engine's findings and spin handling on small kernels written for the
+// test: barrier divergence, scoped races of thread-scope atomics, out of
+// bounds, kernel faults, non-termination, and loops that spin-assume must
+// (and must not) cut short. Every expectation is derived in a comment from
+// semantics.md.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace scopesim {
+namespace {
+using namespace scopesim::dialect;
+
+// Runs `kernel` once per thread of <<<grid,block>>> over a few global cells
+// (all 0 before the launch) and observes them as r0..r3.
+struct Cells {
+  plain<int>* x;
+  plain<int>* r0;
+  plain<int>* r1;
+  plain<int>* r2;
+  plain<int>* r3;
+};
+
+template <auto Kernel>
+models::Model kernel_model(const char* name, unsigned grid, unsigned block) {
+  models::Model m;
+  m.name = name;
+  m.chapter = {grid, block};
+  m.program = [](Host& h, const models::Config& c) {
+    Cells cells{};
+    plain<int>** all[] = {&cells.x, &cells.r0, &cells.r1, &cells.r2, &cells.r3};
+    const char* names[] = {"x", "r0", "r1", "r2", "r3"};
+    for (int i = 0; i < 5; ++i) {
+      *all[i] = device_alloc<plain<int>>(h, names[i]);
+      host_write(**all[i], 0);
+    }
+    launch<Kernel>(h, "k", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, cells);
+    device_synchronize(h);
+    observe(h, "r0", *cells.r0);
+    observe(h, "r1", *cells.r1);
+    observe(h, "r2", *cells.r2);
+  };
+  return m;
+}
+
+Exploration exhaustive(const models::Model& m, std::uint64_t max_steps = 20000) {
+  ExploreOptions o;
+  o.run.max_steps = max_steps;
+  return explore(m, m.chapter, o);
+}
+
+unsigned global_id() { return block_idx().x * block_dim().x + thread_idx().x; }
+
+// ---- barrier divergence ----
+
+// Thread 1 returns before the barrier that thread 0 reaches. Thread 1 makes
+// no event at all, so it exits before thread 0 runs: one execution, and in it
+// thread 0 arrives at a barrier thread 1 never reaches (semantics.md,
+// "Barriers": a thread that exits while others wait at or pass a barrier).
+SCOPESIM_KERNEL void exit_before_barrier(Cells c) {
+  if (thread_idx().x == 1) return;
+  syncthreads();
+  *c.r0 = 1;
+}
+
+TEST(BarrierDivergence, ThreadThatExitsBeforeOthersArriveIsReported) {
+  const auto m = kernel_model<exit_before_barrier>("t.exit_before_barrier", 1, 2);
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.executions, 1u);
+  const FindingSummary* f = test::finding(x, FindingKind::barrier_divergence);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, x.executions);
+  EXPECT_NE(f->finding.message.find("b0.t1"), std::string::npos) << f->finding.message;
+  EXPECT_EQ(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
+// Both threads execute one barrier, at different source lines: divergence.
+SCOPESIM_KERNEL void different_barriers(Cells) {
+  if (thread_idx().x == 0) {
+    syncthreads();
+  } else {
+    syncthreads();
+  }
+}
+
+TEST(BarrierDivergence, DifferentBarriersAreReported) {
+  const auto m = kernel_model<different_barriers>("t.different_barriers", 1, 2);
+  EXPECT_NE(test::finding(exhaustive(m), FindingKind::barrier_divergence), nullptr);
+}
+
+// Every thread reaches the same barrier: nothing to report.
+SCOPESIM_KERNEL void uniform_barrier(Cells c) {
+  syncthreads();
+  if (thread_idx().x == 0) *c.r0 = 1;
+}
+
+TEST(BarrierDivergence, UniformBarrierIsNotReported) {
+  const auto m = kernel_model<uniform_barrier>("t.uniform_barrier", 1, 3);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(x.findings.empty());
+  EXPECT_TRUE(test::permits(x, "r0=1 r1=0 r2=0"));
+}
+
+// A lane that exits no longer holds up a __syncwarp of the others.
+SCOPESIM_KERNEL void syncwarp_after_exit(Cells c) {
+  if (thread_idx().x == 1) return;
+  syncwarp(0x3u);
+  *c.r0 = 1;
+}
+
+TEST(Syncwarp, ExitedLaneDoesNotDeadlockTheOthers) {
+  const auto m = kernel_model<syncwarp_after_exit>("t.syncwarp_after_exit", 1, 2);
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(test::finding(x, FindingKind::deadlock), nullptr);
+  EXPECT_TRUE(test::permits(x, "r0=1 r1=0 r2=0"));
+}
+
+// A mask that leaves out the calling lane is barrier divergence (semantics.md, findings).
+SCOPESIM_KERNEL void syncwarp_without_self(Cells) {
+  if (thread_idx().x == 1) syncwarp(0x1u);
+}
+
+TEST(Syncwarp, MaskWithoutTheCallerIsDivergence) {
+  const auto m = kernel_model<syncwarp_without_self>("t.syncwarp_without_self", 1, 2);
+  EXPECT_NE(test::finding(exhaustive(m), FindingKind::barrier_divergence), nullptr);
+}
+
+// ---- thread scope ----
+
+// Two threads of one block use x through thread-scope atomics. Thread scope
+// includes no other thread, so the two are not morally strong: a scoped race
+// (semantics.md: "report any cross-thread use as a race").
+SCOPESIM_KERNEL void thread_scope_shared(Cells c) {
+  atomic_ref<int, thread_scope_thread> x(*c.x);
+  if (thread_idx().x == 0) x.store(1, memory_order_relaxed);
+  else *c.r0 = x.load(memory_order_relaxed);
+}
+
+TEST(ThreadScope, CrossThreadUseIsAScopedRace) {
+  const auto m = kernel_model<thread_scope_shared>("t.thread_scope_shared", 1, 2);
+  const Exploration x = exhaustive(m);
+  EXPECT_NE(test::finding(x, FindingKind::scoped_race), nullptr);
+  // Outcomes are as for cta scope: the load reads the initial 0 or the 1.
+  EXPECT_TRUE(test::permits(x, "r0=0 r1=0 r2=0"));
+  EXPECT_TRUE(test::permits(x, "r0=1 r1=0 r2=0"));
+}
+
+// The same at block scope is morally strong: no finding.
+SCOPESIM_KERNEL void block_scope_shared(Cells c) {
+  atomic_ref<int, thread_scope_block> x(*c.x);
+  if (thread_idx().x == 0) x.store(1, memory_order_relaxed);
+  else *c.r0 = x.load(memory_order_relaxed);
+}
+
+TEST(ThreadScope, BlockScopeInOneBlockIsNotARace) {
+  const auto m = kernel_model<block_scope_shared>("t.block_scope_shared", 1, 2);
+  EXPECT_TRUE(exhaustive(m).findings.empty());
+}
+
+// ---- spin-assume must not cut loops that are not spinning ----
+
+// Thread 0 reads x three times in a counted loop while thread 1 (another
+// block) stores 1 once. The loop counter differs at each read, so none is a
+// spin. The reads of one thread follow coherence (CoRR): a run of 0s then a
+// run of 1s, so the sum is any of 0, 1, 2, 3.
+SCOPESIM_KERNEL void counted_loop(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (global_id() == 0) {
+    int sum = 0;
+    for (int i = 0; i < 3; ++i) sum += x.load(memory_order_relaxed);
+    *c.r0 = sum;
+  } else {
+    x.store(1, memory_order_relaxed);
+  }
+}
+
+TEST(SpinAssume, CountedLoopKeepsEveryOutcome) {
+  const auto m = kernel_model<counted_loop>("t.counted_loop", 2, 1);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(x.complete);
+  EXPECT_TRUE(x.findings.empty());
+  for (const char* o : {"r0=0 r1=0 r2=0", "r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0", "r0=3 r1=0 r2=0"})
+    EXPECT_TRUE(test::permits(x, o)) << o;
+  EXPECT_EQ(x.outcomes.size(), 4u);
+}
+
+// A helper function reads x at one source line for two call sites. The two
+// reads are different program points (different callers), so reading the
+// initial 0 twice is no spin: (a, b) is (0,0), (0,1) or (1,1) (CoRR forbids (1,0)).
+SCOPESIM_DEVICE int read_x(plain<int>* p) { return atomic_ref<int, thread_scope_device>(*p).load(memory_order_relaxed); }
+
+SCOPESIM_KERNEL void helper_reads(Cells c) {
+  if (global_id() == 0) {
+    const int a = read_x(c.x);
+    const int b = read_x(c.x);
+    *c.r0 = a;
+    *c.r1 = b;
+  } else {
+    atomic_ref<int, thread_scope_device>(*c.x).store(1, memory_order_relaxed);
+  }
+}
+
+TEST(SpinAssume, HelperFunctionCalledTwiceIsNotASpin) {
+  const auto m = kernel_model<helper_reads>("t.helper_reads", 2, 1);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(x.findings.empty());
+  EXPECT_TRUE(test::permits(x, "r0=0 r1=0 r2=0"));
+  EXPECT_TRUE(test::permits(x, "r0=0 r1=1 r2=0"));
+  EXPECT_TRUE(test::permits(x, "r0=1 r1=1 r2=0"));
+  EXPECT_EQ(x.outcomes.size(), 3u);
+}
+
+// ---- spin-assume must recognise spins ----
+
+// The fence pattern with a fence inside the spin loop (publish.fence_pattern's
+// consumer): the fence changes no shared state, so the loop is a spin and
+// exhaustive search ends. Producer: x = 1; fence.sc.gpu; flag = 1 (relaxed).
+// Consumer: spin on flag with a fence in the loop, fence, read x. The fences
+// form a release and an acquire pattern at gpu scope (semantics.md, row 6:
+// fence.sc.gpu ≠CTA is F), so the consumer reads x = 1 and nothing races.
+SCOPESIM_KERNEL void fence_in_spin(Cells c) {
+  atomic_ref<int, thread_scope_device> flag(*c.r1);
+  if (global_id() == 0) {
+    *c.x = 1;
+    threadfence();
+    flag.store(1, memory_order_relaxed);
+  } else {
+    while (flag.load(memory_order_relaxed) == 0) {
+      threadfence();
+    }
+    threadfence();
+    *c.r0 = *c.x;
+  }
+}
+
+TEST(SpinAssume, FenceInsideTheLoopStillSpins) {
+  const auto m = kernel_model<fence_in_spin>("t.fence_in_spin", 2, 1);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(x.complete);
+  EXPECT_TRUE(x.findings.empty());
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].outcome.text(), "r0=1 r1=1 r2=0");
+}
+
+// A spin lock taken with compare_exchange (acquire) and released with a
+// release store; each holder increments a plain counter. A failed CAS writes
+// nothing, so a waiting CAS is a pure read and spins. The lock orders the
+// increments (release/acquire at gpu scope, morally strong): counter = 2, no
+// race, no deadlock, no non-termination.
+SCOPESIM_KERNEL void cas_lock(Cells c) {
+  atomic_ref<int, thread_scope_device> lock(*c.x);
+  int expected = 0;
+  while (!lock.compare_exchange_strong(expected, 1, memory_order_acquire)) expected = 0;
+  *c.r0 = *c.r0 + 1;
+  lock.store(0, memory_order_release);
+}
+
+TEST(SpinAssume, CompareExchangeLockTerminates) {
+  const auto m = kernel_model<cas_lock>("t.cas_lock", 2, 1);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(x.complete);
+  EXPECT_TRUE(x.findings.empty()) << x.findings.front().finding.message;
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].outcome.text(), "r0=2 r1=0 r2=0");
+}
+
+// ---- bounds, faults, step bound ----
+
+// x is one int: x[1] is 0 bytes past its end.
+SCOPESIM_KERNEL void past_the_end(Cells c) { c.x[1] = 5; }
+
+TEST(Bounds, WriteOnePastTheEndIsOutOfBounds) {
+  const auto m = kernel_model<past_the_end>("t.past_the_end", 1, 1);
+  const Exploration x = exhaustive(m);
+  const FindingSummary* f = test::finding(x, FindingKind::out_of_bounds);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("0 bytes past the end of x"), std::string::npos) << f->finding.message;
+  EXPECT_NE(f->finding.where.front().find("engine_findings_test.cpp"), std::string::npos);
+}
+
+// Thread 0 divides by its own index, zero: the arithmetic fault ends its fiber
+// as a finding; the run and the exploration go on.
+SCOPESIM_KERNEL void divide_by_index(Cells c) {
+  const int d = static_cast<int>(thread_idx().x);
+  *c.r1 = 10 / d;
+  *c.r0 = 7;
+}
+
+TEST(Faults, ArithmeticFaultIsAFinding) {
+  const auto m = kernel_model<divide_by_index>("t.divide_by_index", 1, 2);
+  const Exploration x = exhaustive(m);
+  const FindingSummary* f = test::finding(x, FindingKind::kernel_fault);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("b0.t0"), std::string::npos) << f->finding.message;
+}
+
+// A loop that writes on every iteration is no spin: it runs into the step bound.
+SCOPESIM_KERNEL void endless_writer(Cells c) {
+  for (int i = 0;; ++i) *c.r0 = i;
+}
+
+TEST(StepBound, EndlessLoopIsNonTermination) {
+  const auto m = kernel_model<endless_writer>("t.endless_writer", 1, 1);
+  const Exploration x = exhaustive(m, 200);
+  const FindingSummary* f = test::finding(x, FindingKind::non_termination);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("step bound of 200"), std::string::npos) << f->finding.message;
+}
+
+}  // namespace
+}  // namespace scopesim
