@@ -5,51 +5,20 @@
 // semantics.md.
 #include <gtest/gtest.h>
 
-#include "tests/test_support.hpp"
+#include "tests/test_kernels.hpp"
 
 namespace scopesim {
 namespace {
 using namespace scopesim::dialect;
-
-// Runs `kernel` once per thread of <<<grid,block>>> over a few global cells
-// (all 0 before the launch) and observes them as r0..r3.
-struct Cells {
-  plain<int>* x;
-  plain<int>* r0;
-  plain<int>* r1;
-  plain<int>* r2;
-  plain<int>* r3;
-};
-
-template <auto Kernel>
-models::Model kernel_model(const char* name, unsigned grid, unsigned block) {
-  models::Model m;
-  m.name = name;
-  m.chapter = {grid, block};
-  m.program = [](Host& h, const models::Config& c) {
-    Cells cells{};
-    plain<int>** all[] = {&cells.x, &cells.r0, &cells.r1, &cells.r2, &cells.r3};
-    const char* names[] = {"x", "r0", "r1", "r2", "r3"};
-    for (int i = 0; i < 5; ++i) {
-      *all[i] = device_alloc<plain<int>>(h, names[i]);
-      host_write(**all[i], 0);
-    }
-    launch<Kernel>(h, "k", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, cells);
-    device_synchronize(h);
-    observe(h, "r0", *cells.r0);
-    observe(h, "r1", *cells.r1);
-    observe(h, "r2", *cells.r2);
-  };
-  return m;
-}
+using test::Cells;
+using test::kernel_model;
+using test::global_id;
 
 Exploration exhaustive(const models::Model& m, std::uint64_t max_steps = 20000) {
   ExploreOptions o;
   o.run.max_steps = max_steps;
   return explore(m, m.chapter, o);
 }
-
-unsigned global_id() { return block_idx().x * block_dim().x + thread_idx().x; }
 
 // ---- barrier divergence ----
 

@@ -42,6 +42,15 @@ __device__ inline void threadfence() { __threadfence(); }
 __device__ inline void threadfence_system() { __threadfence_system(); }
 __device__ inline void syncthreads() { __syncthreads(); }
 __device__ inline void syncwarp(unsigned mask = 0xffffffffu) { __syncwarp(mask); }
+template <class T>
+__device__ inline T shfl_sync(unsigned mask, T var, int src_lane, int width = 32) { return __shfl_sync(mask, var, src_lane, width); }
+template <class T>
+__device__ inline T shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) { return __shfl_down_sync(mask, var, delta, width); }
+template <class T>
+__device__ inline T shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) { return __shfl_up_sync(mask, var, delta, width); }
+template <class T>
+__device__ inline T shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) { return __shfl_xor_sync(mask, var, lane_mask, width); }
+__device__ inline unsigned ballot_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate); }
 
 }  // namespace scopesim::dialect
 

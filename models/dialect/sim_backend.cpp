@@ -93,4 +93,14 @@ void syncwarp(unsigned mask, std::source_location l) {
   detail::perform(e);
 }
 
+unsigned ballot_sync(unsigned mask, int predicate, std::source_location l) {
+  Event e;
+  e.kind = EventKind::ballot;
+  e.type = ValueType::u32;
+  e.operand = mask;
+  e.operand2 = predicate != 0;
+  e.where = detail::here(l);
+  return static_cast<unsigned>(detail::perform(e));
+}
+
 }  // namespace scopesim::dialect

@@ -274,6 +274,41 @@ void threadfence_system(std::source_location l = std::source_location::current()
 void syncthreads(std::source_location l = std::source_location::current());
 void syncwarp(unsigned mask = 0xffffffffu, std::source_location l = std::source_location::current());
 
+// Warp shuffles and votes (__shfl_sync & co, __ballot_sync): the lanes of
+// `mask` exchange values; nothing about memory is ordered.
+namespace detail {
+template <class T>
+T shuffle(ShflMode mode, unsigned mask, T var, unsigned lane, int width, const std::source_location& l) {
+  Event e;
+  e.kind = EventKind::shfl;
+  e.shfl = mode;
+  e.type = type_of<T>();
+  e.operand = mask;
+  e.operand2 = bits(var);
+  e.lane = lane;
+  e.width = static_cast<std::uint32_t>(width);
+  e.where = here(l);
+  return value<T>(perform(e));
+}
+}  // namespace detail
+template <class T>
+T shfl_sync(unsigned mask, T var, int src_lane, int width = 32, std::source_location l = std::source_location::current()) {
+  return detail::shuffle(ShflMode::idx, mask, var, static_cast<unsigned>(src_lane), width, l);
+}
+template <class T>
+T shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location l = std::source_location::current()) {
+  return detail::shuffle(ShflMode::down, mask, var, delta, width, l);
+}
+template <class T>
+T shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location l = std::source_location::current()) {
+  return detail::shuffle(ShflMode::up, mask, var, delta, width, l);
+}
+template <class T>
+T shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32, std::source_location l = std::source_location::current()) {
+  return detail::shuffle(ShflMode::xor_, mask, var, static_cast<unsigned>(lane_mask), width, l);
+}
+unsigned ballot_sync(unsigned mask, int predicate, std::source_location l = std::source_location::current());
+
 // Coordinates of the calling thread (threadIdx, blockIdx, blockDim, gridDim).
 inline dim3 thread_idx() { return detail::door().coords().thread; }
 inline dim3 block_idx() { return detail::door().coords().block; }

@@ -23,6 +23,16 @@ std::string_view name(EventKind k) {
   return "?";
 }
 
+std::string_view name(ShflMode m) {
+  switch (m) {
+    case ShflMode::idx: return "idx";
+    case ShflMode::down: return "down";
+    case ShflMode::up: return "up";
+    case ShflMode::xor_: return "bfly";
+  }
+  return "?";
+}
+
 std::string_view name(RmwOp o) {
   switch (o) {
     case RmwOp::add: return "add";

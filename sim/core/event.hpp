@@ -62,7 +62,8 @@ struct Event {
   std::uintptr_t addr = 0;
   std::uint32_t size = 0;
   std::uint64_t operand = 0;   // value stored / RMW operand / CAS expected / warp mask
-  std::uint64_t operand2 = 0;  // CAS desired / shfl source lane or delta / shfl value
+  std::uint64_t operand2 = 0;  // CAS desired / shfl value / ballot predicate
+  std::uint32_t lane = 0;      // shfl: source lane, delta or xor lane mask
   std::uint32_t width = 32;    // shfl width
   const char* label = nullptr; // check: what was checked
   Where where;
@@ -77,6 +78,7 @@ struct Event {
 std::string_view name(EventKind k);
 std::string_view name(RmwOp o);
 std::string_view name(Order o);
+std::string_view name(ShflMode m);
 
 // Bits <-> typed values.
 std::uint64_t apply_rmw(RmwOp op, ValueType t, std::uint64_t old, std::uint64_t operand,

@@ -99,6 +99,7 @@ struct SimThread {
   std::vector<std::uintptr_t> reads;          // addresses read, in order
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
+  std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
   Where barrier_where;
   bool reported_spin = false;
 };
@@ -224,7 +225,9 @@ class Run final : public Door, public HostApi {
       case EventKind::store: s.addr = e.addr; s.writes = true; break;
       case EventKind::rmw: s.addr = e.addr; s.reads = s.writes = true; break;
       case EventKind::barrier:
-      case EventKind::syncwarp: s.barrier = true; s.block = t.block; break;
+      case EventKind::syncwarp:
+      case EventKind::shfl:
+      case EventKind::ballot: s.barrier = true; s.block = t.block; break;
       // A launch starts threads: dependent with everything. Waiting in
       // synchronize commutes; its end joins every thread (Step::joins).
       case EventKind::check: s.global = e.label != nullptr && std::string_view(e.label) == "launch"; break;
@@ -341,7 +344,9 @@ class Run final : public Door, public HostApi {
         return 0;
       }
       case EventKind::barrier: barrier(e); return 0;
-      case EventKind::syncwarp: syncwarp(e); return 0;
+      case EventKind::syncwarp:
+      case EventKind::shfl:
+      case EventKind::ballot: return warp_collective(e);
       case EventKind::shared_alloc: return shared(e);
       case EventKind::check: host_operation(e); return 0;
       default: return 0;
@@ -596,29 +601,72 @@ class Run final : public Door, public HostApi {
     b.arrived.clear();
   }
 
-  void syncwarp(const Event& e) {
-    // Memory ordering among the participating lanes; the mask must include the caller.
+  // __syncwarp, __shfl*_sync, __ballot_sync: the lanes of `mask` meet. Every
+  // lane of the mask must execute the same collective, and the mask must
+  // include the caller (semantics.md, findings: barrier divergence). Only
+  // __syncwarp orders memory; a shuffle or ballot exchanges registers and
+  // orders nothing (catalogue: warp.shfl_is_not_a_fence).
+  std::uint64_t warp_collective(const Event& e) {
     SimThread& t = threads_[cur_];
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
-    ++t.mods;
-    trace(t, "syncwarp 0x" + hex(mask) + " at " + describe(e.where));
+    if (e.kind == EventKind::syncwarp) ++t.mods;
+    trace(t, text(e));
+    const std::string what = collective_name(e);
     if (!(mask >> t.place.lane & 1u))
-      divergence(t.name + " executes __syncwarp with mask 0x" + hex(mask) + " that excludes its own lane " +
+      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " that excludes its own lane " +
                      std::to_string(t.place.lane) + " at " + describe(e.where),
                  {t.name}, {describe(e.where)});
     Warp& w = warps_[{t.block, t.place.warp}];
+    if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where))) {
+      const SimThread& first = threads_[w.arrived.front()];
+      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " at " + describe(e.where) + " while " +
+                     first.name + " waits in " + collective_name(first.pending) + " with mask 0x" + hex(w.mask) +
+                     " at " + describe(w.where),
+                 {first.name, t.name}, {describe(w.where), describe(e.where)});
+    }
+    if (w.arrived.empty()) {
+      w.kind = e.kind;
+      w.where = e.where;
+    }
     w.arrived.push_back(cur_);
     w.mask |= mask;
-    w.where = e.where;
-    if (!try_complete_syncwarp(t.block, t.place.warp)) {
+    t.lane_value = e.operand2;
+    if (!try_complete_warp(t.block, t.place.warp)) {
       t.state = State::barrier;
       fiber::FiberPool::suspend();
     }
+    return threads_[cur_].lane_value;
   }
 
-  // A warp's __syncwarp completes once every live lane of the masks that
-  // arrived has arrived (an exited lane no longer holds it up).
-  bool try_complete_syncwarp(std::uint32_t block, std::uint32_t warp) {
+  static std::string collective_name(const Event& e) {
+    switch (e.kind) {
+      case EventKind::shfl: return "__shfl_sync";
+      case EventKind::ballot: return "__ballot_sync";
+      default: return "__syncwarp";
+    }
+  }
+
+  // The source lane of lane `lane` in a shuffle (CUDA's __shfl*_sync): within
+  // its segment of `width` lanes; out of the segment, a lane keeps its own value.
+  static std::uint32_t shuffle_source(const Event& e, std::uint32_t lane) {
+    const std::uint32_t width = e.width == 0 ? 32 : e.width;
+    const std::uint32_t base = lane / width * width;
+    switch (e.shfl) {
+      case ShflMode::idx: return base + e.lane % width;
+      case ShflMode::down: return lane + e.lane < base + width ? lane + e.lane : lane;
+      case ShflMode::up: return lane >= base + e.lane ? lane - e.lane : lane;
+      case ShflMode::xor_: {
+        const std::uint32_t s = lane ^ e.lane;
+        return s >= base && s < base + width ? s : lane;
+      }
+    }
+    return lane;
+  }
+
+  // A warp collective completes once every live lane of the masks that
+  // arrived has arrived (an exited lane no longer holds it up); then each lane
+  // gets its result in `lane_value`.
+  bool try_complete_warp(std::uint32_t block, std::uint32_t warp) {
     Warp& w = warps_[{block, warp}];
     if (w.arrived.empty()) return false;
     const Block& b = blocks_[block];
@@ -631,15 +679,41 @@ class Run final : public Door, public HostApi {
       if (std::find(w.arrived.begin(), w.arrived.end(), id) == w.arrived.end()) return false;
     }
     std::vector<ThreadId> who = std::move(w.arrived);
+    const EventKind kind = w.kind;
     w = Warp{};
-    mm_->barrier(who);
+    auto lane_thread = [&](std::uint32_t lane) -> const SimThread* {
+      for (ThreadId id : who)
+        if (threads_[id].place.lane == lane) return &threads_[id];
+      return nullptr;
+    };
+    std::vector<std::uint64_t> result(who.size());
+    for (std::size_t i = 0; i < who.size(); ++i) {
+      const SimThread& t = threads_[who[i]];
+      if (kind == EventKind::ballot) {
+        for (ThreadId id : who)
+          if (threads_[id].lane_value != 0) result[i] |= std::uint64_t{1} << threads_[id].place.lane;
+      } else if (kind == EventKind::shfl) {
+        const std::uint32_t src = shuffle_source(t.pending, t.place.lane);
+        const SimThread* s = lane_thread(src);
+        if (s == nullptr) {
+          divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+                         describe(t.pending.where),
+                     {t.name}, {describe(t.pending.where)});
+          result[i] = t.lane_value;
+        } else {
+          result[i] = s->lane_value;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
+    if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
     if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
     return true;
   }
 
-  void release_syncwarp_waiters(const SimThread& t) { try_complete_syncwarp(t.block, t.place.warp); }
+  void release_warp_waiters(const SimThread& t) { try_complete_warp(t.block, t.place.warp); }
 
   static std::string hex(std::uint32_t v) {
     char b[16];
@@ -742,7 +816,7 @@ class Run final : public Door, public HostApi {
       b.first_exit = id;
       b.first_exit_barriers = t.barriers_passed;
     }
-    release_syncwarp_waiters(t);
+    release_warp_waiters(t);
     if (!b.arrived.empty()) {
       divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
                      describe(b.barrier_where),
@@ -779,8 +853,9 @@ class Run final : public Door, public HostApi {
     for (const SimThread& t : threads_) {
       std::string what;
       if (t.state == State::spin) what = t.name + " spins on " + location(t.pending.addr) + " at " + describe(t.pending.where) + " waiting for a write that never comes";
-      else if (t.state == State::barrier && t.pending.kind == EventKind::syncwarp)
-        what = t.name + " waits in __syncwarp at " + describe(t.pending.where) + " for lanes that never arrive";
+      else if (t.state == State::barrier && t.pending.kind != EventKind::barrier)
+        what = t.name + " waits in " + collective_name(t.pending) + " at " + describe(t.pending.where) +
+               " for lanes that never arrive";
       else if (t.state == State::barrier)
         what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
       else continue;
@@ -841,7 +916,13 @@ class Run final : public Door, public HostApi {
         return (l.count ? ptx_name(l.ops[0]) : std::string("fence (relaxed: none)")) + " at " + describe(e.where);
       }
       case EventKind::barrier: return "bar.sync 0 at " + describe(e.where);
-      case EventKind::syncwarp: return "syncwarp at " + describe(e.where);
+      case EventKind::syncwarp: return "syncwarp 0x" + hex(static_cast<std::uint32_t>(e.operand)) + " at " + describe(e.where);
+      case EventKind::shfl:
+        return "shfl." + std::string(name(e.shfl)) + " 0x" + hex(static_cast<std::uint32_t>(e.operand)) + " lane " +
+               std::to_string(e.lane) + " value " + format_value(e.type, e.operand2) + " at " + describe(e.where);
+      case EventKind::ballot:
+        return "ballot 0x" + hex(static_cast<std::uint32_t>(e.operand)) + " predicate " +
+               std::to_string(e.operand2 != 0) + " at " + describe(e.where);
       case EventKind::check: return e.label ? e.label : "host";
       default: return std::string(name(e.kind));
     }
@@ -864,10 +945,11 @@ class Run final : public Door, public HostApi {
   std::unique_ptr<MemoryModel> mm_;
   std::vector<SimThread> threads_;
   std::vector<Block> blocks_;
-  // Lanes waiting in __syncwarp, per (block, warp).
+  // Lanes waiting in a warp collective, per (block, warp).
   struct Warp {
     std::vector<ThreadId> arrived;
     std::uint32_t mask = 0;
+    EventKind kind = EventKind::syncwarp;
     Where where;
   };
   std::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_;
