@@ -316,15 +316,78 @@ inline dim3 block_dim() { return detail::door().coords().block_dim; }
 inline dim3 grid_dim() { return detail::door().coords().grid_dim; }
 
 // ---- host side ----
+// cudaStream_t and cudaEvent_t; the zero stream is the default stream.
+struct stream_t {
+  std::uint32_t id = 0;
+};
+struct event_t {
+  std::uint32_t id = 0;
+};
+
+namespace detail {
+// A kernel's name with the position of the launch that names it.
+struct named {
+  const char* name;
+  Where where;
+  named(const char* n, std::source_location l = std::source_location::current()) : name(n), where(here(l)) {}
+};
+// The unit a copy moves: the scalar of a plain<T> cell, else 4-byte words.
+template <class T>
+struct copy_unit {
+  static constexpr ValueType type = ValueType::u32;
+  static constexpr std::uint32_t size = 4;
+};
+template <class T>
+struct copy_unit<plain<T>> {
+  static constexpr ValueType type = type_of<T>();
+  static constexpr std::uint32_t size = sizeof(T);
+};
+}  // namespace detail
+
+// Simulated device memory (cudaMalloc) and host memory (cudaHostAlloc,
+// mapped: kernels and copies may use it too).
 template <class T>
 T* device_alloc(Host& h, const char* name, std::size_t count = 1) {
   return static_cast<T*>(h.alloc(name, sizeof(T) * count, alignof(T)));
 }
-template <auto Kernel, class... Args>
-void launch(Host& h, const char* name, dim3 grid, dim3 block, Args... args) {
-  h.launch(name, grid, block, [=] { Kernel(args...); });
+template <class T>
+T* host_alloc(Host& h, const char* name, std::size_t count = 1) {
+  return static_cast<T*>(h.alloc(name, sizeof(T) * count, alignof(T)));
 }
-inline void device_synchronize(Host& h) { h.synchronize(); }
+// kernel<<<grid, block>>>(args...) and kernel<<<grid, block, 0, stream>>>(args...).
+template <auto Kernel, class... Args>
+void launch(Host& h, detail::named kernel, dim3 grid, dim3 block, Args... args) {
+  h.launch(kernel.name, grid, block, [=] { Kernel(args...); }, 0, kernel.where);
+}
+template <auto Kernel, class... Args>
+void launch(Host& h, detail::named kernel, dim3 grid, dim3 block, stream_t s, Args... args) {
+  h.launch(kernel.name, grid, block, [=] { Kernel(args...); }, s.id, kernel.where);
+}
+inline stream_t stream_create(Host& h) { return {h.create_stream()}; }
+inline event_t event_create(Host& h) { return {h.create_event()}; }
+// cudaMemcpyAsync(dst, src, count * sizeof(T), cudaMemcpyDefault, s).
+template <class T>
+void memcpy_async(Host& h, T* dst, const T* src, std::size_t count, stream_t s = {},
+                  std::source_location l = std::source_location::current()) {
+  using unit = detail::copy_unit<T>;
+  static_assert(sizeof(T) % unit::size == 0, "memcpy_async copies whole cells");
+  h.copy(dst, src, count * (sizeof(T) / unit::size), unit::type, unit::size, s.id, detail::here(l));
+}
+inline void event_record(Host& h, event_t e, stream_t s = {}, std::source_location l = std::source_location::current()) {
+  h.record_event(e.id, s.id, detail::here(l));
+}
+inline void stream_wait_event(Host& h, stream_t s, event_t e, std::source_location l = std::source_location::current()) {
+  h.wait_event(s.id, e.id, detail::here(l));
+}
+inline void stream_synchronize(Host& h, stream_t s, std::source_location l = std::source_location::current()) {
+  h.synchronize_stream(s.id, detail::here(l));
+}
+inline void event_synchronize(Host& h, event_t e, std::source_location l = std::source_location::current()) {
+  h.synchronize_event(e.id, detail::here(l));
+}
+inline void device_synchronize(Host& h, std::source_location l = std::source_location::current()) {
+  h.synchronize(detail::here(l));
+}
 template <class T>
 void observe(Host& h, const char* name, const plain<T>& cell,
              std::source_location l = std::source_location::current()) {

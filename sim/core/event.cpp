@@ -18,7 +18,8 @@ std::string_view name(EventKind k) {
     case EventKind::shfl: return "shfl";
     case EventKind::ballot: return "ballot";
     case EventKind::shared_alloc: return "shared";
-    case EventKind::check: return "check";
+    case EventKind::stream_op: return "stream_op";
+    case EventKind::wait: return "wait";
   }
   return "?";
 }

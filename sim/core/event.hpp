@@ -21,7 +21,8 @@ enum class EventKind : std::uint8_t {
   shfl,          // __shfl_sync / __shfl_down_sync (operand2: lane or delta)
   ballot,        // __ballot_sync
   shared_alloc,  // first use of a __shared__ declaration in a block
-  check,         // the kernel's own postcondition check (operand: passed)
+  stream_op,     // host: enqueue device work, or a stream operation starting (label names it)
+  wait,          // host or stream operation: wait for device work to finish (label names it)
 };
 
 // How a memory access is performed in CUDA C++.
@@ -65,7 +66,7 @@ struct Event {
   std::uint64_t operand2 = 0;  // CAS desired / shfl value / ballot predicate
   std::uint32_t lane = 0;      // shfl: source lane, delta or xor lane mask
   std::uint32_t width = 32;    // shfl width
-  const char* label = nullptr; // check: what was checked
+  const char* label = nullptr; // stream_op / wait: which one
   Where where;
   // The issuing thread's local state at this operation, for spin detection
   // (semantics.md, "Spin loops and progress": "with nothing else changed by

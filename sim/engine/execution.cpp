@@ -10,6 +10,7 @@
 #include "sim/core/host_api.hpp"
 #include "sim/core/lowering.hpp"
 #include "sim/core/source_position.hpp"
+#include "sim/engine/streams.hpp"
 #include "sim/fiber/fiber_pool.hpp"
 #include "sim/model/memory_model.hpp"
 
@@ -76,9 +77,16 @@ struct Fault {
   std::string message;
 };
 
+// The block of no block: stream-operation threads.
+inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
+
 struct SimThread {
-  std::string name;  // "b0.t32" or "host"
+  std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
+  OpId op = no_op;   // the stream operation this thread performs, if any
+  // Waiting (State::sync): the stream operations (host) or the grid (a
+  // kernel's operation) that must finish first.
+  std::vector<OpId> waits_for;
   Coords coords;
   Placement place;
   std::uint32_t block = 0;
@@ -105,6 +113,7 @@ struct SimThread {
 };
 
 struct Block {
+  OpId grid = no_op;  // the kernel launch it belongs to
   bool dispatched = false;
   std::uint32_t first = 0, count = 0;
   std::uint32_t live = 0;
@@ -162,7 +171,8 @@ class Run final : public Door, public HostApi {
     if (is_local(e)) return execute(e);
     t.pending = e;
     t.has_pending = true;
-    t.state = State::runnable;
+    // A wait is enabled only once what it waits for has finished.
+    t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     fiber::FiberPool::suspend();
     // Chosen: run it.
     threads_[cur_].has_pending = false;
@@ -177,29 +187,76 @@ class Run final : public Door, public HostApi {
     regions_.push_back({name, reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes});
     return p;
   }
-  void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body) override {
-    Event e;
-    e.kind = EventKind::check;  // placeholder kind for a host operation
-    e.label = "launch";
-    host_op_ = HostOp::launch;
-    launch_ = {kernel, grid, block, std::move(body)};
-    perform(e);
+  void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
+              Where where) override {
+    OpData d;
+    d.kind = OpKind::kernel;
+    d.stream = stream;
+    d.where = where;
+    d.kernel = kernel;
+    d.grid = grid;
+    d.block = block;
+    d.body = std::move(body);
+    enqueue(std::move(d));
   }
-  void synchronize() override {
-    Event e;
-    e.kind = EventKind::check;
-    e.label = "synchronize";
-    host_op_ = HostOp::sync;
-    perform(e);
+  void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
+            Where where) override {
+    OpData d;
+    d.kind = OpKind::copy;
+    d.stream = stream;
+    d.where = where;
+    d.dst = reinterpret_cast<std::uintptr_t>(dst);
+    d.src = reinterpret_cast<std::uintptr_t>(src);
+    d.count = count;
+    d.type = type;
+    d.size = size;
+    enqueue(std::move(d));
   }
+  std::uint32_t create_stream() override { return streams_.create_stream(); }
+  std::uint32_t create_event() override { return streams_.create_event(); }
+  void record_event(std::uint32_t event, std::uint32_t stream, Where where) override {
+    OpData d;
+    d.kind = OpKind::record;
+    d.stream = stream;
+    d.event = event;
+    d.where = where;
+    enqueue(std::move(d));
+  }
+  void wait_event(std::uint32_t stream, std::uint32_t event, Where where) override {
+    OpData d;
+    d.kind = OpKind::wait;
+    d.stream = stream;
+    d.event = event;
+    d.where = where;
+    enqueue(std::move(d));
+  }
+  void synchronize_stream(std::uint32_t stream, Where where) override {
+    host_wait(streams_.pending_in(check_stream(stream)), "cudaStreamSynchronize", where);
+  }
+  void synchronize_event(std::uint32_t event, Where where) override {
+    host_wait(streams_.pending_event(check_event(event)), "cudaEventSynchronize", where);
+  }
+  void synchronize(Where where) override { host_wait(streams_.pending_all(), "cudaDeviceSynchronize", where); }
   void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_.outcome.add(name, t, bits); }
 
  private:
-  enum class HostOp { none, launch, sync };
-  struct Launch {
+  // One enqueued stream operation and the thread that performs it.
+  struct OpData {
+    OpKind kind = OpKind::kernel;
+    std::uint32_t stream = 0, event = 0;
+    Where where;
+    ThreadId thread = 0;
+    // kernel
     std::string kernel;
     Dim3 grid, block;
     KernelBody body;
+    ThreadId first_thread = 0;
+    std::uint32_t threads = 0;
+    // copy
+    std::uintptr_t dst = 0, src = 0;
+    std::size_t count = 0;
+    ValueType type = ValueType::u32;
+    std::uint32_t size = 4;
   };
 
   static Arena& arena() {
@@ -228,9 +285,10 @@ class Run final : public Door, public HostApi {
       case EventKind::syncwarp:
       case EventKind::shfl:
       case EventKind::ballot: s.barrier = true; s.block = t.block; break;
-      // A launch starts threads: dependent with everything. Waiting in
-      // synchronize commutes; its end joins every thread (Step::joins).
-      case EventKind::check: s.global = e.label != nullptr && std::string_view(e.label) == "launch"; break;
+      // Enqueueing or starting stream work: dependent with everything.
+      // Waiting commutes; its end joins the waiter with what it waited for
+      // (Step::joins).
+      case EventKind::stream_op: s.global = true; break;
       default: break;
     }
     if (e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw || e.kind == EventKind::fence) {
@@ -273,6 +331,9 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::fresh || threads_[id].state == State::wake) advance(id);
         if (stopped_) return;
       }
+      // Waiters whose work finished may run again.
+      for (auto& t : threads_)
+        if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
       // Spinners whose location got a new write may run again.
       for (auto& t : threads_)
         if (t.state == State::spin)
@@ -348,7 +409,8 @@ class Run final : public Door, public HostApi {
       case EventKind::shfl:
       case EventKind::ballot: return warp_collective(e);
       case EventKind::shared_alloc: return shared(e);
-      case EventKind::check: host_operation(e); return 0;
+      case EventKind::stream_op: stream_operation(e); return 0;
+      case EventKind::wait: wait(e); return 0;
       default: return 0;
     }
   }
@@ -725,62 +787,223 @@ class Run final : public Door, public HostApi {
     add_finding(FindingKind::barrier_divergence, "barrier divergence: " + msg, std::move(who), std::move(where));
   }
 
-  void host_operation(const Event& e) {
-    SimThread& h = threads_[cur_];
-    if (host_op_ == HostOp::launch) {
-      host_op_ = HostOp::none;
-      trace(h, "launch " + launch_.kernel + "<<<" + std::to_string(launch_.grid.x) + "," +
-                   std::to_string(launch_.block.x) + ">>>");
-      spawn_grid();
-    } else if (host_op_ == HostOp::sync) {
-      host_op_ = HostOp::none;
-      bool running = false;
-      for (auto& t : threads_) running |= !t.host && t.state != State::done;
-      if (running || undispatched()) {
-        h.state = State::sync;
-        fiber::FiberPool::suspend();
-      } else if (step_ < r_.steps.size()) {
-        auto& j = r_.steps[step_].joins;
-        j.clear();
-        for (ThreadId k = 0; k < threads_.size(); ++k) j.push_back(k);
-      }
-      for (ThreadId id = 1; id < threads_.size(); ++id) mm_->join(0, id);
-      trace(threads_[0], "synchronize");
+  // ---- streams ----
+
+  std::uint32_t check_stream(std::uint32_t s) const {
+    if (s >= streams_.streams()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+    return s;
+  }
+  std::uint32_t check_event(std::uint32_t e) const {
+    if (e >= streams_.events()) throw std::invalid_argument("unknown event " + std::to_string(e));
+    return e;
+  }
+
+  static const char* label(OpKind k) {
+    switch (k) {
+      case OpKind::kernel: return "launch";
+      case OpKind::copy: return "cudaMemcpyAsync";
+      case OpKind::record: return "cudaEventRecord";
+      case OpKind::wait: return "cudaStreamWaitEvent";
     }
+    return "?";
+  }
+
+  // The host enqueues device work: a host step, dependent with everything.
+  void enqueue(OpData d) {
+    check_stream(d.stream);
+    if (d.kind == OpKind::record || d.kind == OpKind::wait) check_event(d.event);
+    Event e;
+    e.kind = EventKind::stream_op;
+    e.label = label(d.kind);
+    e.where = d.where;
+    enqueuing_ = std::move(d);
+    perform(e);
+  }
+
+  std::string describe_op(const OpData& d) const {
+    const std::string on = " on stream " + std::to_string(d.stream);
+    switch (d.kind) {
+      case OpKind::kernel:
+        return "launch " + d.kernel + "<<<" + std::to_string(d.grid.x) + "," + std::to_string(d.block.x) + ">>>" + on;
+      case OpKind::copy:
+        return "cudaMemcpyAsync " + location(d.dst) + " <- " + location(d.src) + " (" + std::to_string(d.count) +
+               (d.count == 1 ? " element)" : " elements)") + on;
+      case OpKind::record: return "cudaEventRecord event " + std::to_string(d.event) + on;
+      case OpKind::wait: return "cudaStreamWaitEvent event " + std::to_string(d.event) + on;
+    }
+    return "?";
+  }
+
+  // A stream_op event: the host enqueues (a new thread will perform the
+  // operation, its view the host's now), or an operation's thread starts it.
+  void stream_operation(const Event& e) {
+    SimThread& t = threads_[cur_];
+    if (t.op != no_op) {
+      OpData& d = ops_[t.op];
+      trace(t, "start " + describe_op(d));
+      if (d.kind == OpKind::kernel) spawn_grid(t.op);
+      return;
+    }
+    OpData d = std::move(enqueuing_);
+    const OpId op = streams_.enqueue(d.stream, d.kind, d.event);
+    SimThread a;
+    static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
+    a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
+    a.op = op;
+    a.block = no_block;
+    a.place.block = no_block;
+    a.state = State::unborn;
+    d.thread = static_cast<ThreadId>(threads_.size());
+    mm_->spawn(a.place, static_cast<long>(cur_));
+    if (step_ < r_.steps.size()) r_.steps[step_].spawned.push_back(d.thread);
+    trace(threads_[cur_], describe_op(d) + " (" + a.name + ")");
+    threads_.push_back(std::move(a));
+    if (ops_.size() <= op) ops_.resize(op + 1);
+    ops_[op] = std::move(d);
+    start_ready_ops();
     (void)e;
   }
 
-  void spawn_grid() {
-    const std::uint32_t nb = launch_.grid.x * launch_.grid.y * launch_.grid.z;
-    const std::uint32_t nt = launch_.block.x * launch_.block.y * launch_.block.z;
-    blocks_.assign(nb, {});
+  // Starts every operation whose predecessors finished: its thread learns
+  // what they did, then runs it.
+  void start_ready_ops() {
+    for (OpId op : streams_.startable()) {
+      streams_.start(op);
+      const ThreadId a = ops_[op].thread;
+      for (OpId p : streams_.predecessors(op)) mm_->join(a, ops_[p].thread);
+      threads_[a].body = [this, op] { perform_op(op); };
+      start_fiber(a);
+    }
+  }
+
+  // The body of a stream operation's thread. (A copy of the operation: the
+  // host may enqueue more, and ops_ grow, while it runs.)
+  void perform_op(OpId op) {
+    const OpData d = ops_[op];
+    Event start;
+    start.kind = EventKind::stream_op;
+    start.label = label(d.kind);
+    start.where = d.where;
+    perform(start);
+    if (d.kind == OpKind::kernel) {
+      Event end;
+      end.kind = EventKind::wait;
+      end.label = "kernel end";
+      end.where = d.where;
+      threads_[cur_].waits_for = {op};
+      perform(end);
+    } else if (d.kind == OpKind::copy) {
+      // Element by element, plain loads and stores (a copy engine orders nothing).
+      for (std::size_t i = 0; i < d.count; ++i) {
+        Event ld;
+        ld.kind = EventKind::load;
+        ld.type = d.type;
+        ld.size = d.size;
+        ld.addr = d.src + i * d.size;
+        ld.where = d.where;
+        Event st = ld;
+        st.kind = EventKind::store;
+        st.addr = d.dst + i * d.size;
+        st.operand = perform(ld);
+        perform(st);
+      }
+    }
+  }
+
+  // Has everything `t` waits for finished? A kernel's operation waits for its
+  // grid; the host waits for operations.
+  bool wait_over(const SimThread& t) const {
+    if (t.op != no_op) {
+      const OpData& d = ops_[t.op];
+      for (std::uint32_t k = 0; k < d.threads; ++k)
+        if (threads_[d.first_thread + k].state != State::done) return false;
+      return true;
+    }
+    for (OpId op : t.waits_for)
+      if (!streams_.finished(op)) return false;
+    return true;
+  }
+
+  void host_wait(std::vector<OpId> ops, const char* what, Where where) {
+    threads_[cur_].waits_for = std::move(ops);
+    Event e;
+    e.kind = EventKind::wait;
+    e.label = what;
+    e.where = where;
+    perform(e);
+  }
+
+  // A wait event, scheduled once wait_over(): the waiter learns everything
+  // the finished work did.
+  void wait(const Event& e) {
+    SimThread& t = threads_[cur_];
+    std::vector<ThreadId> from;
+    if (t.op != no_op) {
+      const OpData& d = ops_[t.op];
+      for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
+    } else {
+      for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
+    }
+    for (ThreadId f : from) mm_->join(cur_, f);
+    if (step_ < r_.steps.size()) {
+      auto& j = r_.steps[step_].joins;
+      j = from;
+      j.push_back(cur_);
+    }
+    t.waits_for.clear();
+    trace(t, text(e));
+  }
+
+  void spawn_grid(OpId op) {
+    OpData& d = ops_[op];
+    const ThreadId parent = cur_;
+    const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
+    const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
+    // Threads of the first kernel are "b0.t5"; of later ones "k2.b0.t5".
+    const std::string prefix = kernels_++ == 0 ? "" : "k" + std::to_string(kernels_) + ".";
+    const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
+    d.first_thread = static_cast<ThreadId>(threads_.size());
+    d.threads = nb * nt;
     std::vector<ThreadId> spawned;
     for (std::uint32_t b = 0; b < nb; ++b) {
-      blocks_[b].first = static_cast<std::uint32_t>(threads_.size());
-      blocks_[b].count = nt;
-      blocks_[b].live = nt;
+      Block blk;
+      blk.grid = op;
+      blk.first = static_cast<std::uint32_t>(threads_.size());
+      blk.count = nt;
+      blk.live = nt;
+      blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread t;
-        t.name = "b" + std::to_string(b) + ".t" + std::to_string(i);
-        t.block = b;
-        t.coords.thread = {i % launch_.block.x, (i / launch_.block.x) % launch_.block.y,
-                           i / (launch_.block.x * launch_.block.y)};
-        t.coords.block = {b % launch_.grid.x, (b / launch_.grid.x) % launch_.grid.y, b / (launch_.grid.x * launch_.grid.y)};
-        t.coords.block_dim = launch_.block;
-        t.coords.grid_dim = launch_.grid;
-        t.place.block = b;
+        t.name = prefix + "b" + std::to_string(b) + ".t" + std::to_string(i);
+        t.block = first_block + b;
+        t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
+        t.coords.block = {b % d.grid.x, (b / d.grid.x) % d.grid.y, b / (d.grid.x * d.grid.y)};
+        t.coords.block_dim = d.block;
+        t.coords.grid_dim = d.grid;
+        t.place.block = first_block + b;
         t.place.warp = i / 32;
         t.place.lane = i % 32;
-        t.body = launch_.body;
-        const ThreadId id = mm_->spawn(t.place, 0);
-        (void)id;
+        t.body = d.body;
+        mm_->spawn(t.place, static_cast<long>(parent));
         spawned.push_back(static_cast<ThreadId>(threads_.size()));
         threads_.push_back(std::move(t));
       }
     }
-    if (step_ < r_.steps.size()) r_.steps[step_].spawned = spawned;
-    const unsigned slots = resident_slots() ? resident_slots() : nb;
-    for (unsigned s = 0; s < slots && undispatched(); ++s) dispatch_one();
+    if (step_ < r_.steps.size()) {
+      auto& s = r_.steps[step_].spawned;
+      s.insert(s.end(), spawned.begin(), spawned.end());
+    }
+    fill_slots();
+  }
+
+  // Resident blocks: blocks that are dispatched and still have live threads.
+  unsigned resident() const {
+    unsigned n = 0;
+    for (const Block& b : blocks_) n += b.dispatched && b.live > 0;
+    return n;
+  }
+  void fill_slots() {
+    while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one();
   }
 
   // --resident-blocks wins over the model's configuration; 0: every block.
@@ -809,6 +1032,11 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[id];
     t.state = State::done;
     if (t.host) return;
+    if (t.op != no_op) {
+      streams_.finish(t.op);
+      start_ready_ops();
+      return;
+    }
     Block& b = blocks_[t.block];
     --b.live;
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
@@ -833,17 +1061,7 @@ class Run final : public Door, public HostApi {
         }
       }
     }
-    if (b.live == 0 && undispatched()) dispatch_one();
-    bool all = !undispatched();
-    for (auto& o : threads_) all &= o.host || o.state == State::done;
-    if (all && threads_[0].state == State::sync) {
-      threads_[0].state = State::wake;
-      if (step_ < r_.steps.size()) {
-        auto& j = r_.steps[step_].joins;
-        j.clear();
-        for (ThreadId k = 0; k < threads_.size(); ++k) j.push_back(k);
-      }
-    }
+    if (b.live == 0) fill_slots();
   }
 
   void report_deadlock() {
@@ -864,6 +1082,9 @@ class Run final : public Door, public HostApi {
       where.push_back(describe(t.pending.where));
     }
     if (shown > 4) msg += " and " + std::to_string(shown - 4) + " more;";
+    if (threads_[0].state == State::sync)
+      msg += " the host waits in " + std::string(threads_[0].pending.label) + " at " +
+             describe(threads_[0].pending.where) + ";";
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
       if (!blocks_[b].dispatched) {
         msg += " block " + std::to_string(b) + " never becomes resident (" +
@@ -923,7 +1144,8 @@ class Run final : public Door, public HostApi {
       case EventKind::ballot:
         return "ballot 0x" + hex(static_cast<std::uint32_t>(e.operand)) + " predicate " +
                std::to_string(e.operand2 != 0) + " at " + describe(e.where);
-      case EventKind::check: return e.label ? e.label : "host";
+      case EventKind::stream_op:
+      case EventKind::wait: return std::string(e.label ? e.label : "host") + " at " + describe(e.where);
       default: return std::string(name(e.kind));
     }
   }
@@ -962,9 +1184,11 @@ class Run final : public Door, public HostApi {
   std::vector<EventRef> events_;
   ThreadId cur_ = 0, last_ = 0;
   std::size_t step_ = ~std::size_t{0};
-  HostOp host_op_ = HostOp::none;
+  Streams streams_;
+  std::vector<OpData> ops_;  // by OpId
+  OpData enqueuing_;
+  unsigned kernels_ = 0;
   bool stopped_ = false;
-  Launch launch_;
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;

@@ -1,0 +1,80 @@
+#include "sim/engine/streams.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace scopesim {
+
+Streams::Streams() { create_stream(); }
+
+StreamId Streams::create_stream() {
+  queues_.emplace_back();
+  tail_.push_back(no_op);
+  return static_cast<StreamId>(queues_.size() - 1);
+}
+
+StreamEventId Streams::create_event() {
+  recorded_.push_back(no_op);
+  return static_cast<StreamEventId>(recorded_.size() - 1);
+}
+
+OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
+  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  if ((k == OpKind::record || k == OpKind::wait) && event >= recorded_.size())
+    throw std::invalid_argument("unknown event " + std::to_string(event));
+  Op op{k, s};
+  op.after_stream = tail_[s];
+  if (k == OpKind::wait) op.after_event = recorded_[event];  // never recorded: waits for nothing
+  const OpId id = static_cast<OpId>(ops_.size());
+  ops_.push_back(op);
+  tail_[s] = id;
+  queues_[s].push_back(id);
+  if (k == OpKind::record) recorded_[event] = id;
+  return id;
+}
+
+std::vector<OpId> Streams::startable() const {
+  std::vector<OpId> out;
+  for (OpId id = 0; id < ops_.size(); ++id) {
+    const Op& op = ops_[id];
+    if (op.started) continue;
+    if (op.after_stream != no_op && !ops_[op.after_stream].finished) continue;
+    if (op.after_event != no_op && !ops_[op.after_event].finished) continue;
+    out.push_back(id);
+  }
+  return out;
+}
+
+void Streams::start(OpId op) { ops_[op].started = true; }
+void Streams::finish(OpId op) { ops_[op].finished = true; }
+
+std::vector<OpId> Streams::predecessors(OpId id) const {
+  std::vector<OpId> out;
+  const Op& op = ops_[id];
+  if (op.after_stream != no_op) out.push_back(op.after_stream);
+  if (op.after_event != no_op) out.push_back(op.after_event);
+  return out;
+}
+
+std::vector<OpId> Streams::pending_in(StreamId s) const {
+  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  std::vector<OpId> out;
+  for (OpId id : queues_[s])
+    if (!ops_[id].finished) out.push_back(id);
+  return out;
+}
+
+std::vector<OpId> Streams::pending_all() const {
+  std::vector<OpId> out;
+  for (OpId id = 0; id < ops_.size(); ++id)
+    if (!ops_[id].finished) out.push_back(id);
+  return out;
+}
+
+std::vector<OpId> Streams::pending_event(StreamEventId e) const {
+  if (e >= recorded_.size()) throw std::invalid_argument("unknown event " + std::to_string(e));
+  if (recorded_[e] == no_op || ops_[recorded_[e]].finished) return {};
+  return {recorded_[e]};
+}
+
+}  // namespace scopesim

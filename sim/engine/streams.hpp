@@ -1,0 +1,65 @@
+// Streams: CUDA's ordered queues of device work (kernel launches, copies,
+// event records, event waits), as bookkeeping: which operation may start, and
+// which operations a synchronize waits for. The run executes the operations.
+//
+// Invariant (CUDA programming guide, "Streams" and "Events"): operations of
+// one stream start in the order they were enqueued, each after the one before
+// it finished; an operation that waits for an event (cudaStreamWaitEvent)
+// starts only after the operation last recorded into that event, at the time
+// of the wait, finished. Streams are independent of each other otherwise:
+// stream 0 behaves as a non-blocking stream (no implicit synchronization with
+// the others; docs/limitations.md).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace scopesim {
+
+using StreamId = std::uint32_t;
+using StreamEventId = std::uint32_t;
+using OpId = std::uint32_t;
+inline constexpr OpId no_op = ~OpId{0};
+
+enum class OpKind : std::uint8_t { kernel, copy, record, wait };
+
+class Streams {
+ public:
+  Streams();
+  StreamId create_stream();
+  StreamEventId create_event();
+  std::size_t streams() const { return queues_.size(); }
+  std::size_t events() const { return recorded_.size(); }
+
+  // Enqueues an operation; `event` is the event a record sets or a wait waits for.
+  OpId enqueue(StreamId s, OpKind k, StreamEventId event = 0);
+  // Operations that may start now and have not, in enqueue order.
+  std::vector<OpId> startable() const;
+  void start(OpId op);
+  void finish(OpId op);
+  bool finished(OpId op) const { return ops_[op].finished; }
+  // The finished operations `op` starts after: its stream predecessor and, for
+  // a wait, the recording it waits for.
+  std::vector<OpId> predecessors(OpId op) const;
+
+  // What a synchronize waits for, as of now.
+  std::vector<OpId> pending_in(StreamId s) const;   // cudaStreamSynchronize
+  std::vector<OpId> pending_all() const;            // cudaDeviceSynchronize
+  std::vector<OpId> pending_event(StreamEventId e) const;  // cudaEventSynchronize
+  OpKind kind(OpId op) const { return ops_[op].kind; }
+  StreamId stream(OpId op) const { return ops_[op].stream; }
+
+ private:
+  struct Op {
+    OpKind kind;
+    StreamId stream;
+    OpId after_stream = no_op;  // previous operation of the stream
+    OpId after_event = no_op;   // wait: the recording waited for
+    bool started = false, finished = false;
+  };
+  std::vector<Op> ops_;
+  std::vector<OpId> tail_;            // per stream: its last operation
+  std::vector<std::vector<OpId>> queues_;
+  std::vector<OpId> recorded_;        // per event: the last record operation
+};
+
+}  // namespace scopesim
