@@ -104,7 +104,8 @@ struct SimThread {
     std::size_t read_index;
   };
   std::map<SpinKey, Visit> visits;
-  std::vector<std::uintptr_t> reads;          // addresses read, in order
+  // Every read, in order: its location and how many writes to it existed then.
+  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
@@ -586,10 +587,9 @@ class Run final : public Door, public HostApi {
         }
       }
       if (spinning && cand.empty()) {
-        // Wait for a new write to anything read since the last visit.
-        t.waiting_for.clear();
-        for (std::size_t i = visit->second.read_index; i < t.reads.size(); ++i)
-          t.waiting_for.push_back({t.reads[i], mm_->writes_to(t.reads[i])});
+        // Wait for a write to anything read since the last visit that is
+        // newer than that read (it may exist already: then wake at once).
+        t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
         t.visits.erase(visit);  // once woken, the old write may be read again
         t.state = State::spin;
@@ -617,7 +617,7 @@ class Run final : public Door, public HostApi {
       });
       const WriteId w = cand[i];
       t.visits[vkey] = {w, t.mods, t.reads.size()};
-      t.reads.push_back(e.addr);
+      t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       return w;
     }
   }

@@ -1,0 +1,130 @@
+// host — completion boundaries (catalogue.md, "host"). A kernel fills `out`,
+// an async copy brings it to a host buffer, and the host reads it: what the
+// host may read depends on where it synchronizes with the stream.
+#include "models/model.hpp"
+
+namespace scopesim::models::host {
+using namespace scopesim::dialect;
+
+// out[i] = 10 + i for every thread i.
+SCOPESIM_KERNEL void fill(plain<int>* out) {
+  const unsigned i = block_idx().x * block_dim().x + thread_idx().x;
+  out[i] = 10 + static_cast<int>(i);
+}
+
+// Every thread copies in[i] to out[i].
+SCOPESIM_KERNEL void pass_through(const plain<int>* in, plain<int>* out) {
+  const unsigned i = block_idx().x * block_dim().x + thread_idx().x;
+  out[i] = in[i];
+}
+
+// Thread 0 writes x; the last thread reads it with no ordering at all.
+SCOPESIM_KERNEL void racy_pair(plain<int>* x, plain<int>* seen) {
+  if (thread_idx().x == 0) *x = 1;
+  if (thread_idx().x == block_dim().x - 1) *seen = *x;
+}
+
+// The host's sum of what it read, observed as "sum"; the expected sum of
+// 10 + i over n threads is 10n + n(n-1)/2.
+int expected_sum(unsigned n) { return static_cast<int>(10 * n + n * (n - 1) / 2); }
+
+void observe_sum(Host& h, const plain<int>* buf, unsigned n) {
+  int sum = 0;
+  for (unsigned i = 0; i < n; ++i) sum += buf[i];
+  plain<int>* result = host_alloc<plain<int>>(h, "sum");
+  host_write(*result, sum);
+  observe(h, "sum", *result);
+}
+
+// ---- host.stream_sync / host.read_before_sync ----
+template <bool SyncFirst>
+void copy_back(Host& h, const Config& c) {
+  const unsigned n = c.grid * c.block;
+  plain<int>* out = device_alloc<plain<int>>(h, "out", n);
+  plain<int>* buf = host_alloc<plain<int>>(h, "buf", n);
+  for (unsigned i = 0; i < n; ++i) host_write(buf[i], 0);
+  const stream_t s = stream_create(h);
+  launch<fill>(h, "fill", dim3{c.grid}, dim3{c.block}, s, out);
+  memcpy_async(h, buf, out, n, s);
+  if (SyncFirst) stream_synchronize(h, s);
+  observe_sum(h, buf, n);
+  if (!SyncFirst) stream_synchronize(h, s);
+}
+
+// ---- host.reuse_source_early: the source of an async host-to-device copy is
+// overwritten before the copy ran ----
+void reuse_source(Host& h, const Config& c) {
+  const unsigned n = c.grid * c.block;
+  plain<int>* src = host_alloc<plain<int>>(h, "src", n);
+  plain<int>* in = device_alloc<plain<int>>(h, "in", n);
+  plain<int>* out = device_alloc<plain<int>>(h, "out", n);
+  for (unsigned i = 0; i < n; ++i) host_write(src[i], 10 + static_cast<int>(i));
+  const stream_t s = stream_create(h);
+  memcpy_async(h, in, src, n, s);
+  for (unsigned i = 0; i < n; ++i) host_write(src[i], -1);  // reused at once: the copy may not have run
+  launch<pass_through>(h, "pass_through", dim3{c.grid}, dim3{c.block}, s, in, out);
+  plain<int>* buf = host_alloc<plain<int>>(h, "buf", n);
+  memcpy_async(h, buf, out, n, s);
+  stream_synchronize(h, s);
+  observe_sum(h, buf, n);
+}
+
+// ---- host.sync_does_not_fix_race ----
+void racy_kernel(Host& h, const Config& c) {
+  plain<int>* x = device_alloc<plain<int>>(h, "x");
+  plain<int>* seen = device_alloc<plain<int>>(h, "seen");
+  host_write(*x, 0);
+  host_write(*seen, 0);
+  launch<racy_pair>(h, "racy_pair", dim3{c.grid}, dim3{c.block}, x, seen);
+  device_synchronize(h);
+  observe(h, "seen", *seen);
+}
+
+// Four threads copy four cells; two suffice where the host races with the copy.
+Config four{1, 4};
+Config two{1, 2};
+
+Registrar models{
+    {.name = "host.stream_sync",
+     .summary = "kernel fills out, cudaMemcpyAsync to a host buffer, cudaStreamSynchronize, host reads",
+     .invariant = "The copy follows the kernel in the stream, so it starts after the kernel ended and reads "
+                  "every out[i]; cudaStreamSynchronize returns after the copy finished and makes its writes "
+                  "visible to the host, so the host reads exactly what the kernel wrote.",
+     .bad_means = "stale host read: the sum of the buffer is not the kernel's",
+     .chapter = four,
+     .program = copy_back<true>,
+     .bad = [](const Outcome& o) { return o.i("sum") != expected_sum(4); },
+     .expect = {.bad_outcome_permitted = false, .required = {}}},
+    {.name = "host.read_before_sync",
+     .summary = "as host.stream_sync, but the host reads the buffer before cudaStreamSynchronize",
+     .invariant = "Launch and copy are asynchronous: until the host synchronizes with the stream nothing "
+                  "orders the copy's writes before the host's reads, so the host may read the buffer's old "
+                  "contents, and the copy's writes race with the host's reads.",
+     .bad_means = "stale host read: the sum of the buffer is not the kernel's",
+     .chapter = two,
+     .program = copy_back<false>,
+     .bad = [](const Outcome& o) { return o.i("sum") != expected_sum(2); },
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+    {.name = "host.reuse_source_early",
+     .summary = "the host overwrites the source of an async host-to-device copy before the copy ran",
+     .invariant = "cudaMemcpyAsync returns before it copies: the host's later writes to the source are not "
+                  "ordered with the copy's reads of it, so the kernel may see the new values, and the writes "
+                  "race with the copy.",
+     .bad_means = "the kernel saw the source's new contents",
+     .chapter = two,
+     .program = reuse_source,
+     .bad = [](const Outcome& o) { return o.i("sum") != expected_sum(2); },
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+    {.name = "host.sync_does_not_fix_race",
+     .summary = "a kernel with an internal race; the host synchronizes correctly",
+     .invariant = "cudaDeviceSynchronize orders the kernel's end before the host's reads; it does nothing "
+                  "for two threads inside the kernel: thread 0's plain write and the last thread's plain read "
+                  "are unordered, a data race, and the read may miss the write.",
+     .bad_means = "the last thread missed thread 0's write (seen=0)",
+     .chapter = four,
+     .program = racy_kernel,
+     .bad = [](const Outcome& o) { return o.i("seen") != 1; },
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+};
+
+}  // namespace scopesim::models::host
