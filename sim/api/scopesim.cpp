@@ -46,7 +46,7 @@ std::string launch_code(const Launch& l) {
 }  // namespace
 
 Report::Report(const models::Model& m, Launch launch, Options options, Exploration e)
-    : model_(&m), launch_(std::move(launch)), options_(std::move(options)), e_(std::move(e)) {
+    : model_(m), launch_(std::move(launch)), options_(std::move(options)), e_(std::move(e)) {
   options_.progress = {};
 }
 
@@ -83,7 +83,7 @@ std::string Report::token() const {
 }
 
 std::string Report::describe() const {
-  const report::ExploreReport r{model_, launch_, options_, &e_, {}, {}};
+  const report::ExploreReport r{&model_, launch_, options_, &e_, {}, {}};
   std::string out = report::explore_text(r);
   if (!launch_.params.empty()) {
     std::string params;
@@ -91,7 +91,7 @@ std::string Report::describe() const {
     out += fmt::format("parameters   {}\n", params);
   }
   if (bad())
-    out += fmt::format("replay        scopesim::replay(\"{}\", {}, \"{}\"{})\n", model_->name, launch_code(launch_),
+    out += fmt::format("replay        scopesim::replay(\"{}\", {}, \"{}\"{})\n", model_.name, launch_code(launch_),
                        token(), options_.run.memory_model == "ptx" ? "" : ", options");
   return out;
 }

@@ -27,12 +27,13 @@ using Launch = models::Config;
 // ExploreOptions) returns an Exploration.
 struct Options : ExploreOptions {};
 
-// What one exploration found, with the model, launch and options it ran under.
+// What one exploration found, with the model (a copy: a Report outlives a
+// temporary Model), launch and options it ran under.
 class Report {
  public:
   Report(const models::Model& m, Launch launch, Options options, Exploration e);
 
-  const models::Model& model() const { return *model_; }
+  const models::Model& model() const { return model_; }
   const Launch& launch() const { return launch_; }
   const Options& options() const { return options_; }
   const Exploration& exploration() const { return e_; }
@@ -59,7 +60,7 @@ class Report {
   std::string describe() const;
 
  private:
-  const models::Model* model_;
+  models::Model model_;
   Launch launch_;
   Options options_;
   Exploration e_;
