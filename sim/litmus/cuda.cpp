@@ -56,7 +56,7 @@ class Emitter {
          << "// " << print(p_.condition) << "\n"
          << "// Placement: " << l_.grid << " CTA(s) of " << l_.block
          << " test thread(s); every test thread is one warp (lane 0 performs the memory instructions).\n"
-         << "#include <cstdint>\n\n"
+         << "// Self-contained: no includes, one function.\n\n"
          << "__device__ void litmus_instance(unsigned cta, unsigned thread";
     for (const auto& [name, v] : l_.locations) out_ << ", unsigned* loc_" << ident(name);
     out_ << ", unsigned* results) {\n"
@@ -125,11 +125,13 @@ class Emitter {
           break;
         }
         // red has no .acquire/.acq_rel: an atom whose result is dropped is the same operation.
-        const std::string dst = in.op == Op::atom ? reg_var(in.reg) : "unused_";
-        std::string code = "{ unsigned unused_ = 0; (void)unused_; asm volatile(\"atom" + qualifiers(in) + ".global" +
-                           rmw_suffix(in.rmw) + " %0, [%1], %2" + (in.rmw == RmwOp::cas ? ", %3" : "") +
-                           ";\" : \"=r\"(" + dst + ") : \"l\"(" + loc + "), \"r\"(" + v + ")" +
-                           (in.rmw == RmwOp::cas ? ", \"r\"(" + operand(in.b) + ")" : "") + " : \"memory\"); }" + comment;
+        const std::string dst = in.op == Op::atom ? reg_var(in.reg) : "dropped";
+        std::string code = "asm volatile(\"atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) + " %0, [%1], %2" +
+                           (in.rmw == RmwOp::cas ? ", %3" : "") + ";\" : \"=r\"(" + dst + ") : \"l\"(" + loc +
+                           "), \"r\"(" + v + ")" + (in.rmw == RmwOp::cas ? ", \"r\"(" + operand(in.b) + ")" : "") +
+                           " : \"memory\");";
+        if (in.op == Op::red) code = "{ unsigned dropped; " + code + " (void)dropped; }";
+        code += comment;
         lane0(code, in.op == Op::atom ? in.reg : "");
         break;
       }
