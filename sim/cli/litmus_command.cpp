@@ -24,6 +24,7 @@
 #include "sim/engine/schedule_file.hpp"
 #include "sim/litmus/cuda.hpp"
 #include "sim/litmus/parser.hpp"
+#include "sim/litmus/verdict.hpp"
 #include "sim/model/memory_model.hpp"
 #include "sim/report/report.hpp"
 
@@ -187,33 +188,23 @@ class Runner {
     r.name = p->name;
     r.condition = litmus::print(p->condition);
     const models::Model m = litmus::to_model(p);
-    ExploreOptions eo = explore_options();
-    r.e = explore(m, m.chapter, eo);
-    bool satisfies = false, violates = false;
-    const OutcomeSummary* bad = nullptr;
-    for (const OutcomeSummary& s : r.e.outcomes) {
-      const bool c = s.outcome.i(litmus::condition_name) != 0;
-      satisfies |= c;
-      violates |= !c;
-      if (s.bad && bad == nullptr) bad = &s;
-    }
-    r.holds = litmus::holds(p->condition.quantifier, satisfies, violates);
-    // A bad outcome (witness or counterexample) decides the verdict by itself;
-    // without one, only a complete search does.
-    r.proved = r.e.complete || bad != nullptr;
+    const ExploreOptions eo = explore_options();
+    const litmus::Verdict v = litmus::judge(m, p->condition.quantifier, eo);
+    r.holds = v.holds;
+    r.proved = v.proved;
+    r.can_hang = v.can_hang;
+    r.e = v.exploration;
     const std::string hash = listing_hash(text);
-    if (bad != nullptr) {
-      r.witness_token = log_token(bad->witness);
-      r.witness_schedule = write_schedule(m, hash, eo.run, bad->witness);
+    if (v.witness) {
+      const ChoiceLog& w = r.e.outcomes[*v.witness].witness;
+      r.witness_token = log_token(w);
+      r.witness_schedule = write_schedule(m, hash, eo.run, w);
     }
-    for (const FindingSummary& f : r.e.findings)
-      if (hang(f.finding.kind)) {
-        r.can_hang = true;
-        if (r.hang_token.empty() && o_.liveness) {
-          r.hang_token = log_token(f.witness);
-          r.hang_schedule = write_schedule(m, hash, eo.run, f.witness);
-        }
-      }
+    if (v.hang && o_.liveness) {
+      const ChoiceLog& w = r.e.findings[*v.hang].witness;
+      r.hang_token = log_token(w);
+      r.hang_schedule = write_schedule(m, hash, eo.run, w);
+    }
     return r;
   }
 
@@ -228,11 +219,6 @@ class Runner {
     eo.run.max_steps = o_.max_steps;
     eo.run.keep_trace = false;
     return eo;
-  }
-
-  static bool hang(FindingKind k) {
-    return k == FindingKind::deadlock || k == FindingKind::non_termination ||
-           k == FindingKind::possible_non_termination;
   }
 
  private:

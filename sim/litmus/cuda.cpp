@@ -124,14 +124,16 @@ class Emitter {
                 "), \"r\"(" + v + ") : \"memory\");" + comment);
           break;
         }
-        // red has no .acquire/.acq_rel: an atom whose result is dropped is the same operation.
-        const std::string dst = in.op == Op::atom ? reg_var(in.reg) : "dropped";
-        std::string code = "asm volatile(\"atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) + " %0, [%1], %2" +
-                           (in.rmw == RmwOp::cas ? ", %3" : "") + ";\" : \"=r\"(" + dst + ") : \"l\"(" + loc +
-                           "), \"r\"(" + v + ")" + (in.rmw == RmwOp::cas ? ", \"r\"(" + operand(in.b) + ")" : "") +
-                           " : \"memory\");";
-        if (in.op == Op::red) code = "{ unsigned dropped; " + code + " (void)dropped; }";
-        code += comment;
+        // red has no .acquire/.acq_rel: an atom whose result goes to a scratch register is the same operation.
+        const bool cas = in.rmw == RmwOp::cas;
+        std::string code;
+        if (in.op == Op::atom)
+          code = "asm volatile(\"atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) + " %0, [%1], %2" +
+                 (cas ? ", %3" : "") + ";\" : \"=r\"(" + reg_var(in.reg) + ") : \"l\"(" + loc + "), \"r\"(" + v + ")" +
+                 (cas ? ", \"r\"(" + operand(in.b) + ")" : "") + " : \"memory\");" + comment;
+        else
+          code = "asm volatile(\"{ .reg .b32 dropped; atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) +
+                 " dropped, [%0], %1; }\" :: \"l\"(" + loc + "), \"r\"(" + v + ") : \"memory\");" + comment;
         lane0(code, in.op == Op::atom ? in.reg : "");
         break;
       }

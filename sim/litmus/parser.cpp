@@ -99,6 +99,11 @@ class Parser {
     return i_ < lines_.size();
   }
   std::uint32_t lineno() const { return static_cast<std::uint32_t>(i_ + 1); }
+  std::uint32_t last_content_line() const {
+    std::size_t n = lines_.size();
+    while (n > 1 && trim(lines_[n - 1]).empty()) --n;
+    return static_cast<std::uint32_t>(n);
+  }
 
   void header() {
     if (!next_nonblank()) fail(1, "empty file: expected 'PTX NAME'");
@@ -259,7 +264,7 @@ class Parser {
 
   void rows() {
     for (;;) {
-      if (!next_nonblank()) fail(static_cast<std::uint32_t>(lines_.size()), "missing the final condition (exists, ~exists or forall)");
+      if (!next_nonblank()) fail(last_content_line(), "missing the final condition (exists, ~exists or forall)");
       std::string l = trim(lines_[i_]);
       if (is_condition_start(l)) return;
       if (l.back() != ';') fail(lineno(), "an instruction row must end with ';'");
