@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "models/model.hpp"
+#include "sim/cli/litmus_command.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/engine/schedule_file.hpp"
 #include "sim/model/memory_model.hpp"
@@ -552,6 +553,9 @@ int run_cli(int argc, char** argv) {
   rp->add_option("FILE", replay_file, "The schedule file")->required();
   rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
 
+  CLI::App* litmus = nullptr;
+  const std::function<int()> run_litmus = scopesim::cli::add_litmus_command(app, litmus);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -567,6 +571,7 @@ int run_cli(int argc, char** argv) {
     if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
     if (*ck) return cmd_check(check_names, ck_settings, ck_out);
     if (*rp) return cmd_replay(replay_file, replay_json);
+    if (*litmus) return run_litmus();
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));

@@ -1,0 +1,158 @@
+// The litmus parser: what it builds from good input, and the exact one-line
+// error (file:line: what) for malformed and unsupported input.
+#include <gtest/gtest.h>
+
+#include "sim/litmus/parser.hpp"
+
+namespace scopesim::litmus {
+namespace {
+
+constexpr const char* kMp = R"(PTX MP
+"a comment
+over two lines"
+{
+x=0; y = 5;
+P1:r2=7;
+}
+ P0@cta 0,gpu 0         | P1@cta 1, gpu 0        ;
+ st.weak x, 1           | LC00:                  ;
+ st.release.gpu y, 1    | ld.acquire.gpu r1, y   ;
+                        | bne r1, 1, LC00        ;
+                        | ld.weak r2, x          ;
+exists
+(P1:r1 == 1 /\ ~(P1:r2 = 1) \/ y != 1)
+)";
+
+TEST(LitmusParser, BuildsThreadsPlacementInstructionsAndCondition) {
+  const Program p = parse(kMp, "mp.litmus");
+  EXPECT_EQ(p.name, "MP");
+  EXPECT_EQ(p.file, "mp.litmus");
+  ASSERT_EQ(p.threads.size(), 2u);
+  EXPECT_EQ(p.threads[1].cta, 1u);
+  EXPECT_EQ(p.threads[1].gpu, 0u);
+  EXPECT_EQ(p.locations.at("y"), 5);
+  EXPECT_EQ(p.threads[1].init.at("r2"), 7);
+  // Empty cells add nothing: P0 has two instructions, P1 four (a label among them).
+  ASSERT_EQ(p.threads[0].code.size(), 2u);
+  ASSERT_EQ(p.threads[1].code.size(), 4u);
+  const Instr& st = p.threads[0].code[1];
+  EXPECT_EQ(st.op, Op::st);
+  EXPECT_EQ(st.sem, Sem::release);
+  EXPECT_EQ(st.scope, Scope::gpu);
+  EXPECT_EQ(st.loc, "y");
+  EXPECT_EQ(st.a.value, 1);
+  EXPECT_EQ(st.line, 10u);  // the row's line identifies the instruction
+  const Instr& br = p.threads[1].code[2];
+  EXPECT_EQ(br.op, Op::branch);
+  EXPECT_EQ(br.cmp, BranchCmp::ne);
+  EXPECT_EQ(*br.a.reg, "r1");
+  EXPECT_EQ(br.label, "LC00");
+  // /\ binds tighter than \/; '=' is '=='.
+  EXPECT_EQ(p.condition.quantifier, Quantifier::exists);
+  EXPECT_EQ(print(*p.condition.expr), "((P1:r1 == 1 /\\ ~(P1:r2 == 1)) \\/ y != 1)");
+  EXPECT_EQ(p.condition.line, 13u);
+}
+
+TEST(LitmusParser, ReadsAtomRedFencesBarriersAndLocalOps) {
+  const Program p = parse(R"(PTX ops
+{ x=0 }
+P0@cta 0,gpu 0 ;
+atom.acq_rel.sys.cas r0, x, 0, r5 ;
+red.relaxed.gpu.sub x, 2 ;
+fence.acq_rel.cta ;
+fence.sc.sys ;
+bar.cta.sync 1 ;
+bar.cta.sync 1, r0, 3 ;
+bar.cta.arrive 2, 4 ;
+add r1, r0, 1 ;
+ld.volatile r2, x ;
+goto LC0 ;
+LC0: ;
+~exists (0:r1 == 2))", "ops.litmus");
+  const std::vector<Instr>& c = p.threads[0].code;
+  ASSERT_EQ(c.size(), 11u);
+  EXPECT_EQ(c[0].rmw, RmwOp::cas);
+  EXPECT_EQ(*c[0].b.reg, "r5");
+  EXPECT_EQ(c[1].op, Op::red);
+  EXPECT_EQ(c[1].rmw, RmwOp::sub);
+  EXPECT_EQ(c[2].sem, Sem::acq_rel);
+  EXPECT_EQ(c[3].sem, Sem::sc);
+  // bar.cta.sync INSTANCE [, ID [, COUNT]]: one operand names the barrier itself.
+  EXPECT_EQ(c[4].a.value, 1);
+  EXPECT_FALSE(c[4].has_count);
+  EXPECT_EQ(*c[5].a.reg, "r0");
+  EXPECT_TRUE(c[5].has_count);
+  EXPECT_EQ(c[5].b.value, 3);
+  EXPECT_EQ(c[6].op, Op::bar_arrive);
+  EXPECT_EQ(c[6].a.value, 4);
+  EXPECT_EQ(c[7].op, Op::local);
+  EXPECT_TRUE(c[8].is_volatile);
+  EXPECT_EQ(p.condition.quantifier, Quantifier::not_exists);
+}
+
+TEST(LitmusParser, PrintThenParseGivesTheSameListing) {
+  const Program p = parse(kMp, "mp.litmus");
+  const std::string once = print(p);
+  const Program q = parse(once, "printed.litmus");
+  EXPECT_EQ(print(q), once);
+  EXPECT_EQ(q.threads[1].code.size(), p.threads[1].code.size());
+  EXPECT_EQ(q.threads[1].init.at("r2"), 7);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text, "t.litmus");
+  } catch (const ParseError& e) {
+    return e.what();
+  } catch (const Unsupported& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const std::string kHead = "PTX t\n{ x=0; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n";  // rows start at line 4
+
+TEST(LitmusParser, MalformedInputNamesFileLineAndProblem) {
+  EXPECT_EQ(error_of("foo bar\n"), "t.litmus:1: expected 'PTX NAME' header, found 'foo'");
+  EXPECT_EQ(error_of("PTX t\nP0@cta 0,gpu 0 ;\n"), "t.litmus:2: expected the initial state '{ ... }', found 'P0@cta 0,gpu 0 ;'");
+  EXPECT_EQ(error_of("PTX t\n{ x=0;\n"), "t.litmus:2: initial state is never closed (missing '}')");
+  EXPECT_EQ(error_of("PTX t\n{ x=a+1; }\n"), "t.litmus:2: initial value 'a+1' is not a number");
+  EXPECT_EQ(error_of("PTX t\n{ }\nP1@cta 0,gpu 0 ;\n"), "t.litmus:3: thread 0 must be named P0, found 'P1'");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: the row has 1 column(s), the test has 2 thread(s)");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | st.weak x, 1\nexists (P0:r0 == 0)"),
+            "t.litmus:4: an instruction row must end with ';'");
+  EXPECT_EQ(error_of(kHead + "ld.strong r0, x | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: 'ld.strong': unknown semantics 'strong'");
+  EXPECT_EQ(error_of(kHead + "ld.relaxed.cpu r0, x | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: 'ld.relaxed.cpu': unknown scope 'cpu' (cta, gpu or sys)");
+  EXPECT_EQ(error_of(kHead + "st.acquire.gpu x, 1 | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: 'st.acquire.gpu': .acquire is not allowed here");
+  EXPECT_EQ(error_of(kHead + "atom.relaxed.gpu.add r0, x | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: 'atom.relaxed.gpu.add' takes 3 operand(s), found 2");
+  EXPECT_EQ(error_of(kHead + "jump LC0 | ;\nexists (P0:r0 == 0)"), "t.litmus:4: unknown instruction 'jump'");
+  EXPECT_EQ(error_of(kHead + "goto LC0 | ;\nexists (P0:r0 == 0)"), "t.litmus:4: P0 jumps to undefined label LC0");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n"), "t.litmus:4: missing the final condition (exists, ~exists or forall)");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\nexists (P0:r0 == 0"),
+            "t.litmus:5: expected ')' in the condition, found the end");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\nexists (P2:r0 == 0)"),
+            "t.litmus:5: 'P2' in the condition is not a thread of the test");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\nexists (P0:r0 < 0)"),
+            "t.litmus:5: unexpected '<' in the condition");
+}
+
+TEST(LitmusParser, InstructionsOutsideTheModelAreUnsupportedNotWrong) {
+  EXPECT_EQ(error_of(kHead + "ld.weak.u64 r0, x | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: unsupported: 'ld.weak.u64': only 32-bit accesses are modelled (mixed sizes)");
+  EXPECT_EQ(error_of(kHead + "suld r0, x | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: unsupported: 'suld': proxies (texture, surface, constant) are not modelled");
+  EXPECT_EQ(error_of(kHead + "fence.proxy.alias | ;\nexists (P0:r0 == 0)"),
+            "t.litmus:4: unsupported: 'fence.proxy.alias': proxy fences are not modelled");
+  // Threads on two GPUs parse but cannot run: the program says why.
+  const Program p = parse("PTX t\n{ }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\nexists (0 == 0)", "t.litmus");
+  EXPECT_EQ(p.unsupported(),
+            "threads on more than one GPU (P0 on gpu 0, P1 on gpu 1): the simulator launches one grid on one GPU");
+}
+
+}  // namespace
+}  // namespace scopesim::litmus
