@@ -273,8 +273,8 @@ models::Model to_model(std::shared_ptr<const Program> p) {
       auto it = who.find({c.block.x, c.thread.x});
       if (it == who.end()) return;
       Interpreter(*p, *l, *cells, it->second).run();
-    });
-    h.synchronize();
+    }, 0, init);
+    h.synchronize(init);
     std::map<std::string, std::int32_t> final_values;
     const Where end{p->file.c_str(), p->condition.line, 0};
     for (const Term& t : terms(*p->condition.expr)) {
