@@ -9,7 +9,7 @@ build="${1:?usage: gpu/build.sh BUILD_DIR [ARCH]}"
 arch="${2:-sm_90}"
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 mkdir -p "$build/obj"
-flags=(-std=c++20 -arch="$arch" -O2 --expt-relaxed-constexpr -DSCOPESIM_GPU_HARNESS
+flags=(-std=c++20 -arch="$arch" -O2 -lineinfo --expt-relaxed-constexpr -DSCOPESIM_GPU_HARNESS
        "-DSCOPESIM_CUDA_ARCH_NAME=\"$arch\"" -I"$root")
 
 # Every model family is picked up: models/<family>/*.cpp (the dialect is not a family).

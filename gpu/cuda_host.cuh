@@ -207,10 +207,12 @@ T* device_alloc(Host& h, const char*, std::size_t count = 1) {
 template <auto Kernel, class... Args>
 void launch(Host& h, const char*, dim3 grid, dim3 block, Args... args) {
   auto* kernel = detail::entry<Kernel, Args...>;
-  int per_sm = 0;
-  Host::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                            static_cast<int>(block.x * block.y * block.z), 0),
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  static int threads = -1, per_sm = 0;  // per kernel: the last block size asked about
+  if (threads != static_cast<int>(block.x * block.y * block.z)) {
+    threads = static_cast<int>(block.x * block.y * block.z);
+    Host::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  }
   unsigned physical = 0;
   cudaStream_t stream = nullptr;
   const gpu::LaunchContext k = h.begin_launch(grid, block, per_sm, &physical, &stream);

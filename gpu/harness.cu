@@ -73,6 +73,7 @@ struct Options {
   double seconds = 0;                // 0: not given
   gpu::HarnessOptions harness;
   bool per_launch_given = false;
+  bool verbose = false;
 };
 
 std::string device_json() {
@@ -123,8 +124,14 @@ std::string options_json(const Options& o, const gpu::HarnessOptions& h) {
 std::string run_model(const models::Model& m, const Options& o, const std::string& device) {
   gpu::HarnessOptions h = o.harness;
   const unsigned long long target = o.instances != 0 ? o.instances : (o.seconds > 0 ? ~0ull : 1000000ull);
-  if (!o.per_launch_given) h.instances = static_cast<unsigned>(std::min<unsigned long long>(h.instances, target));
   const models::Config& c = m.chapter;
+  if (!o.per_launch_given) {
+    // About 2^18 blocks and at most 2^26 threads per launch: long enough to
+    // hide the per-round set-up, short enough for --seconds to stay close.
+    const unsigned long long blocks = std::max(1u, c.grid), threads = blocks * std::max(1u, c.block);
+    unsigned long long n = std::max(1ull, std::min((1ull << 18) / blocks, (1ull << 26) / threads));
+    h.instances = static_cast<unsigned>(std::min({n, target, 1ull << 20}));
+  }
   std::string error;
   gpu::Histogram hist;
   const auto start = std::chrono::steady_clock::now();
@@ -136,6 +143,11 @@ std::string run_model(const models::Model& m, const Options& o, const std::strin
       m.program(host, c);
       host.end_round();
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (o.verbose)
+        std::fprintf(stderr, "scopesim-gpu: %s round %llu: %llu instances, %zu outcomes, %.3f s\n", m.name.c_str(),
+                     static_cast<unsigned long long>(host.histogram().rounds),
+                     static_cast<unsigned long long>(host.histogram().instances), host.histogram().outcomes.size(),
+                     seconds);
       if (o.seconds > 0 && seconds >= o.seconds) break;
     }
     hist = host.histogram();
@@ -206,7 +218,7 @@ double number(const std::string& opt, const char* v) {
 
 Options parse(int argc, char** argv) {
   Options o;
-  o.harness.instances = 65536;
+  o.harness.instances = 65536;  // replaced per model unless --per-launch
   o.harness.timeout_ms = 2;
   o.harness.stress_blocks = 132;
   o.harness.permute_blocks = true;
@@ -220,6 +232,7 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--all") o.all = true;
     else if (a == "--list") o.list = true;
+    else if (a == "--verbose") o.verbose = true;
     else if (a == "--instances") o.instances = static_cast<unsigned long long>(number(a, value()));
     else if (a == "--seconds") o.seconds = number(a, value());
     else if (a == "--per-launch") {

@@ -51,13 +51,21 @@ __global__ void gather(const char* base, std::size_t stride, unsigned n, unsigne
   column[i] = v;
 }
 
-// Hammers `words` (a power of two) of unrelated memory with loads and stores
-// spread over cache lines until the host sets *stop.
-__global__ void stress(unsigned* scratch, unsigned mask, const volatile int* stop, unsigned seed) {
+// Hammers a scratch buffer (mask + 1 words, a power of two) with loads and
+// stores spread over cache lines until *stop is set (stream-ordered after the
+// model's kernel) or half a second has passed. The stop flag is read with an
+// atomic (at L2): a plain or volatile load may keep returning a stale L1 line.
+__global__ void stress(unsigned* scratch, unsigned mask, int* stop, unsigned seed) {
   unsigned x = seed ^ ((blockIdx.x * blockDim.x + threadIdx.x) * 0x9e3779b9u) ^ 0x27d4eb2du;
   unsigned sink = 0;
-  for (unsigned it = 0; it < (1u << 30); ++it) {
-    if ((it & 255u) == 0 && *stop != 0) break;
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (unsigned it = 1;; ++it) {
+    if ((it & 63u) == 0) {
+      if (atomicAdd(stop, 0) != 0) break;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      if (now - start > 500000000ull) break;
+    }
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
@@ -169,6 +177,7 @@ struct Host::State {
   gpu::HarnessOptions o;
   cudaStream_t stream = nullptr;
   cudaStream_t stress_stream = nullptr;
+  cudaEvent_t stress_reset = nullptr;
   int sms = 1;
   double clock_khz = 1e6;
 
@@ -209,8 +218,7 @@ struct Host::State {
   DeviceBuffer<std::uint64_t> packed_values;
 
   DeviceBuffer<unsigned> scratch;
-  int* stop_host = nullptr;
-  int* stop_device = nullptr;
+  DeviceBuffer<int> stop;  // set on the model's stream after its kernel
   bool stress_running = false;
 
   gpu::Histogram histogram;
@@ -233,7 +241,6 @@ struct Host::State {
 
   void stop_stress() {
     if (!stress_running) return;
-    *reinterpret_cast<volatile int*>(stop_host) = 1;
     check(cudaStreamSynchronize(stress_stream), "stress kernel");
     stress_running = false;
   }
@@ -254,6 +261,7 @@ Host::Host(const gpu::HarnessOptions& o) : s_(std::make_unique<State>()) {
   s.clock_khz = khz > 0 ? khz : 2e6;
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
   check(cudaStreamCreateWithFlags(&s.stress_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaEventCreateWithFlags(&s.stress_reset, cudaEventDisableTiming), "cudaEventCreate");
   const unsigned n = s.n();
   s.timed_out.ensure(n);
   unsigned table_size = 1;
@@ -265,8 +273,7 @@ Host::Host(const gpu::HarnessOptions& o) : s_(std::make_unique<State>()) {
   if (s.o.stress_blocks > 0) {
     s.scratch.ensure(std::size_t{1} << 24);  // 64 MiB: more than the L2
     check(cudaMemset(s.scratch.p, 0, s.scratch.n * sizeof(unsigned)), "cudaMemset");
-    check(cudaHostAlloc(&s.stop_host, sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
-    check(cudaHostGetDevicePointer(&s.stop_device, s.stop_host, 0), "cudaHostGetDevicePointer");
+    s.stop.ensure(1);
   }
   g_current = this;
 }
@@ -281,9 +288,9 @@ Host::~Host() {
   for (auto& [shape, t] : s.tables)
     for (int* p : t.device) cudaFree(p);
   for (auto& a : s.allocs) cudaFree(a.base);
-  if (s.stop_host != nullptr) cudaFreeHost(s.stop_host);
   cudaStreamDestroy(s.stream);
   cudaStreamDestroy(s.stress_stream);
+  cudaEventDestroy(s.stress_reset);
   if (g_current == this) g_current = nullptr;
 }
 
@@ -403,16 +410,23 @@ gpu::LaunchContext Host::begin_launch(dim3 grid, dim3 block, int blocks_per_sm, 
   *stream = s.stream;
 
   if (s.o.stress_blocks > 0 && !s.stress_running) {
-    *reinterpret_cast<volatile int*>(s.stop_host) = 0;
+    check(cudaMemsetAsync(s.stop.p, 0, sizeof(int), s.stress_stream), "cudaMemsetAsync");
+    // The model's stream waits for the reset, so the stop it sets comes after it.
+    check(cudaEventRecord(s.stress_reset, s.stress_stream), "cudaEventRecord");
+    check(cudaStreamWaitEvent(s.stream, s.stress_reset, 0), "cudaStreamWaitEvent");
     stress<<<s.o.stress_blocks, 256, 0, s.stress_stream>>>(s.scratch.p, static_cast<unsigned>(s.scratch.n - 1),
-                                                          s.stop_device, k.seed);
+                                                          s.stop.p, k.seed);
     check(cudaGetLastError(), "stress kernel launch");
     s.stress_running = true;
   }
   return k;
 }
 
-void Host::end_launch() { check(cudaGetLastError(), "kernel launch"); }
+void Host::end_launch() {
+  State& s = *s_;
+  check(cudaGetLastError(), "kernel launch");
+  if (s.stress_running) check(cudaMemsetAsync(s.stop.p, 1, sizeof(int), s.stream), "cudaMemsetAsync");
+}
 
 void Host::synchronize() {
   State& s = *s_;

@@ -70,7 +70,7 @@ mkdir -p "$work/san"
 if command -v compute-sanitizer >/dev/null; then
   say "sanitizers"
   for m in "${models[@]}"; do for t in racecheck synccheck memcheck; do echo "$m $t"; done; done |
-    xargs -P 8 -L 1 bash -c 'sanitize "$0" "$1"'
+    xargs -P 12 -L 1 bash -c 'sanitize "$0" "$1"'
   for m in "${models[@]}"; do for t in racecheck synccheck memcheck; do
     cat "$work/san/$m.$t.section" 2>/dev/null || echo "#### scopesim-sanitizer model=$m tool=$t exit=-1"
   done; done >"$out/sanitizer.log"
@@ -81,7 +81,7 @@ fi
 
 # ---- the GPU runs: an equal share of what is left ----
 left=$(( budget - (SECONDS - script_start) ))
-per=$(( (left - 3 * n) / n ))   # about 3 s per model for process start and set-up
+per=$(( (left * 10 - 15 * n) / (10 * n) ))   # about 1.5 s per model for process start and set-up
 (( per < 1 )) && per=1
 say "runs: ${per}s per model"
 : >"$out/results.jsonl"
