@@ -42,7 +42,7 @@ struct Allocation {
 
 // What the launch wrapper needs, passed by value as the first kernel argument.
 struct LaunchContext {
-  const int* table = nullptr;  // physical block -> slot * blocks + logical block, or -1 (idle)
+  const int* table = nullptr;  // physical block -> slot * blocks + logical block, kIdleBlock or kStressBlock
   unsigned blocks = 1;         // logical blocks per instance
   dim3 grid;                   // logical grid
   int* timed_out = nullptr;    // per slot
@@ -50,15 +50,21 @@ struct LaunchContext {
   long long budget = 0;        // spin budget in SM clock cycles
   unsigned seed = 0;
   bool permute_warps = false;
+  unsigned* scratch = nullptr;  // stress blocks' memory (scratch_mask + 1 words)
+  unsigned scratch_mask = 0;
+  unsigned stress_iterations = 0;
   unsigned allocations = 0;
   Allocation allocation[kMaxAllocations];
 };
+
+inline constexpr int kIdleBlock = -1;
+inline constexpr int kStressBlock = -2;
 
 // How the harness runs a model (gpu/README.md explains each technique).
 struct HarnessOptions {
   unsigned instances = 1;       // instances per launch
   double timeout_ms = 2;        // spin budget of an instance (from its block's start)
-  unsigned stress_blocks = 0;   // blocks of the concurrent stress kernel (0: none)
+  unsigned stress_blocks = 0;   // stress blocks in each window of instances (0: none)
   bool permute_blocks = false;  // random (instance, logical block) -> physical block, within windows
   bool permute_warps = false;   // random logical warp -> physical warp, within each block
   std::vector<std::string> layouts{"dense"};  // per round in turn: "dense" (slots adjacent), "line" (a cache line each)
@@ -149,12 +155,31 @@ __device__ inline T rebase(T a, const gpu::LaunchContext& k, unsigned slot) {
   }
 }
 
+// A stress block: loads and stores over unrelated memory, spread over cache
+// lines, for a bounded number of iterations.
+__device__ inline void stress_block(const gpu::LaunchContext& k) {
+  unsigned x = k.seed ^ ((blockIdx.x * blockDim.x + threadIdx.x) * 0x9e3779b9u) ^ 0x27d4eb2du;
+  unsigned sink = 0;
+  for (unsigned it = 0; it < k.stress_iterations; ++it) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    k.scratch[x & k.scratch_mask] += 1;
+    sink += k.scratch[(x >> 7) & k.scratch_mask];
+  }
+  if (sink == 0xffffffffu) k.scratch[0] = sink;  // keeps the loads
+}
+
 // The launch wrapper: finds the (instance, logical block) this physical block
 // plays, sets up its logical coordinates (cuda_backend.hpp) and runs the
 // model's kernel with the instance's arguments.
 template <auto Kernel, class... Args>
 __global__ void entry(gpu::LaunchContext k, Args... args) {
   const int e = k.table[blockIdx.x];
+  if (e == gpu::kStressBlock) {
+    stress_block(k);
+    return;
+  }
   if (e < 0) return;  // the whole block is idle
   const unsigned slot = static_cast<unsigned>(e) / k.blocks;
   const unsigned b = static_cast<unsigned>(e) % k.blocks;

@@ -112,7 +112,7 @@ std::string options_json(const Options& o, const gpu::HarnessOptions& h) {
   for (const std::string& l : h.layouts) layouts += (layouts.empty() ? "" : ",") + json_string(l);
   char b[512];
   std::snprintf(b, sizeof b,
-                "{\"instances_per_launch\":%u,\"timeout_ms\":%g,\"stress_blocks\":%u,\"permute_blocks\":%s,"
+                "{\"instances_per_launch\":%u,\"timeout_ms\":%g,\"stress_blocks_per_window\":%u,\"permute_blocks\":%s,"
                 "\"permute_warps\":%s,\"layouts\":[%s],\"seed\":%llu,\"max_instances\":%llu,\"max_seconds\":%g}",
                 h.instances, h.timeout_ms, h.stress_blocks, h.permute_blocks ? "true" : "false",
                 h.permute_warps ? "true" : "false", layouts.c_str(), static_cast<unsigned long long>(h.seed),
@@ -220,7 +220,7 @@ Options parse(int argc, char** argv) {
   Options o;
   o.harness.instances = 65536;  // replaced per model unless --per-launch
   o.harness.timeout_ms = 2;
-  o.harness.stress_blocks = 132;
+  o.harness.stress_blocks = 64;  // per window of about 2000 blocks
   o.harness.permute_blocks = true;
   o.harness.permute_warps = true;
   o.harness.layouts = {"dense", "line"};

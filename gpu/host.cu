@@ -1,5 +1,5 @@
 // The harness host (gpu/cuda_host.cuh): allocations with one slot per
-// instance, the window permutation tables, the concurrent stress kernel, and
+// instance, the window permutation tables with their stress blocks, and
 // the per-round tally of every instance's outcome into one histogram.
 #include <algorithm>
 #include <chrono>
@@ -49,30 +49,6 @@ __global__ void gather(const char* base, std::size_t stride, unsigned n, unsigne
     default: v = *reinterpret_cast<const std::uint64_t*>(p); break;
   }
   column[i] = v;
-}
-
-// Hammers a scratch buffer (mask + 1 words, a power of two) with loads and
-// stores spread over cache lines until *stop is set (stream-ordered after the
-// model's kernel) or half a second has passed. The stop flag is read with an
-// atomic (at L2): a plain or volatile load may keep returning a stale L1 line.
-__global__ void stress(unsigned* scratch, unsigned mask, int* stop, unsigned seed) {
-  unsigned x = seed ^ ((blockIdx.x * blockDim.x + threadIdx.x) * 0x9e3779b9u) ^ 0x27d4eb2du;
-  unsigned sink = 0;
-  unsigned long long start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  for (unsigned it = 1;; ++it) {
-    if ((it & 63u) == 0) {
-      if (atomicAdd(stop, 0) != 0) break;
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-      if (now - start > 500000000ull) break;
-    }
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    scratch[x & mask] += 1;
-    sink += scratch[(x >> 7) & mask];
-  }
-  if (sink == 0xffffffffu) scratch[0] = sink;  // keeps the loads
 }
 
 struct Slot {
@@ -176,8 +152,6 @@ unsigned grid_for(unsigned n) { return (n + 255) / 256; }
 struct Host::State {
   gpu::HarnessOptions o;
   cudaStream_t stream = nullptr;
-  cudaStream_t stress_stream = nullptr;
-  cudaEvent_t stress_reset = nullptr;
   int sms = 1;
   double clock_khz = 1e6;
 
@@ -218,8 +192,6 @@ struct Host::State {
   DeviceBuffer<std::uint64_t> packed_values;
 
   DeviceBuffer<unsigned> scratch;
-  DeviceBuffer<int> stop;  // set on the model's stream after its kernel
-  bool stress_running = false;
 
   gpu::Histogram histogram;
   std::unordered_map<unsigned long long, std::size_t> index;  // key -> outcome
@@ -239,11 +211,6 @@ struct Host::State {
     throw std::runtime_error("the host program names memory that no device_alloc of this round returned");
   }
 
-  void stop_stress() {
-    if (!stress_running) return;
-    check(cudaStreamSynchronize(stress_stream), "stress kernel");
-    stress_running = false;
-  }
 };
 
 Host::Host(const gpu::HarnessOptions& o) : s_(std::make_unique<State>()) {
@@ -260,8 +227,6 @@ Host::Host(const gpu::HarnessOptions& o) : s_(std::make_unique<State>()) {
   check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device), "cudaDeviceGetAttribute");
   s.clock_khz = khz > 0 ? khz : 2e6;
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  check(cudaStreamCreateWithFlags(&s.stress_stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  check(cudaEventCreateWithFlags(&s.stress_reset, cudaEventDisableTiming), "cudaEventCreate");
   const unsigned n = s.n();
   s.timed_out.ensure(n);
   unsigned table_size = 1;
@@ -273,24 +238,17 @@ Host::Host(const gpu::HarnessOptions& o) : s_(std::make_unique<State>()) {
   if (s.o.stress_blocks > 0) {
     s.scratch.ensure(std::size_t{1} << 24);  // 64 MiB: more than the L2
     check(cudaMemset(s.scratch.p, 0, s.scratch.n * sizeof(unsigned)), "cudaMemset");
-    s.stop.ensure(1);
   }
   g_current = this;
 }
 
 Host::~Host() {
   State& s = *s_;
-  try {
-    s.stop_stress();
-  } catch (...) {
-  }
   cudaStreamSynchronize(s.stream);
   for (auto& [shape, t] : s.tables)
     for (int* p : t.device) cudaFree(p);
   for (auto& a : s.allocs) cudaFree(a.base);
   cudaStreamDestroy(s.stream);
-  cudaStreamDestroy(s.stress_stream);
-  cudaEventDestroy(s.stress_reset);
   if (g_current == this) g_current = nullptr;
 }
 
@@ -365,18 +323,20 @@ gpu::LaunchContext Host::begin_launch(dim3 grid, dim3 block, int blocks_per_sm, 
   // A window holds the blocks of whole instances and at most half of what can
   // be resident at once, so an instance's blocks are dispatched close together.
   const unsigned capacity = static_cast<unsigned>(std::max(1, blocks_per_sm) * s.sms);
-  const unsigned window_instances = std::min(s.n(), std::max(1u, capacity / 2 / blocks));
+  const unsigned stress = s.o.stress_blocks;
+  const unsigned window_instances =
+      std::min(s.n(), std::max(1u, (capacity / 2 > stress ? capacity / 2 - stress : 0) / blocks));
   const auto shape = std::make_pair(blocks, window_instances);
   State::Tables& t = s.tables[shape];
   if (t.device.empty()) {
     const unsigned n = s.n();
     const unsigned windows = (n + window_instances - 1) / window_instances;
-    const unsigned per_window = window_instances * blocks;
+    const unsigned per_window = window_instances * blocks + stress;
     t.physical = windows * per_window;
     std::mt19937_64 rng(s.o.seed * 1000003u + blocks);
     const unsigned count = s.o.permute_blocks ? kTables : 1;
     for (unsigned r = 0; r < count; ++r) {
-      std::vector<int> entries(t.physical, -1);
+      std::vector<int> entries(t.physical, gpu::kIdleBlock);
       for (unsigned w = 0; w < windows; ++w) {
         int* first = entries.data() + static_cast<std::size_t>(w) * per_window;
         for (unsigned i = 0; i < window_instances; ++i) {
@@ -384,6 +344,7 @@ gpu::LaunchContext Host::begin_launch(dim3 grid, dim3 block, int blocks_per_sm, 
           if (slot >= n) break;
           for (unsigned b = 0; b < blocks; ++b) first[i * blocks + b] = static_cast<int>(slot * blocks + b);
         }
+        for (unsigned i = 0; i < stress; ++i) first[window_instances * blocks + i] = gpu::kStressBlock;
         if (s.o.permute_blocks) std::shuffle(first, first + per_window, rng);
       }
       int* d = nullptr;
@@ -403,30 +364,21 @@ gpu::LaunchContext Host::begin_launch(dim3 grid, dim3 block, int blocks_per_sm, 
   k.budget = static_cast<long long>(s.o.timeout_ms * s.clock_khz);
   k.seed = static_cast<unsigned>(s.o.seed * 0x9e3779b9u + s.round * 0x85ebca6bu);
   k.permute_warps = s.o.permute_warps;
+  if (stress > 0) {
+    k.scratch = s.scratch.p;
+    k.scratch_mask = static_cast<unsigned>(s.scratch.n - 1);
+    k.stress_iterations = 64;
+  }
   k.allocations = static_cast<unsigned>(s.allocs.size());
   for (std::size_t i = 0; i < s.allocs.size(); ++i)
     k.allocation[i] = gpu::Allocation{s.allocs[i].base, s.allocs[i].size, s.stride(s.allocs[i])};
   *physical = t.physical;
   *stream = s.stream;
 
-  if (s.o.stress_blocks > 0 && !s.stress_running) {
-    check(cudaMemsetAsync(s.stop.p, 0, sizeof(int), s.stress_stream), "cudaMemsetAsync");
-    // The model's stream waits for the reset, so the stop it sets comes after it.
-    check(cudaEventRecord(s.stress_reset, s.stress_stream), "cudaEventRecord");
-    check(cudaStreamWaitEvent(s.stream, s.stress_reset, 0), "cudaStreamWaitEvent");
-    stress<<<s.o.stress_blocks, 256, 0, s.stress_stream>>>(s.scratch.p, static_cast<unsigned>(s.scratch.n - 1),
-                                                          s.stop.p, k.seed);
-    check(cudaGetLastError(), "stress kernel launch");
-    s.stress_running = true;
-  }
   return k;
 }
 
-void Host::end_launch() {
-  State& s = *s_;
-  check(cudaGetLastError(), "kernel launch");
-  if (s.stress_running) check(cudaMemsetAsync(s.stop.p, 1, sizeof(int), s.stream), "cudaMemsetAsync");
-}
+void Host::end_launch() { check(cudaGetLastError(), "kernel launch"); }
 
 void Host::synchronize() {
   State& s = *s_;
@@ -441,7 +393,6 @@ void Host::synchronize() {
                                " s (a spin the harness cannot time out)");
     std::this_thread::yield();
   }
-  s.stop_stress();
 }
 
 void Host::begin_round() {
