@@ -63,5 +63,16 @@ grep -q "publish.relaxed" out.txt && pass || fail "check does not list publish.r
 expect_code 0 "list --json" -- "$bin" list --json
 expect_code 0 "explore --help" -- "$bin" explore --help
 
+# GPU: without a GPU (CI) `scopesim gpu` says so in one line and exits 2; the
+# committed GPU results compare clean (no soundness failure) against every model.
+expect_code 2 "gpu without a GPU" -- "$bin" gpu --all
+[ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "gpu without a GPU prints more than one line"
+docs="$(cd "$(dirname "$0")/.." && pwd)/docs/gpu"
+expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl"
+grep -q "litmus.SB.xcta" out.txt && pass || fail "compare does not list litmus.SB.xcta"
+expect_code 2 "compare without results" -- "$bin" compare --all --gpu does-not-exist.jsonl
+printf 'not json\n' >bad.jsonl
+expect_code 2 "compare with garbage results" -- "$bin" compare --all --gpu bad.jsonl
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -539,9 +539,9 @@ int run(const Options& o) {
 
 }  // namespace
 
-std::function<int()> add_litmus_command(CLI::App& app, CLI::App*& sub) {
+Command add_litmus_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  sub = app.add_subcommand(
+  CLI::App* sub = app.add_subcommand(
       "litmus",
       "Run PTX litmus tests (the Dat3M corpus syntax) on the simulator: for each FILE, explore every execution "
       "under the memory model and print whether the final condition holds, the permitted outcomes over the "
@@ -573,7 +573,7 @@ std::function<int()> add_litmus_command(CLI::App& app, CLI::App*& sub) {
   sub->add_option("--model", o->memory_model, "Memory model: ptx (default), sc or scope-blind");
   sub->add_option("--schedules", o->schedules, "Directory for schedule files (default scopesim-schedules)");
   sub->add_flag("--no-schedules", o->no_schedules, "Write no schedule files (tokens are still printed)");
-  return [o] {
+  return {sub, [o] {
     try {
       return run(*o);
     } catch (const std::exception& e) {
@@ -581,7 +581,7 @@ std::function<int()> add_litmus_command(CLI::App& app, CLI::App*& sub) {
       fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));
       return 2;
     }
-  };
+  }};
 }
 
 }  // namespace scopesim::cli

@@ -27,6 +27,7 @@
 #include "sim/engine/schedule_file.hpp"
 #include "sim/model/memory_model.hpp"
 #include "sim/report/report.hpp"
+#include "sim/cli/command.hpp"
 
 namespace fs = std::filesystem;
 using namespace scopesim;
@@ -553,9 +554,8 @@ int run_cli(int argc, char** argv) {
   rp->add_option("FILE", replay_file, "The schedule file")->required();
   rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
 
-  CLI::App* litmus = nullptr;
-  const std::function<int()> run_litmus = scopesim::cli::add_litmus_command(app, litmus);
-
+  const cli::Command commands[] = {cli::add_litmus_command(app), cli::add_gpu_command(app),
+                                   cli::add_compare_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -571,7 +571,8 @@ int run_cli(int argc, char** argv) {
     if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
     if (*ck) return cmd_check(check_names, ck_settings, ck_out);
     if (*rp) return cmd_replay(replay_file, replay_json);
-    if (*litmus) return run_litmus();
+    for (const cli::Command& c : commands)
+      if (*c.app) return c.run();
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));

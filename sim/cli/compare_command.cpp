@@ -1,0 +1,144 @@
+// `scopesim compare`: the simulator's exhaustive outcome set of each model
+// beside the GPU's outcome histogram (`scopesim gpu` / gpu/run-all.sh output),
+// and the simulator's findings beside compute-sanitizer's reports. Soundness
+// failures (outcomes the GPU showed that the model forbids) come first and make
+// the exit code 1.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "models/model.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/engine/explorer.hpp"
+#include "sim/report/compare.hpp"
+
+namespace scopesim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CompareSettings {
+  std::vector<std::string> models;
+  bool all = false;
+  std::string gpu;
+  std::string sanitizer;
+  bool markdown = false;
+  bool json = false;
+  double time_limit = 120;
+};
+
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int run_compare(const CompareSettings& s) {
+  try {
+    if (s.all == !s.models.empty()) throw InputError("compare needs MODEL... or --all");
+    std::map<std::string, report::GpuResult> gpu;
+    try {
+      gpu = report::parse_gpu_results(read_file(s.gpu));
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw InputError(s.gpu + ": " + e.what());
+    }
+    // The sanitizer log beside the results is read unless another is named.
+    std::string log = s.sanitizer;
+    if (log.empty() && fs::exists(fs::path(s.gpu).parent_path() / "sanitizer.log"))
+      log = (fs::path(s.gpu).parent_path() / "sanitizer.log").string();
+    std::map<std::string, std::vector<report::SanitizerRun>> sanitizer;
+    if (!log.empty()) {
+      try {
+        sanitizer = report::parse_sanitizer_log(read_file(log));
+      } catch (const InputError&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw InputError(log + ": " + e.what());
+      }
+    }
+
+    std::vector<const models::Model*> ms;
+    for (const models::Model& m : models::registry()) ms.push_back(&m);
+    std::stable_sort(ms.begin(), ms.end(), [](auto* a, auto* b) { return a->name < b->name; });
+    if (!s.all) {
+      std::vector<const models::Model*> chosen;
+      std::set<std::string> seen;
+      for (const std::string& n : s.models) {
+        auto it = std::find_if(ms.begin(), ms.end(), [&](auto* m) { return m->name == n; });
+        if (it == ms.end()) throw InputError("unknown model '" + n + "' (see 'scopesim list')");
+        if (seen.insert(n).second) chosen.push_back(*it);
+      }
+      ms = chosen;
+    }
+
+    std::vector<report::ModelComparison> cs;
+    for (const models::Model* m : ms) {
+      ExploreOptions o;
+      o.mode = Mode::exhaustive;
+      o.time_limit = s.time_limit;
+      o.run.memory_model = "ptx";
+      o.run.resident_blocks = m->chapter.resident_blocks;
+      o.run.keep_trace = false;
+      const Exploration e = explore(*m, m->chapter, o);
+      auto g = gpu.find(m->name);
+      auto z = sanitizer.find(m->name);
+      cs.push_back(report::compare(*m, e, g == gpu.end() ? nullptr : &g->second,
+                                   z == sanitizer.end() ? nullptr : &z->second));
+    }
+    if (s.json)
+      fmt::print("{}\n", report::compare_json(cs).dump(2));
+    else if (s.markdown)
+      fmt::print("{}", report::compare_markdown(cs));
+    else
+      fmt::print("{}", report::compare_text(cs));
+    const bool unsound = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty(); });
+    return unsound ? 1 : 0;
+  } catch (const InputError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "scopesim: {}\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace
+
+Command add_compare_command(CLI::App& app) {
+  auto s = std::make_shared<CompareSettings>();
+  CLI::App* sub = app.add_subcommand(
+      "compare",
+      "Put the simulator's exhaustive outcome set of each model (MODEL... or --all) beside the GPU's outcome "
+      "histogram (--gpu, the JSON lines of `scopesim gpu` or gpu/run-all.sh): for each outcome, permitted or not, "
+      "bad or not, GPU count and rate, and the instances needed to see it again with 95% confidence. An outcome "
+      "the GPU showed that the model forbids is a soundness failure, printed first. Permitted bad outcomes the "
+      "GPU never showed are 'model-only'. The sanitizer log beside the results (or --sanitizer) is put beside the "
+      "simulator's findings. Exit 0: no soundness failure; 1: some; 2: usage or input error.");
+  sub->add_option("MODEL", s->models, "Models to compare (see 'scopesim list')");
+  sub->add_flag("--all", s->all, "Compare every shipped model");
+  sub->add_option("--gpu", s->gpu, "GPU results: JSON lines, one per model")->required();
+  sub->add_option("--sanitizer", s->sanitizer, "compute-sanitizer log of gpu/run-all.sh (default: sanitizer.log beside --gpu)");
+  sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
+  sub->add_flag("--json", s->json, "Print JSON");
+  sub->add_option("--time-limit", s->time_limit, "Seconds of exploring per model (default 120)")
+      ->check(CLI::PositiveNumber);
+  return {sub, [s] { return run_compare(*s); }};
+}
+
+}  // namespace scopesim::cli

@@ -1,0 +1,362 @@
+#include "sim/report/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/report/report.hpp"
+
+namespace scopesim::report {
+
+namespace {
+
+std::optional<ValueType> type_named(const std::string& s) {
+  if (s == "i32") return ValueType::i32;
+  if (s == "u32") return ValueType::u32;
+  if (s == "i64") return ValueType::i64;
+  if (s == "u64") return ValueType::u64;
+  if (s == "f32") return ValueType::f32;
+  if (s == "f64") return ValueType::f64;
+  return std::nullopt;
+}
+
+GpuResult parse_line(const nlohmann::json& j) {
+  GpuResult r;
+  r.model = j.at("model").get<std::string>();
+  r.instances = j.value("instances", std::uint64_t{0});
+  r.seconds = j.value("seconds", 0.0);
+  r.per_second = j.value("instances_per_second", 0.0);
+  r.multi_block_instances = j.value("multi_block_instances", std::uint64_t{0});
+  r.distinct_sm_instances = j.value("distinct_sm_instances", std::uint64_t{0});
+  r.error = j.value("error", std::string{});
+  if (j.contains("device")) {
+    const nlohmann::json& d = j.at("device");
+    r.device = fmt::format("{}, driver {}, {}", d.value("name", std::string{"?"}),
+                           d.value("driver", std::string{"?"}), d.value("compiler", std::string{"?"}));
+  }
+  for (const nlohmann::json& o : j.value("outcomes", nlohmann::json::array())) {
+    GpuOutcome g;
+    g.count = o.at("count").get<std::uint64_t>();
+    g.terminated = o.value("terminated", true);
+    if (g.terminated) {
+      for (const nlohmann::json& v : o.at("values")) {
+        auto t = type_named(v.at("type").get<std::string>());
+        if (!t) throw std::runtime_error("unknown value type '" + v.at("type").get<std::string>() + "'");
+        g.outcome.add(v.at("name").get<std::string>(), *t, v.at("bits").get<std::uint64_t>());
+      }
+      g.text = g.outcome.text();
+    } else {
+      g.text = kDidNotTerminate;
+    }
+    r.outcomes.push_back(std::move(g));
+  }
+  return r;
+}
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+std::string trim_report(std::string line) {
+  const std::string prefix = "=========";
+  if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
+  const auto b = line.find_first_not_of(' ');
+  line = b == std::string::npos ? "" : line.substr(b);
+  if (line.size() > 160) line = line.substr(0, 157) + "...";
+  return line;
+}
+
+std::string rate_text(std::uint64_t count, std::uint64_t n) {
+  if (n == 0) return "-";
+  if (count == 0) return fmt::format("<{:.1e}", 3.0 / static_cast<double>(n));  // rule of three
+  return fmt::format("{:.2e}", static_cast<double>(count) / static_cast<double>(n));
+}
+
+std::string again_text(std::uint64_t count, std::uint64_t n) {
+  const std::uint64_t a = instances_for_95(count, n);
+  return a == 0 ? "-" : fmt::format("{}", a);
+}
+
+// Sanitizer kinds in the simulator's terms: races are one kind for racecheck.
+std::string group(FindingKind k) {
+  if (k == FindingKind::data_race || k == FindingKind::scoped_race) return "race";
+  return std::string(name(k));
+}
+
+}  // namespace
+
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text) {
+  std::map<std::string, GpuResult> out;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      GpuResult r = parse_line(nlohmann::json::parse(line));
+      out[r.model] = std::move(r);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("GPU results line {}: {}", number, e.what()));
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<SanitizerRun>> parse_sanitizer_log(std::string_view text) {
+  std::map<std::string, std::vector<SanitizerRun>> out;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  SanitizerRun* run = nullptr;
+  const std::string head = "#### scopesim-sanitizer ";
+  while (std::getline(in, line)) {
+    if (line.rfind(head, 0) == 0) {
+      std::istringstream words(line.substr(head.size()));
+      std::string w, model, tool;
+      int code = 0;
+      while (words >> w) {
+        if (w.rfind("model=", 0) == 0) model = w.substr(6);
+        else if (w.rfind("tool=", 0) == 0) tool = w.substr(5);
+        else if (w.rfind("exit=", 0) == 0) code = std::atoi(w.c_str() + 5);
+      }
+      if (model.empty() || tool.empty()) throw std::runtime_error("sanitizer log: bad section header: " + line);
+      out[model].push_back(SanitizerRun{tool, code, {}, {}});
+      run = &out[model].back();
+      continue;
+    }
+    if (run == nullptr || line.rfind("=========", 0) != 0) continue;
+    std::optional<FindingKind> k;
+    if (contains(line, "Race reported") || contains(line, "hazard detected")) k = FindingKind::data_race;
+    else if (contains(line, "Barrier error") || contains(line, "Divergent thread")) k = FindingKind::barrier_divergence;
+    else if (contains(line, "Invalid __") || contains(line, "out of bounds") || contains(line, "Misaligned"))
+      k = FindingKind::out_of_bounds;
+    if (!k) continue;
+    if (std::find(run->kinds.begin(), run->kinds.end(), *k) == run->kinds.end()) run->kinds.push_back(*k);
+    if (run->messages.size() < 3) run->messages.push_back(trim_report(line));
+  }
+  return out;
+}
+
+std::uint64_t instances_for_95(std::uint64_t count, std::uint64_t instances) {
+  if (count == 0 || instances == 0) return 0;
+  const double rate = static_cast<double>(count) / static_cast<double>(instances);
+  return static_cast<std::uint64_t>(std::ceil(-std::log(0.05) / rate));
+}
+
+ModelComparison compare(const models::Model& m, const Exploration& e, const GpuResult* gpu,
+                        const std::vector<SanitizerRun>* sanitizer) {
+  ModelComparison c;
+  c.model = m.name;
+  c.launch = fmt::format("<<<{},{}>>>", m.chapter.grid, m.chapter.block);
+  c.complete = e.complete;
+  c.executions = e.executions;
+
+  std::set<FindingKind> sim_kinds;
+  for (const FindingSummary& f : e.findings) sim_kinds.insert(f.finding.kind);
+  bool may_hang = sim_kinds.count(FindingKind::deadlock) || sim_kinds.count(FindingKind::non_termination) ||
+                  sim_kinds.count(FindingKind::possible_non_termination);
+  for (const models::AlsoCheck& a : m.also)
+    for (FindingKind k : a.expect.required)
+      if (k == FindingKind::deadlock || k == FindingKind::non_termination) may_hang = true;
+
+  std::map<std::string, CompareRow> rows;
+  for (const OutcomeSummary& o : e.outcomes) {
+    CompareRow& r = rows[o.outcome.text()];
+    r.outcome = o.outcome.text();
+    r.permitted = true;
+    r.bad = o.bad;
+  }
+  if (may_hang) {
+    CompareRow& r = rows[kDidNotTerminate];
+    r.outcome = kDidNotTerminate;
+    r.permitted = true;
+  }
+  if (gpu != nullptr) {
+    c.has_gpu = true;
+    c.gpu = *gpu;
+    for (const GpuOutcome& g : gpu->outcomes) {
+      CompareRow& r = rows[g.text];
+      if (r.outcome.empty()) {  // not in the simulator's set
+        r.outcome = g.text;
+        r.bad = g.terminated && m.bad != nullptr && m.bad(g.outcome);
+      }
+      r.count += g.count;
+    }
+  }
+  for (auto& [text, r] : rows) {
+    if (r.count > 0 && !r.permitted) {
+      const bool failure = c.complete || (r.bad && !m.expect.bad_outcome_permitted) || text == kDidNotTerminate;
+      r.status = failure ? "UNSOUND" : "unconfirmed";
+      if (failure) c.unsound.push_back(text);
+    } else if (r.count > 0) {
+      r.status = "seen";
+    } else if (r.bad && c.has_gpu) {
+      r.status = "model-only";
+      c.model_only.push_back(text);
+    } else {
+      r.status = c.has_gpu ? "not seen" : "-";
+    }
+  }
+  for (auto& [text, r] : rows)
+    if (r.status == "UNSOUND") c.rows.push_back(r);
+  for (auto& [text, r] : rows)
+    if (r.status != "UNSOUND") c.rows.push_back(r);
+
+  if (sanitizer != nullptr) {
+    c.has_sanitizer = true;
+    // Each tool checks one kind; the simulator's other findings have no tool.
+    const std::vector<std::pair<std::string, std::string>> tools{
+        {"racecheck", "race"}, {"synccheck", "barrier-divergence"}, {"memcheck", "out-of-bounds"}};
+    std::map<std::string, SanitizerRow> srows;
+    std::set<std::string> checked;
+    for (const auto& [tool, kind] : tools) {
+      for (const SanitizerRun& run : *sanitizer) {
+        if (run.tool != tool) continue;
+        checked.insert(kind);
+        SanitizerRow& s = srows[kind];
+        s.kind = kind;
+        for (FindingKind k : run.kinds)
+          if (group(k) == kind) s.sanitizer = true;
+        if (!run.messages.empty()) s.note = tool + ": " + run.messages.front();
+        else if (run.exit_code != 0) s.note = fmt::format("{} exited {}", tool, run.exit_code);
+      }
+    }
+    for (FindingKind k : sim_kinds) {
+      SanitizerRow& s = srows[group(k)];
+      s.kind = group(k);
+      s.simulator = true;
+      if (!checked.count(s.kind)) s.note = "no sanitizer tool checks this";
+    }
+    for (auto& [kind, s] : srows) {
+      if (!s.simulator && !s.sanitizer) continue;
+      s.verdict = s.simulator && s.sanitizer ? "agree" : s.sanitizer ? "sanitizer-only" : "simulator-only";
+      c.sanitizer.push_back(s);
+    }
+  }
+  return c;
+}
+
+namespace {
+
+std::string header_line(const ModelComparison& c) {
+  std::string s = fmt::format("{} {}: simulator {} executions{}", c.model, c.launch, c.executions,
+                              c.complete ? " (complete)" : " (INCOMPLETE: only bad outcomes of a model that forbids them count as failures)");
+  if (!c.has_gpu) return s + "; no GPU results";
+  const GpuResult& g = c.gpu;
+  s += fmt::format("; GPU {} instances in {:.1f} s ({:.3g}/s)", g.instances, g.seconds, g.per_second);
+  if (g.multi_block_instances > 0)
+    s += fmt::format(", blocks on distinct SMs in {:.1f}% of instances",
+                     100.0 * static_cast<double>(g.distinct_sm_instances) / static_cast<double>(g.multi_block_instances));
+  if (!g.error.empty()) s += "; GPU run failed: " + g.error;
+  return s;
+}
+
+}  // namespace
+
+std::string compare_text(const std::vector<ModelComparison>& cs) {
+  std::string out;
+  for (const ModelComparison& c : cs)
+    for (const std::string& u : c.unsound)
+      out += fmt::format("SOUNDNESS FAILURE: {}: the GPU showed '{}', which the simulator does not permit\n", c.model, u);
+  for (const ModelComparison& c : cs) {
+    out += "\n" + header_line(c) + "\n";
+    out += fmt::format("  {:<36} {:<9} {:<4} {:>12} {:>9} {:>12}  {}\n", "outcome", "permitted", "bad", "gpu-count",
+                       "rate", "again(95%)", "status");
+    const std::uint64_t n = c.has_gpu ? c.gpu.instances : 0;
+    for (const CompareRow& r : c.rows)
+      out += fmt::format("  {:<36} {:<9} {:<4} {:>12} {:>9} {:>12}  {}\n", r.outcome, r.permitted ? "yes" : "NO",
+                         r.bad ? "yes" : "no", c.has_gpu ? fmt::format("{}", r.count) : "-", rate_text(r.count, n),
+                         again_text(r.count, n), r.status);
+    for (const SanitizerRow& s : c.sanitizer)
+      out += fmt::format("  sanitizer {}: {}{}\n", s.kind, s.verdict, s.note.empty() ? "" : " (" + s.note + ")");
+  }
+  std::size_t unsound = 0, model_only = 0, missing = 0;
+  for (const ModelComparison& c : cs) {
+    unsound += c.unsound.size();
+    model_only += c.model_only.size();
+    missing += c.has_gpu ? 0 : 1;
+  }
+  out += fmt::format("\n{} models: {} soundness failure(s), {} model-only bad outcome(s), {} model(s) without GPU results\n",
+                     cs.size(), unsound, model_only, missing);
+  return out;
+}
+
+std::string compare_markdown(const std::vector<ModelComparison>& cs) {
+  std::string out = "# GPU cross-check\n\n";
+  out += "Generated by `scopesim compare --all --gpu docs/gpu/results.jsonl --markdown` from the committed GPU results "
+         "(`gpu/run-all.sh`); do not edit by hand. For each model: the simulator's exhaustive outcome set (PTX model, "
+         "chapter launch) beside the outcome histogram measured on the GPU. *permitted*: in the simulator's set; "
+         "*bad*: violates the model's postcondition; *rate*: GPU count / instances (`<x` when never seen: the 95% "
+         "upper bound 3/instances); *again (95%)*: instances needed to see the outcome again with 95% confidence. "
+         "**UNSOUND**: the GPU showed an outcome the simulator forbids. *model-only*: a permitted bad outcome the "
+         "GPU never showed. Sanitizer rows put compute-sanitizer's reports (racecheck, synccheck, memcheck, one "
+         "plain instance) beside the simulator's findings.\n\n";
+  std::size_t unsound = 0;
+  for (const ModelComparison& c : cs) unsound += c.unsound.size();
+  out += fmt::format("**{} models, {} soundness failure(s).**\n\n", cs.size(), unsound);
+  for (const ModelComparison& c : cs)
+    for (const std::string& u : c.unsound)
+      out += fmt::format("- SOUNDNESS FAILURE: `{}` showed `{}` on the GPU\n", c.model, u);
+  out += "\n## Summary\n\n| model | GPU instances | instances/s | bad outcomes seen on the GPU | model-only | sanitizer |\n"
+         "|---|---:|---:|---|---|---|\n";
+  for (const ModelComparison& c : cs) {
+    std::uint64_t bad = 0;
+    for (const CompareRow& r : c.rows)
+      if (r.bad || r.outcome == kDidNotTerminate) bad += r.count;
+    std::string san;
+    for (const SanitizerRow& s : c.sanitizer) san += (san.empty() ? "" : ", ") + s.kind + ": " + s.verdict;
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", c.model, c.has_gpu ? fmt::format("{}", c.gpu.instances) : "-",
+                       c.has_gpu ? fmt::format("{:.3g}", c.gpu.per_second) : "-",
+                       c.has_gpu ? fmt::format("{} ({})", bad, rate_text(bad, c.gpu.instances)) : "-",
+                       c.model_only.empty() ? "" : "yes", san.empty() ? "-" : san);
+  }
+  for (const ModelComparison& c : cs) {
+    out += "\n## `" + c.model + "`\n\n" + header_line(c) + "\n\n";
+    out += "| outcome | permitted | bad | GPU count | rate | again (95%) | status |\n|---|---|---|---:|---:|---:|---|\n";
+    const std::uint64_t n = c.has_gpu ? c.gpu.instances : 0;
+    for (const CompareRow& r : c.rows)
+      out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", r.outcome, r.permitted ? "yes" : "**no**",
+                         r.bad ? "yes" : "no", c.has_gpu ? fmt::format("{}", r.count) : "-", rate_text(r.count, n),
+                         again_text(r.count, n), r.status == "UNSOUND" ? "**UNSOUND**" : r.status);
+    if (!c.sanitizer.empty()) {
+      out += "\n| finding | simulator | sanitizer | verdict | note |\n|---|---|---|---|---|\n";
+      for (const SanitizerRow& s : c.sanitizer)
+        out += fmt::format("| {} | {} | {} | {} | {} |\n", s.kind, s.simulator ? "yes" : "no",
+                           s.sanitizer ? "yes" : "no", s.verdict, s.note);
+    } else if (c.has_sanitizer) {
+      out += "\nSanitizers: nothing reported, and the simulator reports no finding.\n";
+    }
+  }
+  return out;
+}
+
+nlohmann::json compare_json(const std::vector<ModelComparison>& cs) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const ModelComparison& c : cs) {
+    nlohmann::json j;
+    j["model"] = c.model;
+    j["complete"] = c.complete;
+    j["executions"] = c.executions;
+    j["gpu_instances"] = c.has_gpu ? nlohmann::json(c.gpu.instances) : nlohmann::json();
+    j["unsound"] = c.unsound;
+    j["model_only"] = c.model_only;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const CompareRow& r : c.rows)
+      rows.push_back({{"outcome", r.outcome},
+                      {"permitted", r.permitted},
+                      {"bad", r.bad},
+                      {"gpu_count", r.count},
+                      {"again_95", instances_for_95(r.count, c.has_gpu ? c.gpu.instances : 0)},
+                      {"status", r.status}});
+    j["outcomes"] = rows;
+    nlohmann::json san = nlohmann::json::array();
+    for (const SanitizerRow& s : c.sanitizer)
+      san.push_back({{"kind", s.kind}, {"simulator", s.simulator}, {"sanitizer", s.sanitizer}, {"verdict", s.verdict}});
+    j["sanitizer"] = san;
+    a.push_back(j);
+  }
+  return a;
+}
+
+}  // namespace scopesim::report

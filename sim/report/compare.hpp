@@ -1,0 +1,106 @@
+// The GPU cross-check: the simulator's exhaustive outcome set of a model beside
+// the outcome histogram the GPU harness measured (gpu/harness.cu, JSON Lines),
+// and the simulator's findings beside compute-sanitizer's reports
+// (gpu/run-all.sh's sanitizer log). Pure functions of their inputs; the caller
+// runs the explorations.
+//
+// Invariant (the soundness rule): an outcome the GPU showed that the simulator
+// does not permit is a soundness failure. Where the exploration is complete,
+// "permitted" is membership in its outcome set; where it is not, only a bad
+// outcome of a model whose expectation forbids bad outcomes is a failure, the
+// rest is "unconfirmed". "did not terminate" is permitted when the simulator
+// reports a deadlock or (possible) non-termination, or the model expects a
+// deadlock under some configuration (CUDA promises no co-residency).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model.hpp"
+#include "sim/engine/explorer.hpp"
+
+namespace scopesim::report {
+
+inline constexpr const char* kDidNotTerminate = "did not terminate";
+
+struct GpuOutcome {
+  std::string text;       // as Outcome::text(), or "did not terminate"
+  bool terminated = true;
+  Outcome outcome;        // the values, when terminated
+  std::uint64_t count = 0;
+};
+
+// One model's line of the harness output.
+struct GpuResult {
+  std::string model;
+  std::uint64_t instances = 0;
+  double seconds = 0;
+  double per_second = 0;
+  std::string device;    // "NVIDIA H200, driver 580.159.04, nvcc 13.0.88 -arch=sm_90"
+  std::uint64_t multi_block_instances = 0;
+  std::uint64_t distinct_sm_instances = 0;
+  std::string error;     // "" when the model ran
+  std::vector<GpuOutcome> outcomes;
+};
+
+// Parses JSON Lines (blank lines skipped); throws std::runtime_error naming the line.
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text);
+
+// One compute-sanitizer run of one model with one tool.
+struct SanitizerRun {
+  std::string tool;                 // racecheck, synccheck, memcheck
+  int exit_code = 0;
+  std::vector<FindingKind> kinds;   // what its reports mean in the simulator's terms
+  std::vector<std::string> messages;  // the first few report lines
+};
+
+// Parses the log's "#### scopesim-sanitizer model=M tool=T exit=E" sections.
+std::map<std::string, std::vector<SanitizerRun>> parse_sanitizer_log(std::string_view text);
+
+// Instances needed to see an outcome of `count` in `instances` again with 95%
+// confidence: ceil(-ln(0.05) / rate), about three expected observations; 0
+// when count is 0.
+std::uint64_t instances_for_95(std::uint64_t count, std::uint64_t instances);
+
+struct CompareRow {
+  std::string outcome;
+  bool permitted = false;
+  bool bad = false;
+  std::uint64_t count = 0;
+  std::string status;  // "seen", "UNSOUND", "unconfirmed", "model-only", "not seen"
+};
+
+struct SanitizerRow {
+  std::string kind;      // race, barrier-divergence, out-of-bounds, or another simulator finding
+  bool simulator = false;
+  bool sanitizer = false;
+  std::string verdict;   // agree, sanitizer-only, simulator-only
+  std::string note;
+};
+
+struct ModelComparison {
+  std::string model;
+  std::string launch;          // "<<<2,64>>>"
+  bool complete = false;       // the exploration was exhaustive and complete
+  std::uint64_t executions = 0;
+  bool has_gpu = false;
+  GpuResult gpu;
+  std::vector<CompareRow> rows;       // soundness failures first, then by outcome text
+  std::vector<SanitizerRow> sanitizer;
+  bool has_sanitizer = false;
+  std::vector<std::string> unsound;   // outcomes the GPU showed that the model forbids
+  std::vector<std::string> model_only;  // permitted bad outcomes the GPU never showed
+};
+
+ModelComparison compare(const models::Model& m, const Exploration& e, const GpuResult* gpu,
+                        const std::vector<SanitizerRun>* sanitizer);
+
+std::string compare_text(const std::vector<ModelComparison>& cs);
+std::string compare_markdown(const std::vector<ModelComparison>& cs);
+nlohmann::json compare_json(const std::vector<ModelComparison>& cs);
+
+}  // namespace scopesim::report

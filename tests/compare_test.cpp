@@ -1,0 +1,137 @@
+// The GPU cross-check (sim/report/compare.hpp) on hand-written GPU results and
+// sanitizer logs: what counts as a soundness failure, as model-only, and how
+// sanitizer reports line up with the simulator's findings. Every expected
+// verdict is derived from catalogue.md's verdicts of the models named.
+#include <gtest/gtest.h>
+
+#include "sim/report/compare.hpp"
+#include "test_support.hpp"
+
+namespace scopesim {
+namespace {
+
+using test::exhaustive;
+using test::model;
+
+// One JSON line as gpu/harness.cu writes it, with r0/r1 outcomes.
+std::string line(const std::string& m, const std::vector<std::tuple<int, int, int>>& outcomes, int timeouts = 0) {
+  std::string s = "{\"model\":\"" + m + "\",\"instances\":1000,\"seconds\":1,\"outcomes\":[";
+  bool first = true;
+  for (auto [r0, r1, count] : outcomes) {
+    s += first ? "" : ",";
+    first = false;
+    s += "{\"outcome\":\"x\",\"count\":" + std::to_string(count) +
+         ",\"terminated\":true,\"values\":[{\"name\":\"r0\",\"type\":\"i32\",\"bits\":" + std::to_string(r0) +
+         "},{\"name\":\"r1\",\"type\":\"i32\",\"bits\":" + std::to_string(r1) + "}]}";
+  }
+  if (timeouts > 0) s += std::string(first ? "" : ",") + "{\"count\":" + std::to_string(timeouts) + ",\"terminated\":false}";
+  return s + "]}";
+}
+
+const report::CompareRow* row(const report::ModelComparison& c, const std::string& outcome) {
+  for (const auto& r : c.rows)
+    if (r.outcome == outcome) return &r;
+  return nullptr;
+}
+
+report::ModelComparison compare_with(const std::string& name, const std::string& jsonl,
+                                     const std::vector<report::SanitizerRun>* san = nullptr) {
+  const auto results = report::parse_gpu_results(jsonl);
+  const auto it = results.find(name);
+  return report::compare(model(name), exhaustive(name), it == results.end() ? nullptr : &it->second, san);
+}
+
+TEST(Compare, InstancesToSeeAgainIsAboutThreeOverTheRate) {
+  // rate 3/1000: -ln(0.05) / 0.003 = 998.6 -> 999 instances.
+  EXPECT_EQ(report::instances_for_95(3, 1000), 999u);
+  // rate 1: ceil(2.996) = 3.
+  EXPECT_EQ(report::instances_for_95(7, 7), 3u);
+  EXPECT_EQ(report::instances_for_95(0, 1000), 0u);
+}
+
+TEST(Compare, ParsesValuesBackIntoOutcomeText) {
+  const auto r = report::parse_gpu_results(line("litmus.SB.xcta", {{1, 0, 5}}) + "\n\n");
+  ASSERT_EQ(r.size(), 1u);
+  const auto& g = r.at("litmus.SB.xcta");
+  ASSERT_EQ(g.outcomes.size(), 1u);
+  EXPECT_EQ(g.outcomes[0].text, "r0=1 r1=0");  // rebuilt from the values, not the "x" text field
+  EXPECT_EQ(g.instances, 1000u);
+  EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\"}\nnot json\n"), std::runtime_error);
+}
+
+// SB across blocks: PTX permits all four outcomes (verdict table row 11), so
+// nothing the GPU shows is a failure; if the GPU never shows r0=r1=0, that
+// permitted bad outcome is model-only.
+TEST(Compare, StoreBufferingSeenAndModelOnly) {
+  auto c = compare_with("litmus.SB.xcta", line("litmus.SB.xcta", {{0, 0, 10}, {1, 1, 990}}));
+  EXPECT_TRUE(c.unsound.empty());
+  ASSERT_NE(row(c, "r0=0 r1=0"), nullptr);
+  EXPECT_EQ(row(c, "r0=0 r1=0")->status, "seen");
+  EXPECT_TRUE(row(c, "r0=0 r1=0")->bad);
+  c = compare_with("litmus.SB.xcta", line("litmus.SB.xcta", {{1, 1, 1000}}));
+  EXPECT_EQ(c.model_only, std::vector<std::string>{"r0=0 r1=0"});
+  EXPECT_EQ(row(c, "r0=0 r1=1")->status, "not seen");  // permitted, not bad, not seen
+}
+
+// MP with gpu-scope release/acquire (row 1) forbids r0=1 r1=0: a GPU showing
+// it is a soundness failure, listed first.
+TEST(Compare, ForbiddenOutcomeOnTheGpuIsASoundnessFailure) {
+  const auto c = compare_with("litmus.MP+rel.gpu+acq.gpu", line("litmus.MP+rel.gpu+acq.gpu", {{1, 1, 900}, {1, 0, 1}}));
+  EXPECT_EQ(c.unsound, std::vector<std::string>{"r0=1 r1=0"});
+  ASSERT_FALSE(c.rows.empty());
+  EXPECT_EQ(c.rows.front().outcome, "r0=1 r1=0");
+  EXPECT_EQ(c.rows.front().status, "UNSOUND");
+  EXPECT_FALSE(c.rows.front().permitted);
+  const std::string text = report::compare_text({c});
+  EXPECT_EQ(text.rfind("SOUNDNESS FAILURE: litmus.MP+rel.gpu+acq.gpu", 0), 0u) << text;
+}
+
+// A spin timeout is permitted where the simulator says the spin may never end
+// (publish.cross_block_block_scope: possible non-termination) or the model
+// expects a deadlock under some configuration (publish.cross_block_device_scope
+// with one resident block); SB has no spin, so a timeout there is a failure.
+TEST(Compare, DidNotTerminate) {
+  const std::string none = "{\"model\":\"%\",\"instances\":10,\"outcomes\":[{\"count\":3,\"terminated\":false}]}";
+  auto with = [&](const std::string& m) {
+    std::string s = none;
+    s.replace(s.find('%'), 1, m);
+    return compare_with(m, s);
+  };
+  EXPECT_TRUE(with("publish.cross_block_block_scope").unsound.empty());
+  EXPECT_TRUE(with("publish.cross_block_device_scope").unsound.empty());
+  EXPECT_EQ(with("litmus.SB.xcta").unsound, std::vector<std::string>{report::kDidNotTerminate});
+}
+
+// racecheck sees shared memory: publish.relaxed's race on the shared slot is
+// found by both; publish.block_acqrel is race-free in the simulator (✓ in the
+// catalogue), so a racecheck report there is sanitizer-only.
+TEST(Compare, SanitizerBesideFindings) {
+  const std::string log =
+      "#### scopesim-sanitizer model=publish.relaxed tool=racecheck exit=0\n"
+      "========= Error: Race reported between Write access at f+0x10 in publish.cpp:25\n"
+      "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
+      "#### scopesim-sanitizer model=publish.relaxed tool=synccheck exit=0\n"
+      "========= ERROR SUMMARY: 0 errors\n"
+      "#### scopesim-sanitizer model=publish.block_acqrel tool=racecheck exit=0\n"
+      "========= Error: Race reported between Read access at g+0x20\n";
+  const auto runs = report::parse_sanitizer_log(log);
+  ASSERT_EQ(runs.at("publish.relaxed").size(), 2u);
+  EXPECT_EQ(runs.at("publish.relaxed")[0].kinds, std::vector<FindingKind>{FindingKind::data_race});
+  EXPECT_TRUE(runs.at("publish.relaxed")[1].kinds.empty());
+
+  auto kind = [](const report::ModelComparison& c, const std::string& k) -> std::string {
+    for (const auto& s : c.sanitizer)
+      if (s.kind == k) return s.verdict;
+    return "";
+  };
+  const auto relaxed = compare_with("publish.relaxed", "", &runs.at("publish.relaxed"));
+  EXPECT_EQ(kind(relaxed, "race"), "agree");
+  // The uninitialised read has no sanitizer tool here (memcheck did not run).
+  EXPECT_EQ(kind(relaxed, "uninitialised-read"), "simulator-only");
+  const auto acqrel = compare_with("publish.block_acqrel", "", &runs.at("publish.block_acqrel"));
+  EXPECT_EQ(kind(acqrel, "race"), "sanitizer-only");
+  EXPECT_THROW(report::parse_sanitizer_log("#### scopesim-sanitizer tool=racecheck\n"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace scopesim
