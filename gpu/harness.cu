@@ -278,7 +278,8 @@ Options parse(int argc, char** argv) {
 int run(int argc, char** argv) {
   Options o = parse(argc, argv);
   std::vector<const models::Model*> ms;
-  for (const models::Model& m : models::registry()) ms.push_back(&m);
+  for (const models::Model& m : models::registry())
+    if (m.gpu_skip == nullptr) ms.push_back(&m);
   std::stable_sort(ms.begin(), ms.end(), [](auto* a, auto* b) { return a->name < b->name; });
   if (o.list) {
     for (const models::Model* m : ms) std::printf("%s\n", m->name.c_str());

@@ -64,6 +64,8 @@ struct Model {
   // Expected count of executions explored exhaustively at `chapter`
   // (0 = not stated); each stated count is derived next to the model.
   unsigned long long exhaustive_executions = 0;
+  // Why the GPU harness does not run this model (nullptr: it does).
+  const char* gpu_skip = nullptr;
 };
 
 std::vector<Model>& registry();
