@@ -41,6 +41,9 @@ struct Expectation {
   // When true, no finding beyond `required` may appear (catalogue models);
   // litmus models leave it false: racy litmus code also reports races.
   bool exact_findings = true;
+  // When true, more than one outcome must be permitted: the result depends
+  // on the schedule (counter.float_order), though no outcome is bad.
+  bool several_outcomes = false;
 };
 
 // A further verdict of the same model under other options (e.g. one resident block).
