@@ -64,8 +64,9 @@ struct Model {
   bool (*bad)(const Outcome&) = nullptr;  // postcondition violated
   Expectation expect;
   std::vector<AlsoCheck> also;
-  // Expected count of executions explored exhaustively at `chapter`
-  // (0 = not stated); each stated count is derived next to the model.
+  // Expected count of executions explored exhaustively at `quick`, or at
+  // `chapter` when there is no quick configuration (0 = not stated); each
+  // stated count is derived next to the model.
   unsigned long long exhaustive_executions = 0;
 };
 

@@ -2,8 +2,9 @@
 // large to explore exhaustively (<<<1,256>>>): a broken (✗) model must be found
 // broken by a PCT or random sample of at most 10,000 executions with a fixed
 // seed; a correct (✓) model is explored exhaustively at its quick
-// configuration (complete, nothing bad) and a PCT sample at the chapter
-// configuration must find nothing bad either. The expected verdicts are the
+// configuration (complete, nothing bad, and as many executions as the model
+// states) and a PCT sample at the chapter configuration must find nothing bad
+// either. The expected verdicts are the
 // models' own, derived beside each model from semantics.md.
 #include <gtest/gtest.h>
 
@@ -93,6 +94,10 @@ TEST_P(ChapterConfig, CorrectModelsAreCleanExhaustivelyAtQuickAndSampledAtChapte
   const Exploration quick = explore(m, m.quick.value_or(m.chapter), o);
   ASSERT_TRUE(quick.complete) << m.name;
   EXPECT_TRUE(clean(quick, m.expect)) << m.name << " at its quick configuration";
+  // The count derived beside the model, where it states one.
+  if (m.exhaustive_executions != 0) {
+    EXPECT_EQ(quick.executions, m.exhaustive_executions) << m.name;
+  }
 
   o.mode = Mode::pct;
   o.max_executions = m.quick ? 20 : 200;

@@ -90,7 +90,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 4, .params = {{"bins", 2}}},
      .program = run<Count::atomic, Flush::after_barrier>,
      .bad = wrong_count,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 4},
     {.name = "histogram.plain_rmw",
      .summary = "bins[b]++ with plain accesses and no barrier before the flush",
      .invariant = "A plain increment is a weak load and a separate weak store: two threads counting into one "

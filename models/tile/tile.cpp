@@ -140,7 +140,13 @@ const char* const kWrong = "some out[k] is not in[k] + in[neighbour(k)]: a stale
 //   the order of one pair does not constrain another: 2^q executions; the read
 //   that runs first has one write to return (the pseudo-write), the one after
 //   has two (the pseudo-write is not hidden from a thread that knows nothing
-//   of the store), so each racing pair gives 3 distinct runs: 3^q.
+//   of the store), so each pair contributes 1 + 2 = 3 runs. Not every
+//   combination of orders exists: the q pairs form a cycle (thread k stores
+//   tile[k] before it reads tile[k+1]), and "every read before its store" is
+//   cyclic. tile.missing_barrier at <<<1,4>>>: 3^4 - 1 = 80. (The explorer
+//   currently explores 78 there, and 234 instead of 242 at <<<1,5>>>, while
+//   <<<1,2>>> and <<<1,3>>> give 8 and 26 as derived; the count is therefore
+//   not stated on the model.)
 
 Registrar models{
     {.name = "tile.barrier",
@@ -154,7 +160,8 @@ Registrar models{
      .quick = Config{1, 8},
      .program = run<tile_barrier<Neighbour::next>>,
      .bad = wrong,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 1},
     {.name = "tile.missing_barrier",
      .summary = "as tile.barrier without the barrier",
      .invariant = "Nothing orders a thread's read of its neighbour's tile element with the neighbour's plain "
@@ -188,7 +195,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 8, .params = {{"n", 6}}},
      .program = run<tile_bounds_participate>,
      .bad = wrong,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 1},
     {.name = "tile.syncwarp_across_warps",
      .summary = "syncwarp() instead of syncthreads(); lane 31's neighbour is lane 0 of the next warp",
      .invariant = "syncwarp orders memory only among the lanes of the calling warp. Thread 31 reads tile[32], "
@@ -211,7 +219,8 @@ Registrar models{
      .quick = Config{1, 32},
      .program = run<tile_syncwarp<Neighbour::next_in_warp>, Neighbour::next_in_warp>,
      .bad = wrong,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 1},
 };
 
 }  // namespace scopesim::models::tile
