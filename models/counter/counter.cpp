@@ -7,7 +7,7 @@
 namespace scopesim::models::counter {
 using namespace scopesim::dialect;
 
-// ---- counter.global_atomic: atomicAdd(&counter, 1) ----
+// ---- counter.global_atomic: atomic_add(&counter, 1) ----
 SCOPESIM_KERNEL void count_atomic(plain<int>* counter) { atomic_add(counter, 1); }
 
 // ---- counter.plain: counter++ ----
@@ -55,7 +55,7 @@ void sum(Host& h, const Config& c) {
 bool never_bad(const Outcome&) { return false; }
 
 // Derivations (semantics.md):
-// - global_atomic: atomicAdd is atom.relaxed.gpu; device scope includes every
+// - global_atomic: atomic_add is atom.relaxed.gpu; device scope includes every
 //   thread of the grid, so every pair of increments is morally strong and
 //   atomic: each RMW reads the one before it in coherence and the counter
 //   ends at grid * block. No race: all accesses are strong and morally strong.
@@ -76,7 +76,7 @@ bool never_bad(const Outcome&) { return false; }
 
 Registrar models{
     {.name = "counter.global_atomic",
-     .summary = "count<<<2,64>>>: every thread atomicAdd(&counter, 1)",
+     .summary = "count<<<2,64>>>: every thread atomic_add(&counter, 1)",
      .invariant = "Every increment is a device-scope RMW (atom.relaxed.gpu) and device scope includes every "
                   "thread of the grid: the increments are pairwise morally strong, hence atomic, and none is "
                   "lost whatever the schedule.",
@@ -97,8 +97,8 @@ Registrar models{
      .bad = lost_update,
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
     {.name = "counter.float_order",
-     .summary = "sum_floats<<<2,64>>>: atomicAdd of float values 1e8, 4, 4, -1e8, ... in any order",
-     .invariant = "Each atomicAdd is atomic (device scope, morally strong), so no addend is lost, but the "
+     .summary = "sum_floats<<<2,64>>>: atomic_add of float values 1e8, 4, 4, -1e8, ... in any order",
+     .invariant = "Each atomic_add is atomic (device scope, morally strong), so no addend is lost, but the "
                   "additions happen in coherence order, which the schedule decides, and float addition "
                   "rounds: the sum depends on the schedule.",
      .bad_means = "none: every sum is a correct result of some order; the finding is that there are several",

@@ -1,7 +1,7 @@
 // tile — a cooperative shared-memory tile (catalogue.md, "tile").
-// Each thread loads in[i] into tile[threadIdx.x], then adds a neighbour's
+// Each thread loads in[i] into tile[thread_idx().x], then adds a neighbour's
 // element to its own and writes out[i]. The chapter launches <<<1,256>>> over
-// n = 256 inputs; one block, so i == threadIdx.x. Postcondition: out is the
+// n = 256 inputs; one block, so i == thread_idx().x. Postcondition: out is the
 // exact function of in, out[k] = in[k] + in[neighbour(k)] for every k < n,
 // checked after the kernel by a one-thread verify_tile kernel that counts the
 // mismatches (the host program can observe device memory only cell by cell).
@@ -151,7 +151,7 @@ const char* const kWrong = "some out[k] is not in[k] + in[neighbour(k)]: a stale
 Registrar models{
     {.name = "tile.barrier",
      .summary = "tile<<<1,256>>>: load in[i] into a shared tile, syncthreads(), add the next thread's element",
-     .invariant = "Every thread's plain store to tile[threadIdx.x] precedes the block barrier; every read of a "
+     .invariant = "Every thread's plain store to tile[thread_idx().x] precedes the block barrier; every read of a "
                   "neighbour's element follows it. The barrier makes every participant's earlier accesses "
                   "visible to every participant after it (cta scope, the whole block), so each read returns "
                   "the element its neighbour loaded.",
