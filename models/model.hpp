@@ -41,6 +41,9 @@ struct Expectation {
   // When true, no finding beyond `required` may appear (catalogue models);
   // litmus models leave it false: racy litmus code also reports races.
   bool exact_findings = true;
+  // When true, more than one outcome must be permitted: the result depends
+  // on the schedule (counter.float_order), though no outcome is bad.
+  bool several_outcomes = false;
 };
 
 // A further verdict of the same model under other options (e.g. one resident block).
@@ -61,8 +64,9 @@ struct Model {
   bool (*bad)(const Outcome&) = nullptr;  // postcondition violated
   Expectation expect;
   std::vector<AlsoCheck> also;
-  // Expected count of executions explored exhaustively at `chapter`
-  // (0 = not stated); each stated count is derived next to the model.
+  // Expected count of executions explored exhaustively at `quick`, or at
+  // `chapter` when there is no quick configuration (0 = not stated); each
+  // stated count is derived next to the model.
   unsigned long long exhaustive_executions = 0;
   // Why the GPU harness does not run this model (nullptr: it does).
   const char* gpu_skip = nullptr;

@@ -58,7 +58,7 @@ head -c 300 "$first" >truncated.schedule
 expect_code 2 "truncated schedule" -- "$bin" replay truncated.schedule
 
 # check and list
-expect_code 0 "check" -- "$bin" check --no-schedules
+expect_code 0 "check" -- "$bin" check publish.relaxed publish.block_acqrel tile.barrier --no-schedules
 grep -q "publish.relaxed" out.txt && pass || fail "check does not list publish.relaxed"
 expect_code 0 "list --json" -- "$bin" list --json
 expect_code 0 "explore --help" -- "$bin" explore --help

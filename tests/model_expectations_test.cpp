@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "tests/known_failures.hpp"
 #include "tests/test_support.hpp"
 
 namespace scopesim {
@@ -19,6 +20,9 @@ void expect_verdict(const models::Model& m, const models::Config& c, const model
   bool bad = false;
   for (const auto& s : x.outcomes) bad |= s.bad;
   EXPECT_EQ(bad, e.bad_outcome_permitted) << m.name << ": " << m.bad_means;
+  if (e.several_outcomes) {
+    EXPECT_GT(x.outcomes.size(), 1u) << m.name << ": the result should depend on the schedule";
+  }
   std::set<FindingKind> found;
   for (const auto& f : x.findings) found.insert(f.finding.kind);
   for (FindingKind k : e.required) EXPECT_TRUE(found.count(k)) << m.name << " lacks a " << name(k) << " finding";
@@ -32,9 +36,14 @@ void expect_verdict(const models::Model& m, const models::Config& c, const model
 
 class EveryModel : public ::testing::TestWithParam<std::string> {};
 
+// At the model's quick configuration when it has one: chapter launches such as
+// <<<1,256>>> are too large to explore exhaustively (tests/chapter_config_test.cpp
+// covers them).
 TEST_P(EveryModel, MatchesItsExpectedVerdict) {
   const models::Model& m = test::model(GetParam());
-  expect_verdict(m, m.chapter, m.expect, 0);
+  if (const std::string* known = test::known_engine_failure(m.name))
+    GTEST_SKIP() << "known engine failure (tests/chapter_config_test.cpp checks it persists): " << *known;
+  expect_verdict(m, m.quick.value_or(m.chapter), m.expect, 0);
   for (const auto& also : m.also) expect_verdict(m, also.config, also.expect, also.config.resident_blocks);
 }
 

@@ -375,7 +375,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
   // Every job is resolved before anything runs: a bad option fails fast.
   std::vector<std::pair<const models::Model*, std::vector<Job>>> plan;
   for (const models::Model* m : ms) {
-    std::vector<Job> jobs{{"", m->chapter, m->expect, s}};
+    std::vector<Job> jobs{{"", m->quick.value_or(m->chapter), m->expect, s}};  // quick: exhaustive runs finish
     for (const models::AlsoCheck& a : m->also) {
       models::Config c = a.config;
       Settings as = also_settings(*m, a, s, c);
@@ -446,10 +446,14 @@ int cmd_replay(const std::string& file, bool json) {
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
       throw UsageError("schedule uses memory model '" + h.memory_model + "', which this scopesim does not have");
   }
-  bool launch_ok = h.config.grid == m.chapter.grid && h.config.block == m.chapter.block;
-  for (const models::AlsoCheck& a : m.also)
-    launch_ok = launch_ok || (h.config.grid == a.config.grid && h.config.block == a.config.block);
-  if (!launch_ok)
+  // The schedule names the launch; the model's configuration with that launch supplies its parameters.
+  std::vector<models::Config> launches{m.chapter};
+  if (m.quick) launches.push_back(*m.quick);
+  for (const models::AlsoCheck& a : m.also) launches.push_back(a.config);
+  auto same = std::find_if(launches.begin(), launches.end(), [&](const models::Config& k) {
+    return k.grid == h.config.grid && k.block == h.config.block;
+  });
+  if (same == launches.end())
     throw UsageError(fmt::format("schedule launches <<<{},{}>>> but {} launches <<<{},{}>>>", h.config.grid,
                                  h.config.block, m.name, m.chapter.grid, m.chapter.block));
 
@@ -460,7 +464,9 @@ int cmd_replay(const std::string& file, bool json) {
   ro.keep_trace = true;
   RunResult r;
   try {
-    r = replay(m, h.config, ro, s.log);
+    models::Config config = h.config;
+    config.params = same->params;
+    r = replay(m, config, ro, s.log);
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
@@ -532,7 +538,8 @@ int run_cli(int argc, char** argv) {
   Output ck_out;
   CLI::App* ck = app.add_subcommand(
       "check",
-      "Explore every shipped model (or the MODELs named) at its chapter launch configuration and at each "
+      "Explore every shipped model (or the MODELs named) at its quick launch configuration (its chapter one "
+      "if it has none) and at each "
       "further configuration it names, judge what was found against what the model is expected to show, and "
       "print the verdict table: model, expected, found, match, executions, time. A search that did not "
       "complete proves only presence: a verdict that needs absence is then 'incomplete', never a match. "

@@ -1,0 +1,113 @@
+// counter — one global counter (catalogue.md, "counter").
+// Every thread of the grid adds to one counter in global memory; the host
+// observes the counter and the total it expects. counter.hierarchical (warp
+// reduction with a shuffle) waits for warp shuffles in the dialect.
+#include "models/model.hpp"
+
+namespace scopesim::models::counter {
+using namespace scopesim::dialect;
+
+// ---- counter.global_atomic: atomic_add(&counter, 1) ----
+SCOPESIM_KERNEL void count_atomic(plain<int>* counter) { atomic_add(counter, 1); }
+
+// ---- counter.plain: counter++ ----
+SCOPESIM_KERNEL void count_plain(plain<int>* counter) { (*counter)++; }
+
+// ---- counter.float_order: each thread adds its own float value ----
+SCOPESIM_KERNEL void sum_floats(const plain<float>* values, plain<float>* sum) {
+  const unsigned i = block_idx().x * block_dim().x + thread_idx().x;
+  const float v = values[i];
+  atomic_add(sum, v);
+}
+
+// ---- host programs ----
+template <auto Kernel>
+void count(Host& h, const Config& c) {
+  plain<int>* counter = device_alloc<plain<int>>(h, "counter");
+  plain<int>* expected = device_alloc<plain<int>>(h, "expected");
+  host_write(*counter, 0);
+  host_write(*expected, static_cast<int>(c.grid * c.block));
+  launch<Kernel>(h, "count", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, counter);
+  device_synchronize(h);
+  observe(h, "counter", *counter);
+  observe(h, "expected", *expected);
+}
+
+bool lost_update(const Outcome& o) { return o.i("counter") != o.i("expected"); }
+
+// Values whose float sum depends on the order: 1e8 + 1 rounds back to 1e8 (the
+// spacing of floats near 1e8 is 8), but 1 + 1 + ... accumulated first survives.
+// Thread k adds kValues[k % 4].
+constexpr float kValues[4] = {1.0e8f, 4.0f, 4.0f, -1.0e8f};
+
+void sum(Host& h, const Config& c) {
+  const unsigned threads = c.grid * c.block;
+  plain<float>* values = device_alloc<plain<float>>(h, "values", threads);
+  plain<float>* total = device_alloc<plain<float>>(h, "sum");
+  for (unsigned k = 0; k < threads; ++k) host_write(values[k], kValues[k % 4]);
+  host_write(*total, 0.0f);
+  launch<sum_floats>(h, "sum_floats", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, values, total);
+  device_synchronize(h);
+  observe(h, "sum", *total);
+}
+
+// No single sum is wrong: the point is that there is more than one.
+bool never_bad(const Outcome&) { return false; }
+
+// Derivations (semantics.md):
+// - global_atomic: atomic_add is atom.relaxed.gpu; device scope includes every
+//   thread of the grid, so every pair of increments is morally strong and
+//   atomic: each RMW reads the one before it in coherence and the counter
+//   ends at grid * block. No race: all accesses are strong and morally strong.
+//   Executions at the quick configuration <<<2,2>>>: the four morally strong
+//   RMWs on one location run in every order, and the order is all that
+//   differs: 4! = 24 distinct executions. (The explorer currently runs 48,
+//   each distinct one twice, so the count is not stated on the model.)
+// - plain: counter++ is a weak load and a separate weak store; two threads
+//   may both load 0 and store 1 (lost update) and the accesses race.
+// - float_order: the atomics are atomic (as above) but float addition is not
+//   associative; with the quick configuration <<<1,4>>> adding 1e8, 4, 4, -1e8:
+//   1e8 + 4 rounds to 1e8 (ties to even; the spacing is 8), 1e8 + 4 + 4 too,
+//   while 4 + 4 = 8 first, then + 1e8 = 100000008 exactly. A 4 added while
+//   1e8 is in the sum is absorbed, one added before 1e8 or after -1e8 is kept,
+//   so the orders give the sums 0 (4, 1e8, 4, -1e8), 4 (1e8, 4, -1e8, 4) and
+//   8 (4, 4, 1e8, -1e8): three outcomes, none bad; no race. Executions: the
+//   four morally strong RMWs in every order, 4! = 24.
+
+Registrar models{
+    {.name = "counter.global_atomic",
+     .summary = "count<<<2,64>>>: every thread atomic_add(&counter, 1)",
+     .invariant = "Every increment is a device-scope RMW (atom.relaxed.gpu) and device scope includes every "
+                  "thread of the grid: the increments are pairwise morally strong, hence atomic, and none is "
+                  "lost whatever the schedule.",
+     .bad_means = "lost update: counter < expected = grid * block",
+     .chapter = {2, 64},
+     .quick = Config{2, 2},
+     .program = count<count_atomic>,
+     .bad = lost_update,
+     .expect = {.bad_outcome_permitted = false, .required = {}}},
+    {.name = "counter.plain",
+     .summary = "count<<<2,64>>>: every thread counter++ with plain accesses",
+     .invariant = "counter++ is a plain load and a separate plain store: nothing orders two threads' increments, "
+                  "so both may read the same value (a lost update) and the accesses race.",
+     .bad_means = "lost update: counter < expected = grid * block",
+     .chapter = {2, 64},
+     .quick = Config{1, 2},
+     .program = count<count_plain>,
+     .bad = lost_update,
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+    {.name = "counter.float_order",
+     .summary = "sum_floats<<<2,64>>>: atomic_add of float values 1e8, 4, 4, -1e8, ... in any order",
+     .invariant = "Each atomic_add is atomic (device scope, morally strong), so no addend is lost, but the "
+                  "additions happen in coherence order, which the schedule decides, and float addition "
+                  "rounds: the sum depends on the schedule.",
+     .bad_means = "none: every sum is a correct result of some order; the finding is that there are several",
+     .chapter = {2, 64},
+     .quick = Config{1, 4},
+     .program = sum,
+     .bad = never_bad,
+     .expect = {.bad_outcome_permitted = false, .required = {}, .several_outcomes = true},
+     .exhaustive_executions = 24},
+};
+
+}  // namespace scopesim::models::counter

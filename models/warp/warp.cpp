@@ -1,0 +1,58 @@
+// warp — warp-level exchange (catalogue.md, "warp").
+// <<<1,32>>>: lanes 0 and 1 swap values through shared memory around a
+// syncwarp. warp.shfl_is_not_a_fence waits for warp shuffles in the dialect.
+#include "models/model.hpp"
+
+namespace scopesim::models::warp {
+using namespace scopesim::dialect;
+
+using Lanes = plain<int>[32];
+
+// ---- warp.partial_mask: the mask names lane 0 only, but lanes 0 and 1
+// execute the syncwarp (it should be 0x3) ----
+SCOPESIM_KERNEL void swap_pair(plain<int>* got) {
+  SCOPESIM_SHARED(Lanes, buf);
+  const unsigned lane = thread_idx().x % 32;
+  if (lane < 2) {
+    buf[lane] = static_cast<int>(lane) + 1;
+    syncwarp(0x1);
+    got[lane] = buf[lane ^ 1];
+  }
+}
+
+void run(Host& h, const Config& c) {
+  plain<int>* got = device_alloc<plain<int>>(h, "got", 2);
+  launch<swap_pair>(h, "swap_pair", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, got);
+  device_synchronize(h);
+  observe(h, "got0", got[0]);
+  observe(h, "got1", got[1]);
+}
+
+// Lane 0 should read lane 1's 2, lane 1 lane 0's 1.
+bool not_swapped(const Outcome& o) { return o.i("got0") != 2 || o.i("got1") != 1; }
+
+// Derivation (semantics.md): lane 1 executes a syncwarp whose mask excludes
+// it: barrier divergence (invalid mask) in every run. Lane 0's syncwarp(0x1)
+// orders it only with itself, so its read of buf[1] is unordered with lane
+// 1's store (data race) and may run before it: a stale, never-written value,
+// a bad outcome. What an invalid mask does is undefined; the simulator lets
+// lane 1 wait for lane 0 at the syncwarp, which deadlocks when lane 0 has
+// left it. Those consequences of undefined behaviour are not part of the
+// verdict: only the divergence and the race are required.
+
+Registrar models{
+    {.name = "warp.partial_mask",
+     .summary = "swap_pair<<<1,32>>>: lanes 0 and 1 swap through shared memory around syncwarp(0x1), not 0x3",
+     .invariant = "syncwarp(mask) orders memory among the lanes named in the mask, and every lane that executes "
+                  "it must be named. Lane 1 executes it but is not in the mask: the mask is invalid, and lane "
+                  "0's read of lane 1's value is not ordered after lane 1's store.",
+     .bad_means = "a lane read a value its partner had not stored yet",
+     .chapter = {1, 32},
+     .program = run,
+     .bad = not_swapped,
+     .expect = {.bad_outcome_permitted = true,
+                .required = {FindingKind::barrier_divergence, FindingKind::data_race},
+                .exact_findings = false}},
+};
+
+}  // namespace scopesim::models::warp
