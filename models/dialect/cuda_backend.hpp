@@ -65,6 +65,13 @@ __device__ inline uint3 logical_thread() {
 #else
 __device__ inline void spin_check() {}
 #endif
+// After an atomic access: the spin check on the device; nothing in host code
+// (a host program may use atomic_ref on mapped memory).
+__host__ __device__ inline void after_access() {
+#if defined(__CUDA_ARCH__)
+  spin_check();
+#endif
+}
 
 }  // namespace harness
 
@@ -73,26 +80,26 @@ __device__ inline void spin_check() {}
 template <class T, thread_scope S = thread_scope_system>
 struct atomic_ref : cuda::atomic_ref<T, S> {
   using base = cuda::atomic_ref<T, S>;
-  __device__ explicit atomic_ref(T& cell) : base(cell) {}
-  __device__ T load(memory_order o = memory_order_seq_cst) const noexcept {
+  __host__ __device__ explicit atomic_ref(T& cell) : base(cell) {}
+  __host__ __device__ T load(memory_order o = memory_order_seq_cst) const noexcept {
     const T v = base::load(o);
-    harness::spin_check();
+    harness::after_access();
     return v;
   }
-  __device__ operator T() const noexcept { return load(); }
-  __device__ T exchange(T v, memory_order o = memory_order_seq_cst) const noexcept {
+  __host__ __device__ operator T() const noexcept { return load(); }
+  __host__ __device__ T exchange(T v, memory_order o = memory_order_seq_cst) const noexcept {
     const T old = base::exchange(v, o);
-    harness::spin_check();
+    harness::after_access();
     return old;
   }
-  __device__ bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst) const noexcept {
+  __host__ __device__ bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst) const noexcept {
     const bool done = base::compare_exchange_strong(expected, desired, o);
-    harness::spin_check();
+    harness::after_access();
     return done;
   }
-  __device__ bool compare_exchange_weak(T& expected, T desired, memory_order o = memory_order_seq_cst) const noexcept {
+  __host__ __device__ bool compare_exchange_weak(T& expected, T desired, memory_order o = memory_order_seq_cst) const noexcept {
     const bool done = base::compare_exchange_weak(expected, desired, o);
-    harness::spin_check();
+    harness::after_access();
     return done;
   }
 };

@@ -6,6 +6,7 @@
 // function of the options (times only in text, or in JSON with --times).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
@@ -133,7 +134,31 @@ struct Settings {
   CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
   std::uint64_t max_steps = 20000;
   std::string memory_model = "ptx";
+  // explore only: the launch, when not the model's chapter one.
+  bool quick = false;
+  unsigned grid = 0, block = 0;  // 0: the model's
+  std::vector<std::string> params;  // "name=value"
 };
+
+// The launch `explore` runs: the model's chapter (or quick) configuration
+// with --grid, --block, --param and --resident-blocks applied.
+models::Config launch_of(const models::Model& m, const Settings& s) {
+  if (s.quick && !m.quick) throw UsageError(m.name + " has no quick configuration; its chapter one is the only one");
+  models::Config c = s.quick ? *m.quick : m.chapter;
+  if (s.grid) c.grid = s.grid;
+  if (s.block) c.block = s.block;
+  for (const std::string& p : s.params) {
+    const auto eq = p.find('=');
+    long long v = 0;
+    const char* begin = eq == std::string::npos ? nullptr : p.data() + eq + 1;
+    const auto [end, ec] = begin ? std::from_chars(begin, p.data() + p.size(), v) : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq == 0 || eq == std::string::npos || ec != std::errc{} || end != p.data() + p.size())
+      throw UsageError("--param needs NAME=INTEGER, got '" + p + "'");
+    c.params[p.substr(0, eq)] = v;
+  }
+  if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
+  return c;
+}
 
 // Options that change what is explored. `launch`: --resident-blocks and --stop-at-first too.
 void add_search_options(CLI::App& app, Settings& s, bool launch) {
@@ -321,8 +346,7 @@ int cmd_list(bool json) {
 int cmd_explore(const std::string& name, const Settings& s, const Output& out) {
   const models::Model& m = find_model(name);
   check_memory_model(s.memory_model);
-  models::Config c = m.chapter;
-  if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
+  const models::Config c = launch_of(m, s);
   ExploreOptions o = explore_options(s);
   with_config(o, c);
   o.progress = progress_printer(out.progress, m.name);
@@ -446,16 +470,7 @@ int cmd_replay(const std::string& file, bool json) {
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
       throw UsageError("schedule uses memory model '" + h.memory_model + "', which this scopesim does not have");
   }
-  // The schedule names the launch; the model's configuration with that launch supplies its parameters.
-  std::vector<models::Config> launches{m.chapter};
-  if (m.quick) launches.push_back(*m.quick);
-  for (const models::AlsoCheck& a : m.also) launches.push_back(a.config);
-  auto same = std::find_if(launches.begin(), launches.end(), [&](const models::Config& k) {
-    return k.grid == h.config.grid && k.block == h.config.block;
-  });
-  if (same == launches.end())
-    throw UsageError(fmt::format("schedule launches <<<{},{}>>> but {} launches <<<{},{}>>>", h.config.grid,
-                                 h.config.block, m.name, m.chapter.grid, m.chapter.block));
+  // The schedule names the whole launch: grid, block, resident blocks and parameters.
 
   RunOptions ro;
   ro.memory_model = h.memory_model;
@@ -464,9 +479,7 @@ int cmd_replay(const std::string& file, bool json) {
   ro.keep_trace = true;
   RunResult r;
   try {
-    models::Config config = h.config;
-    config.params = same->params;
-    r = replay(m, config, ro, s.log);
+    r = replay(m, h.config, ro, s.log);
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
@@ -519,6 +532,16 @@ int run_cli(int argc, char** argv) {
       "one-line summary.");
   list->add_flag("--json", list_json, "Print JSON: name, summary, invariant, launch and expectations");
 
+  std::string explain_name;
+  bool explain_json = false;
+  CLI::App* xp = app.add_subcommand(
+      "explain",
+      "Describe one model: its launch, the scope-and-order invariant it relies on (or breaks), what a bad "
+      "outcome means, the verdict it is expected to get, and the command that shows it. Exit 0, or 2 for an "
+      "unknown model.");
+  xp->add_option("MODEL", explain_name, "The model to explain (see 'scopesim list')")->required();
+  xp->add_flag("--json", explain_json, "Print JSON (as one entry of 'scopesim list --json')");
+
   std::string model_name;
   Settings ex_settings;
   Output ex_out;
@@ -531,6 +554,12 @@ int run_cli(int argc, char** argv) {
       "and finding. Exit 0: nothing bad found; 1: a bad outcome or finding; 2: usage or input error.");
   ex->add_option("MODEL", model_name, "The model to explore (see 'scopesim list')")->required();
   add_search_options(*ex, ex_settings, true);
+  ex->add_flag("--quick", ex_settings.quick, "Launch the model's quick configuration instead of its chapter one");
+  ex->add_option("--grid", ex_settings.grid, "Blocks in the grid (default: the model's)")
+      ->check(CLI::Range(1u, 65535u));
+  ex->add_option("--block", ex_settings.block, "Threads per block (default: the model's)")
+      ->check(CLI::Range(1u, 1024u));
+  ex->add_option("--param", ex_settings.params, "A model parameter, NAME=INTEGER (e.g. --param n=200); repeatable");
   add_output_options(*ex, ex_out);
 
   std::vector<std::string> check_names;
@@ -575,6 +604,14 @@ int run_cli(int argc, char** argv) {
 
   try {
     if (*list) return cmd_list(list_json);
+    if (*xp) {
+      const models::Model& m = find_model(explain_name);
+      if (explain_json)
+        print_json(report::list_json({&m})[0]);
+      else
+        fmt::print("{}", report::explain_text(m));
+      return kClean;
+    }
     if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
     if (*ck) return cmd_check(check_names, ck_settings, ck_out);
     if (*rp) return cmd_replay(replay_file, replay_json);

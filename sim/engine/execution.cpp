@@ -459,7 +459,8 @@ class Run final : public Door, public HostApi {
 
   std::uint64_t access(const Event& e) {
     check_bounds(e);
-    SimThread& t = threads_[cur_];
+    // No reference into threads_ is held here: a read may wait (spin), and
+    // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
     events_.push_back({cur_, e.where});
     const Lowering low = lower(e);
@@ -480,7 +481,7 @@ class Run final : public Door, public HostApi {
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
         place_write(m, e);
-        ++t.mods;
+        ++threads_[cur_].mods;
         note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
@@ -497,12 +498,12 @@ class Run final : public Door, public HostApi {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           place_write(m, e);
-          ++t.mods;
+          ++threads_[cur_].mods;
           note += ", writes " + format_value(e.type, m.value);
         }
       }
       collect_findings();
-      trace(t, ptx_name(op) + " " + note + " at " + describe(e.where));
+      trace(threads_[cur_], ptx_name(op) + " " + note + " at " + describe(e.where));
     }
     return result;
   }

@@ -135,6 +135,11 @@ std::string format_schedule(const Schedule& s) {
   out += "grid " + std::to_string(h.config.grid) + "\n";
   out += "block " + std::to_string(h.config.block) + "\n";
   out += "resident-blocks " + std::to_string(h.config.resident_blocks) + "\n";
+  for (const auto& [name, value] : h.config.params) {
+    if (name.empty() || name.find_first_of(" \t\n") != std::string::npos)
+      throw ScheduleError("cannot write schedule: parameter name " + quote(name) + " is not one word");
+    out += "param " + name + " " + std::to_string(value) + "\n";
+  }
   out += "max-steps " + std::to_string(h.max_steps) + "\n";
   out += "trace-hash " + hex16(h.trace_hash) + "\n";
   if (!h.outcome.empty()) {
@@ -207,7 +212,7 @@ Schedule parse_schedule(std::string_view text) {
     ++i;
   }
 
-  // Header fields, in any order, each once (finding: any number), up to "decisions".
+  // Header fields, in any order, each once (finding, param: any number), up to "decisions".
   std::map<std::string, std::size_t, std::less<>> seen;  // field -> line
   std::optional<std::uint64_t> announced;
   std::size_t decisions_line = 0;
@@ -219,16 +224,16 @@ Schedule parse_schedule(std::string_view text) {
     while (sp < l.size() && !is_space(l[sp])) ++sp;
     const std::string_view field = l.substr(0, sp);
     const std::string_view value = trim(l.substr(sp));
-    static constexpr std::array<std::string_view, 11> known = {
-        "model",     "source-hash", "memory-model", "grid",    "block",    "resident-blocks",
-        "max-steps", "trace-hash",  "outcome",      "finding", "decisions"};
+    static constexpr std::array<std::string_view, 12> known = {
+        "model",     "source-hash", "memory-model", "grid",    "block",     "resident-blocks",
+        "max-steps", "trace-hash",  "outcome",      "finding", "decisions", "param"};
     bool is_known = false;
     for (auto k : known) is_known = is_known || k == field;
     if (!is_known) {
       if (parse_uint<std::uint64_t>(field)) fail(ln, "a decision before the 'decisions <N>' line");
       fail(ln, "unknown header field " + quote(field));
     }
-    if (field != "finding") {
+    if (field != "finding" && field != "param") {
       auto [it, fresh] = seen.emplace(std::string(field), ln);
       if (!fresh)
         fail(ln, "second '" + std::string(field) + "' line (the first is line " + std::to_string(it->second) +
@@ -264,6 +269,17 @@ Schedule parse_schedule(std::string_view text) {
         fail(ln, "block must be 1 to " + std::to_string(kMaxBlock) + " threads, got " + quote(value));
     } else if (field == "resident-blocks") {
       h.config.resident_blocks = static_cast<unsigned>(number(u32max));
+    } else if (field == "param") {
+      // "param NAME VALUE": a model parameter of the launch (any number of lines).
+      const auto space = value.find(' ');
+      const std::string_view pname = value.substr(0, space);
+      const std::string_view pvalue = space == std::string_view::npos ? std::string_view{} : value.substr(space + 1);
+      long long v = 0;
+      const auto [end, ec] = std::from_chars(pvalue.data(), pvalue.data() + pvalue.size(), v);
+      if (pname.empty() || pvalue.empty() || ec != std::errc{} || end != pvalue.data() + pvalue.size())
+        fail(ln, "param needs a name and a decimal value, got " + quote(value));
+      if (!h.config.params.emplace(std::string(pname), v).second)
+        fail(ln, "param " + quote(pname) + " is given twice");
     } else if (field == "max-steps") {
       h.max_steps = number(std::numeric_limits<std::uint64_t>::max());
       if (h.max_steps == 0) fail(ln, "max-steps must be at least 1");

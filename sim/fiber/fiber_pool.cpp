@@ -1,6 +1,7 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <algorithm>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
@@ -20,6 +21,9 @@ struct Stack {
   std::size_t bytes = 0;
   void* top() const { return static_cast<char*>(base) + bytes; }
 };
+
+// How much of a reused stack, from the top, starts zeroed.
+constexpr std::size_t clear_bytes = 16 * 1024;
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
@@ -138,6 +142,11 @@ FiberPool::Id FiberPool::create(std::function<void()> body) {
   f->stack = impl_->take_stack();
   const Stack& s = impl_->stacks[f->stack];
   f->top = s.top();
+  // A reused stack still holds the last fiber's frames. Its outermost part,
+  // where a fiber's own frames live, starts zeroed, so that what a fiber
+  // finds in a slot it has not written yet is the same in every run.
+  const std::size_t clear = std::min<std::size_t>(clear_bytes, s.bytes - page_size());
+  std::memset(static_cast<char*>(s.top()) - clear, 0, clear);
   f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
   impl_->fibers.push_back(std::move(f));
   return static_cast<Id>(impl_->fibers.size() - 1);

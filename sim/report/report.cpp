@@ -46,7 +46,9 @@ std::string kind_list(const std::vector<FindingKind>& ks) {
 }
 
 json launch_json(const models::Config& c) {
-  return json{{"grid", c.grid}, {"block", c.block}, {"resident_blocks", c.resident_blocks}};
+  json j{{"grid", c.grid}, {"block", c.block}, {"resident_blocks", c.resident_blocks}};
+  if (!c.params.empty()) j["params"] = c.params;
+  return j;
 }
 
 json expect_json(const models::Expectation& x) {
@@ -116,6 +118,7 @@ std::string launch_text(const models::Config& c) {
     s += ", every block resident";
   else
     s += ", " + plural(c.resident_blocks, "resident block", "resident blocks");
+  for (const auto& [name, value] : c.params) s += fmt::format(", {}={}", name, value);
   return s;
 }
 
@@ -431,6 +434,56 @@ std::string list_text(const std::vector<const models::Model*>& ms) {
     out += line + "\n";
   }
   return out;
+}
+
+namespace {
+// One expectation in words: "a bad outcome is permitted; findings: data-race".
+std::string expectation_text(const models::Expectation& x) {
+  std::string s = x.bad_outcome_permitted ? "a bad outcome is permitted" : "no bad outcome";
+  if (x.several_outcomes) s += ", more than one outcome (the result depends on the schedule)";
+  std::vector<std::string> k;
+  for (FindingKind f : x.required) k.emplace_back(scopesim::name(f));
+  s += k.empty() ? "; no finding" : "; findings: " + join(k, ", ");
+  if (!x.exact_findings) s += " (others may appear)";
+  return s;
+}
+
+// Wraps `text` at `width` columns, every line after the first indented by `indent`.
+std::string wrap(const std::string& text, std::size_t width, std::size_t indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line;
+}
+}  // namespace
+
+std::string explain_text(const models::Model& m) {
+  constexpr std::size_t indent = 12, width = 96;
+  auto field = [&](const char* name, const std::string& value) {
+    return fmt::format("{:<{}}{}\n", name, indent, wrap(value, width - indent, indent));
+  };
+  std::string s = m.name + ": " + m.summary + "\n\n";
+  s += field("launch", launch_text(m.chapter) + " (the chapter's)");
+  if (m.quick) s += field("quick", launch_text(*m.quick) + " (for quick exhaustive runs; explore --quick)");
+  s += field("invariant", m.invariant);
+  s += field("bad means", m.bad_means.empty() ? "(no postcondition)" : m.bad_means);
+  s += field("expected", expectation_text(m.expect));
+  for (const models::AlsoCheck& a : m.also) s += field("with", a.options + ": " + expectation_text(a.expect));
+  if (m.gpu_skip) s += field("GPU", std::string("not run by the GPU harness: ") + m.gpu_skip);
+  const bool broken = m.expect.bad_outcome_permitted || !m.expect.required.empty();
+  s += field("show it", "scopesim explore " + m.name + (m.quick ? " --quick" : "") +
+                            (broken ? "   (or at the chapter launch: --mode pct --seed 1 --stop-at-first)" : ""));
+  return s;
 }
 
 json list_json(const std::vector<const models::Model*>& ms) {

@@ -88,6 +88,9 @@ nlohmann::json trace_json(const models::Model& m, const RunResult& r);
 
 // The model list for `scopesim list`.
 std::string list_text(const std::vector<const models::Model*>& ms);
+// `scopesim explain`: the model's launch, invariant, meaning of a bad outcome,
+// expected verdict and the command that shows it.
+std::string explain_text(const models::Model& m);
 nlohmann::json list_json(const std::vector<const models::Model*>& ms);
 
 }  // namespace scopesim::report
