@@ -21,7 +21,7 @@ RC_GTEST_PROP(AxiomaticOracle, PtxModelAgreesWithThePtxAxioms, ()) {
   const Simulated s(*gen_spec(g));
   RC_PRE(PtxAxioms::fits(*s.program));
   const Report r = explore(s, with_model("ptx"));
-  RC_ASSERT(r.complete());
+  require_complete(r);
   const OutcomeSet sim = final_states(r);
   const OutcomeSet axioms = PtxAxioms(*s.program).outcomes();
   const std::string forbidden = missing(r, axioms);

@@ -55,14 +55,28 @@ inline std::set<std::string> finding_keys(const std::vector<FindingSummary>& fs)
 
 inline bool racy(const Report& r) { return r.has(FindingKind::data_race) || r.has(FindingKind::scoped_race); }
 
+// Exhaustive searches stop at this many runs: a program that needs more is
+// discarded (the properties require complete searches), which keeps the suite's
+// time bounded whatever rapidcheck generates.
+inline constexpr std::uint64_t max_runs = 4000;
+
 inline Options with_model(const std::string& memory_model, Mode mode = Mode::exhaustive) {
   Options o;
   o.mode = mode;
   o.run.memory_model = memory_model;
+  if (mode == Mode::exhaustive) o.max_executions = max_runs;
   return o;
 }
 
-inline Report explore(const Simulated& s, const Options& o = {}) { return scopesim::explore(s.model, s.launch, o); }
+inline Report explore(const Simulated& s, const Options& o = with_model("ptx")) {
+  return scopesim::explore(s.model, s.launch, o);
+}
+
+// Discards the case (rapidcheck's RC_PRE) when the search hit its bound.
+inline void require_complete(const Report& r) {
+  if (!r.complete()) RC_TAG("discarded: more than max_runs executions");
+  RC_PRE(r.complete());
+}
 
 // The outcomes of `a` that `b` lacks, each with the token of its witness in `a`.
 inline std::string missing(const Report& a, const OutcomeSet& b) {
