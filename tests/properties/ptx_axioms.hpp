@@ -59,7 +59,10 @@ class PtxAxioms {
     return n <= max_events;
   }
 
-  explicit PtxAxioms(const litmus::Program& p) : p_(p) {
+  // `weak_rmw_sources`: the known exception PtxRmwAtomicityAfterAWeakWrite
+  // (known_exceptions.hpp): an RMW that reads a weak write of another thread
+  // is exempt from atomicity and from-read.
+  explicit PtxAxioms(const litmus::Program& p, bool weak_rmw_sources = false) : p_(p), weak_rmw_sources_(weak_rmw_sources) {
     for (const auto& [name, init] : p.locations) {
       loc_index_[name] = static_cast<unsigned>(init_write_.size());
       location_name_.push_back(name);
@@ -345,7 +348,7 @@ class PtxAxioms {
         if (writes(w2) && w2 != r && ev_[w2].loc == ev_[r].loc && caus_[w2][r] && co[rf_[r]][w2]) return;
     // Atomicity.
     for (std::size_t a : reads_) {
-      if (ev_[a].type != Type::rmw) continue;
+      if (ev_[a].type != Type::rmw || exempt(a)) continue;
       for (std::size_t w2 = 0; w2 < ev_.size(); ++w2)
         if (w2 != a && ms_[w2][a] && co[rf_[a]][w2] && co[w2][a]) return;
     }
@@ -356,7 +359,7 @@ class PtxAxioms {
       for (std::size_t b = 0; b < ev_.size(); ++b) {
         if (a == b || !access(b) || ev_[a].loc != ev_[b].loc) continue;
         const bool edge = po_[a][b] || (reads(b) && rf_[b] == a) || (writes(a) && writes(b) && co[a][b]) ||
-                          (reads(a) && writes(b) && co[rf_[a]][b]);
+                          (reads(a) && writes(b) && co[rf_[a]][b] && !exempt(a));
         if (edge) com[a].set(b);
       }
     }
@@ -367,6 +370,12 @@ class PtxAxioms {
       if (!acyclic(g)) return;
     }
     record(co);
+  }
+
+  bool exempt(std::size_t rmw) const {
+    const std::size_t w = rf_[rmw];
+    return weak_rmw_sources_ && ev_[rmw].type == Type::rmw && ev_[w].type != Type::init && !strong(w) &&
+           ev_[w].thread != ev_[rmw].thread;
   }
 
   void record(const std::vector<Set>& co) {
@@ -389,6 +398,7 @@ class PtxAxioms {
   }
 
   const litmus::Program& p_;
+  bool weak_rmw_sources_;
   std::vector<Ev> ev_;
   std::vector<Set> po_, base_;  // base_: barrier and initial-write edges
   std::vector<std::pair<std::size_t, std::size_t>> bar_after_;
