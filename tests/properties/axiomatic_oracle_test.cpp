@@ -27,7 +27,7 @@ RC_GTEST_PROP(AxiomaticOracle, PtxModelAgreesWithThePtxAxioms, ()) {
   const OutcomeSet axioms = PtxAxioms(*s.program).outcomes();
   const std::string forbidden = missing(r, axioms);
   if (!forbidden.empty() && racy(r) && missing(r, PtxAxioms(*s.program, true).outcomes()).empty()) {
-    RC_TAG("known exception: PtxRmwAtomicityAfterAWeakWrite");
+    RC_TAG("known exception: PtxRmwAtomicityWithRacingWrites");
     return;
   }
   if (!forbidden.empty()) RC_FAIL("the ptx model permits outcomes the axioms forbid:\n" + forbidden + "axioms permit:\n" + listing(axioms));

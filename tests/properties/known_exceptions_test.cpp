@@ -38,7 +38,7 @@ exists (P1:r0 == 1 /\ P1:r1 == 0 /\ P2:r2 == 0))", "dpor_sc.litmus"));
 // store precedes P0's add (program order), so whichever order the two morally
 // strong adds take, one falls between the other and its source: forbidden
 // by atomicity (docs/semantics.md, "Atomicity").
-TEST(KnownExceptions, PtxRmwAtomicityAfterAWeakWrite) {
+TEST(KnownExceptions, PtxRmwAtomicityWithRacingWrites) {
   auto p = std::make_shared<const litmus::Program>(litmus::parse(R"(PTX atomicity
 { x=0; }
  P0@cta 0,gpu 0                | P1@cta 0,gpu 0                 | P2@cta 0,gpu 0                ;
@@ -52,7 +52,7 @@ exists (P0:r0 == 3 /\ P1:r1 == 0 /\ P2:r2 == 1))", "atomicity.litmus"));
   for (const std::string& o : PtxAxioms(*p).outcomes()) forbidden &= o.rfind("P0:r0=3 P1:r1=0 P2:r2=1", 0) != 0;
   EXPECT_TRUE(forbidden) << "the oracle must forbid it";
   EXPECT_TRUE(r.permits("P0:r0=3 P1:r1=0 P2:r2=1 condition=1"))
-      << "the ptx model now forbids it: remove PtxRmwAtomicityAfterAWeakWrite";
+      << "the ptx model now forbids it: remove PtxRmwAtomicityWithRacingWrites";
 }
 
 }  // namespace

@@ -59,9 +59,10 @@ class PtxAxioms {
     return n <= max_events;
   }
 
-  // `weak_rmw_sources`: the known exception PtxRmwAtomicityAfterAWeakWrite
-  // (known_exceptions.hpp): an RMW that reads a weak write of another thread
-  // is exempt from atomicity and from-read.
+  // `weak_rmw_sources`: the known exception PtxRmwAtomicityWithRacingWrites
+  // (known_exceptions.hpp): on a location with racing writes (two writes of
+  // different threads not morally strong), RMWs are exempt from atomicity and
+  // from-read.
   explicit PtxAxioms(const litmus::Program& p, bool weak_rmw_sources = false) : p_(p), weak_rmw_sources_(weak_rmw_sources) {
     for (const auto& [name, init] : p.locations) {
       loc_index_[name] = static_cast<unsigned>(init_write_.size());
@@ -372,10 +373,14 @@ class PtxAxioms {
     record(co);
   }
 
+  // Exempt under the known exception: an RMW on a location that two writes
+  // of different threads that are not morally strong with each other touch.
   bool exempt(std::size_t rmw) const {
-    const std::size_t w = rf_[rmw];
-    return weak_rmw_sources_ && ev_[rmw].type == Type::rmw && ev_[w].type != Type::init && !strong(w) &&
-           ev_[w].thread != ev_[rmw].thread;
+    if (!weak_rmw_sources_ || ev_[rmw].type != Type::rmw) return false;
+    for (std::size_t a : writes_[ev_[rmw].loc])
+      for (std::size_t b : writes_[ev_[rmw].loc])
+        if (ev_[a].thread != ev_[b].thread && !ms_[a][b]) return true;
+    return false;
   }
 
   void record(const std::vector<Set>& co) {
