@@ -395,6 +395,11 @@ class ReplayChooser final : public Chooser {
   std::string error_;
 };
 
+std::uint64_t scheduling_decisions(const RunResult& r) {
+  return static_cast<std::uint64_t>(
+      std::count_if(r.log.begin(), r.log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
+}
+
 }  // namespace
 
 bool Exploration::bad() const {
@@ -450,6 +455,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       }
       dpor.begin_run();
       RunResult r = run_once(m, c, o.run, dpor);
+      x.decisions += scheduling_decisions(r);
       dpor.analyse(r);
       if (r.abandoned || dpor.repeats(r)) {
         ++x.redundant;
@@ -479,6 +485,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
         r = run_once(m, c, o.run, ch);
       }
       expected_steps = std::max<std::uint64_t>(expected_steps, r.steps.size());
+      x.decisions += scheduling_decisions(r);
       if (record(r)) {
         x.stopped_by = "stop-at-first";
         break;
