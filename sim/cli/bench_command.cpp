@@ -125,7 +125,7 @@ Command add_bench_command(CLI::App& app) {
       "run. Times vary from run to run. Exit 0; 2: usage error.");
   b->add_option("MODEL", s->models, "Models to measure (default: every model)");
   b->add_option("--repeat", s->repeat, "Explorations per model; the median time is shown (default 3)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, 1000u));
   return {b, [s] { return run_bench(*s); }};
 }
 
