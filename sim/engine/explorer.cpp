@@ -39,10 +39,12 @@ struct SplitMix {
 // or after a write it need not see (semantics.md, "A read may return"): it
 // chooses among the writes its view allows. So a sleeping thread whose next
 // step is a read stays half asleep when another thread writes its location: it
-// may run, but only to read a write made since it fell asleep. Returning an
-// older write repeats an execution explored when it ran first: the write only
-// added a candidate (coherence insertions only hide, never reveal, older
-// writes), and a read of an older write commutes with the write.
+// may run, and reading a write made since it fell asleep is new. Returning an
+// older write repeats the execution explored when it ran first (the write only
+// added a candidate: coherence insertions only hide, never reveal, older
+// writes; and a read of an older write commutes with the write), unless a spin
+// wait later counted the writes that existed at that read: repeats() decides
+// after the run, which is then counted as redundant.
 class Dpor final : public Chooser {
  public:
   explicit Dpor(int preemption_bound) : bound_(preemption_bound) {}
