@@ -15,5 +15,6 @@ struct Command {
 
 Command add_gpu_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace scopesim::cli

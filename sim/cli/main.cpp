@@ -591,7 +591,7 @@ int run_cli(int argc, char** argv) {
   rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
 
   const cli::Command commands[] = {cli::add_litmus_command(app), cli::add_gpu_command(app),
-                                   cli::add_compare_command(app)};
+                                   cli::add_compare_command(app), cli::add_bench_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

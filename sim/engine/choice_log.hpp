@@ -34,6 +34,8 @@ struct ChoicePoint {
   ThreadId actor = 0;                 // the thread acting (read/coherence) or running last (thread)
   std::vector<std::uint64_t> keys;
   std::vector<StepShape> shapes;      // thread choices: the next step of each alternative
+  std::vector<std::size_t> made;      // read choices: 1 + the step that made each write (0: initial)
+  unsigned picks = 1;                 // dispatch: blocks dispatched together, this one included
 };
 
 struct Decision {

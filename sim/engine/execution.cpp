@@ -106,6 +106,7 @@ struct SimThread {
   std::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
@@ -373,7 +374,9 @@ class Run final : public Door, public HostApi {
       r_.steps.push_back(st);
       step_ = r_.steps.size() - 1;
       last_ = id;
+      in_step_ = true;
       advance(id);
+      in_step_ = false;
       if (stopped_) return;
     }
   }
@@ -462,7 +465,7 @@ class Run final : public Door, public HostApi {
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where});
+    events_.push_back({cur_, e.where, step_});
     const Lowering low = lower(e);
     std::uint64_t result = 0;
     std::string note;
@@ -513,6 +516,12 @@ class Run final : public Door, public HostApi {
     if (i.uninitialised) return " (uninitialised)";
     if (i.initial) return " (initial)";
     return " (from " + threads_[i.thread].name + " at " + describe(events_[i.event].where) + ")";
+  }
+
+  // For the explorer: 1 + the step whose write `w` is, 0 for an initial write.
+  std::size_t made_by(WriteId w) const {
+    const WriteInfo& i = mm_->info(w);
+    return i.initial ? 0 : events_[i.event].step + 1;
   }
 
   void place_write(MemOp& m, const Event& e) {
@@ -591,6 +600,8 @@ class Run final : public Door, public HostApi {
         // Wait for a write to anything read since the last visit that is
         // newer than that read (it may exist already: then wake at once).
         t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
+        for (std::size_t k = visit->second.read_index; k < t.read_steps.size(); ++k)
+          if (t.read_steps[k] < r_.steps.size()) r_.steps[t.read_steps[k]].counted = true;
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
         t.visits.erase(visit);  // once woken, the old write may be read again
         t.state = State::spin;
@@ -612,13 +623,16 @@ class Run final : public Door, public HostApi {
       p.kind = ChoiceKind::read;
       p.actor = cur_;
       for (WriteId w : cand) p.keys.push_back(w);
+      for (WriteId w : cand) p.made.push_back(made_by(w));
       const unsigned i = decide(p, [&](unsigned k) {
         return t.name + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
+      if (in_step_ && m.op.kind == PtxKind::ld) r_.steps[step_].reads_from = made_by(w);
       t.visits[vkey] = {w, t.mods, t.reads.size()};
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
+      t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
       return w;
     }
   }
@@ -1004,7 +1018,10 @@ class Run final : public Door, public HostApi {
     return n;
   }
   void fill_slots() {
-    while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one();
+    unsigned picks = 0;  // blocks this fill dispatches (the explorer takes them as a set)
+    for (const Block& b : blocks_) picks += !b.dispatched;
+    if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
+    while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
 
   // --resident-blocks wins over the model's configuration; 0: every block.
@@ -1017,10 +1034,11 @@ class Run final : public Door, public HostApi {
   }
 
   // Which block takes a free slot is a choice: CUDA promises no dispatch order.
-  void dispatch_one() {
+  void dispatch_one(unsigned picks) {
     ChoicePoint p;
     p.kind = ChoiceKind::dispatch;
     p.actor = cur_;
+    p.picks = picks;
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
       if (!blocks_[b].dispatched) p.keys.push_back(b);
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
@@ -1181,6 +1199,7 @@ class Run final : public Door, public HostApi {
   struct EventRef {
     ThreadId thread;
     Where where;
+    std::size_t step;  // the step that performed it (an index in r_.steps)
   };
   std::vector<EventRef> events_;
   ThreadId cur_ = 0, last_ = 0;
@@ -1190,6 +1209,7 @@ class Run final : public Door, public HostApi {
   OpData enqueuing_;
   unsigned kernels_ = 0;
   bool stopped_ = false;
+  bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;

@@ -38,6 +38,11 @@ struct Step {
   std::size_t decision = 0;            // index in the log of the thread decision before it
   std::vector<ThreadId> joins;         // barrier/synchronize: these threads' clocks merge
   std::vector<ThreadId> spawned;       // launch: threads started by this step
+  std::size_t reads_from = unknown;    // a load in its step: 1 + the step whose write it read (0: initial)
+  static constexpr std::size_t unknown = ~std::size_t{0};
+  // A spin wait of its thread counted the writes that existed when this step
+  // read (semantics.md, spin-assume): then when it read, not only what, matters.
+  bool counted = false;
 };
 
 struct RunResult {

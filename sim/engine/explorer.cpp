@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -33,18 +34,41 @@ struct SplitMix {
 // run, every pair of dependent steps of different threads that are not ordered
 // by the run's happens-before adds the later thread at the earlier step's node.
 // Sleep sets skip threads whose step commutes with everything explored since.
+//
+// Reads-from sleep: a read does not decide what it returns by running before
+// or after a write it need not see (semantics.md, "A read may return"): it
+// chooses among the writes its view allows. So a sleeping thread whose next
+// step is a read stays half asleep when another thread writes its location: it
+// may run, and reading a write made since it fell asleep is new. Returning an
+// older write repeats the execution explored when it ran first (the write only
+// added a candidate: coherence insertions only hide, never reveal, older
+// writes; and a read of an older write commutes with the write), unless a spin
+// wait later counted the writes that existed at that read: repeats() decides
+// after the run, which is then counted as redundant.
 class Dpor final : public Chooser {
  public:
   explicit Dpor(int preemption_bound) : bound_(preemption_bound) {}
+
+  // A thread asleep at a node, with its next step. `since`: the step from
+  // which it sleeps; a half-asleep thread may run and read only a write made
+  // at step `since` or later.
+  struct Sleeper {
+    StepShape shape;
+    std::size_t since = 0;
+    bool half = false;
+  };
 
   struct Node {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
     std::vector<StepShape> shapes;
+    std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
+    std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
     unsigned chosen = 0;
+    std::size_t step = 0;      // thread decisions: the index of the step taken here
     std::set<std::uint64_t> backtrack, done;
-    std::map<std::uint64_t, StepShape> sleep;  // asleep threads and their next step
-    int preemptions = 0;                       // before this node
+    std::map<std::uint64_t, Sleeper> sleep;  // asleep threads
+    int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
   };
 
@@ -52,22 +76,45 @@ class Dpor final : public Chooser {
     call_ = 0;
     abandoned_ = false;
     thread_nodes_.clear();
+    half_.reset();
+    burst_.reset();
+    suspects_.clear();
   }
   bool abandon() const override { return abandoned_; }
 
   unsigned choose(const ChoicePoint& p) override {
     const std::size_t i = call_++;
-    if (p.kind == ChoiceKind::thread) thread_nodes_.push_back(i);
-    if (i < stack_.size()) return stack_[i].chosen;  // replaying the prefix
+    if (p.kind == ChoiceKind::thread) {
+      thread_nodes_.push_back(i);
+      half_.reset();
+      burst_.reset();
+    }
+    if (i < stack_.size()) {  // replaying the prefix
+      note_half(stack_[i], p);
+      note_burst(stack_[i], p);
+      note_suspect(stack_[i]);
+      return stack_[i].chosen;
+    }
     Node n;
     n.kind = p.kind;
     n.keys = p.keys;
     n.shapes = p.shapes;
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) {
+      // The read of a half-asleep thread: older writes are suspect.
+      if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
+        n.suspect.resize(p.keys.size());
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second;
+      }
+      half_.reset();
+      if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
+      while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
       stack_.push_back(std::move(n));
-      return 0;
+      note_burst(stack_.back(), p);
+      note_suspect(stack_.back());
+      return stack_.back().chosen;
     }
+    n.step = thread_nodes_.size() - 1;
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
     const Node* parent = nullptr;
@@ -80,13 +127,18 @@ class Dpor final : public Chooser {
       const StepShape& taken = parent->shapes[parent->chosen];
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
       n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      auto consider = [&](std::uint64_t q, const StepShape& s) {
-        if (q != taken_thread && !dependent(s, taken)) n.sleep.emplace(q, s);
+      auto consider = [&](std::uint64_t q, Sleeper s) {
+        if (q == taken_thread) return;
+        if (dependent(s.shape, taken)) {
+          if (!only_writes_what_it_reads(taken, s.shape)) return;
+          s.half = true;
+        }
+        n.sleep.emplace(q, s);
       };
       for (const auto& [q, s] : parent->sleep) consider(q, s);
       for (std::uint64_t q : parent->done) {
         const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
-        consider(q, parent->shapes[static_cast<std::size_t>(at)]);
+        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false});
       }
     }
     // First choice: keep running the same thread when it may, else the lowest.
@@ -103,7 +155,17 @@ class Dpor final : public Chooser {
     n.chosen = static_cast<unsigned>(pick);
     n.backtrack.insert(n.keys[n.chosen]);
     stack_.push_back(std::move(n));
+    note_half(stack_.back(), p);
     return static_cast<unsigned>(pick);
+  }
+
+  // Does the finished run repeat an explored execution? It does when a
+  // half-asleep thread read an older write and no spin wait of it counted the
+  // writes that existed then (the one thing the earlier run may differ in).
+  bool repeats(const RunResult& r) const {
+    for (std::size_t s : suspects_)
+      if (s >= r.steps.size() || !r.steps[s].counted) return true;
+    return false;
   }
 
   // Race analysis of a finished run: adds backtrack points.
@@ -123,12 +185,30 @@ class Dpor final : public Chooser {
       if (a.size() < b.size()) a.resize(b.size(), 0);
       for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
     };
+    // A write that took a coherence slot before the end of the list may hide
+    // older writes from a reader; one placed last hides nothing.
+    std::vector<bool> inserted(n, false);
+    for (std::size_t k = 0; k < r.log.size(); ++k) {
+      const Decision& d = r.log[k];
+      if (d.kind != ChoiceKind::coherence || d.index == 0) continue;
+      std::size_t s = n;
+      for (std::size_t j = 0; j < n && r.steps[j].decision < k; ++j) s = j;
+      if (s < n) inserted[s] = true;
+    }
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::vector<std::uint32_t>& cj = at(sj.thread);
       for (std::size_t i = j; i-- > 0;) {
         const Step& si = r.steps[i];
         if (si.thread == sj.thread || !dependent(si.shape, sj.shape)) continue;
+        // A write before a load that need not see it (reads-from, not the
+        // interleaving, decides what the load returns): the load, run first,
+        // could return only writes it may return now. Ordered only when it
+        // reads from it; never a race to reverse.
+        if (load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
+          if (sj.reads_from == i + 1) join(cj, step_clock[i]);
+          continue;
+        }
         const bool ordered = si.thread < cj.size() && cj[si.thread] >= i + 1;
         if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
         join(cj, step_clock[i]);
@@ -157,9 +237,13 @@ class Dpor final : public Chooser {
           top.chosen = static_cast<unsigned>(k);
           return true;
         }
-      } else if (top.chosen + 1 < top.keys.size()) {
-        ++top.chosen;
-        return true;
+      } else {
+        unsigned k = top.chosen + 1;
+        while (k < top.keys.size() && is_banned(top, k)) ++k;
+        if (k < top.keys.size()) {
+          top.chosen = k;
+          return true;
+        }
       }
       stack_.pop_back();
     }
@@ -167,12 +251,56 @@ class Dpor final : public Chooser {
   }
 
  private:
+  // Does `taken` conflict with the sleeping step `s` only as a write to the
+  // location `s` only reads? Then `s` may still read what it could read
+  // before `taken`, in the execution explored already; only newer writes are new.
+  static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
+    if (taken.global || s.global || s.writes || !s.reads || (taken.fence_sc && s.fence_sc)) return false;
+    return taken.writes && taken.addr == s.addr;
+  }
+  // Is step `r` a load (its read-from known) of what the earlier step `w`
+  // only writes, with nothing else between them?
+  static bool load_after_plain_write(const Step& w, const Step& r) {
+    const StepShape& a = w.shape;
+    const StepShape& b = r.shape;
+    if (a.global || b.global || (a.fence_sc && b.fence_sc)) return false;
+    return a.writes && !a.reads && b.reads && !b.writes && a.addr == b.addr && r.reads_from != Step::unknown;
+  }
+  // Remembers the half-asleep thread chosen at thread node `n`, whose read
+  // (the next read decision of that thread) must return a newer write.
+  void note_half(const Node& n, const ChoicePoint& p) {
+    if (n.kind != ChoiceKind::thread) return;
+    auto it = n.sleep.find(n.keys[n.chosen]);
+    if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
+    (void)p;
+  }
+  // Blocks dispatched together (one fill of free slots) start as a set: their
+  // order is not observable, so only increasing orders are explored.
+  void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
+    const bool continues = burst_ && burst_->second == p.picks + 1;
+    n.banned.assign(n.keys.size(), false);
+    bool any = false;
+    for (std::size_t k = 0; k < n.keys.size(); ++k) {
+      const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first);
+      any |= !n.banned[k];
+    }
+    if (!any) n.banned.clear();
+  }
+  void note_suspect(const Node& n) {
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.push_back(thread_nodes_.size() - 1);
+  }
+  void note_burst(const Node& n, const ChoicePoint& p) {
+    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
+  }
+  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k]; }
   int preempts(const Node& n, std::size_t k) const {
     if (n.keys[k] == n.actor) return 0;
     return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
   }
   bool allowed(const Node& n, std::size_t k) const {
-    if (n.sleep.count(n.keys[k])) return false;
+    auto it = n.sleep.find(n.keys[k]);
+    if (it != n.sleep.end() && !it->second.half) return false;
     if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
     return true;
   }
@@ -189,6 +317,9 @@ class Dpor final : public Chooser {
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
   bool abandoned_ = false;
+  std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
+  std::vector<std::size_t> suspects_;  // steps whose read is suspect in this run
+  std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 
 // ---- random: every decision uniformly at random ----
@@ -266,6 +397,11 @@ class ReplayChooser final : public Chooser {
   std::string error_;
 };
 
+std::uint64_t scheduling_decisions(const RunResult& r) {
+  return static_cast<std::uint64_t>(
+      std::count_if(r.log.begin(), r.log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
+}
+
 }  // namespace
 
 bool Exploration::bad() const {
@@ -321,8 +457,9 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       }
       dpor.begin_run();
       RunResult r = run_once(m, c, o.run, dpor);
+      x.decisions += scheduling_decisions(r);
       dpor.analyse(r);
-      if (r.abandoned) {
+      if (r.abandoned || dpor.repeats(r)) {
         ++x.redundant;
       } else if (record(r)) {
         x.stopped_by = "stop-at-first";
@@ -350,6 +487,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
         r = run_once(m, c, o.run, ch);
       }
       expected_steps = std::max<std::uint64_t>(expected_steps, r.steps.size());
+      x.decisions += scheduling_decisions(r);
       if (record(r)) {
         x.stopped_by = "stop-at-first";
         break;

@@ -45,7 +45,8 @@ struct Exploration {
   std::vector<FindingSummary> findings;  // in order of first appearance
   std::uint64_t executions = 0;          // runs explored to the end (or to a deadlock/fault)
   std::uint64_t distinct = 0;            // distinct by reads-from, coherence, fence.sc order
-  std::uint64_t redundant = 0;           // runs cut short by the sleep sets
+  std::uint64_t redundant = 0;           // runs cut short by the sleep sets or found to repeat one
+  std::uint64_t decisions = 0;           // scheduling (thread) decisions over every run
   bool complete = false;                 // exhaustive and not stopped by a bound
   std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first"
   double seconds = 0;

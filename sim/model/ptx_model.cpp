@@ -86,6 +86,14 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h;
 }
 
+// A well-spread hash of one term (SplitMix64's finalizer), so that sums of
+// terms (the commutative reads-from hash) do not collide.
+std::uint64_t spread(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 }  // namespace
 
 struct PtxModel::State {
@@ -316,7 +324,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                           "read of simulated memory that was never written"});
-  s.rf_hash += mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0));
+  s.rf_hash += spread(mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0)));
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(x.chain);
@@ -429,7 +437,8 @@ std::vector<ModelFinding> PtxModel::take_findings() {
 
 std::uint64_t PtxModel::fingerprint() const {
   std::uint64_t h = mix(s_->rf_hash, s_->fence_hash);
-  for (const Location& l : s_->locs) {
+  for (const auto& [addr, at] : s_->loc_at) {  // by address: not the order the run touched them
+    const Location& l = s_->locs[at];
     h = mix(h, l.co.size());
     for (const WriteId w : l.co) {
       const Write& x = s_->writes[w];

@@ -1,0 +1,111 @@
+// The exhaustive explorer's reductions (DPOR with sleep sets, reads-from
+// sleep, dispatch sets; docs/architecture.md, "Exhaustive exploration") must
+// keep exactly what a naive enumeration finds: for every shipped model small
+// enough to enumerate naively, the same outcomes (and which are bad) and the
+// same findings (kind and source positions). The naive enumeration, written
+// here and sharing nothing with the explorer but run_once, tries every
+// alternative of every decision the run offers, thread decisions included.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "tests/test_support.hpp"
+
+namespace scopesim {
+namespace {
+
+// Depth-first over every alternative of every decision that reaches the strategy.
+class Naive final : public Chooser {
+ public:
+  unsigned choose(const ChoicePoint& p) override {
+    if (at_ == path_.size()) path_.push_back({0, static_cast<unsigned>(p.keys.size())});
+    return path_[at_++].first;
+  }
+  // The next path; false when every one was run.
+  bool next() {
+    path_.resize(at_);
+    at_ = 0;
+    while (!path_.empty() && ++path_.back().first == path_.back().second) path_.pop_back();
+    return !path_.empty();
+  }
+
+ private:
+  std::vector<std::pair<unsigned, unsigned>> path_;  // chosen, alternatives
+  std::size_t at_ = 0;
+};
+
+struct Found {
+  std::map<std::string, bool> outcomes;  // outcome text -> bad
+  std::set<std::string> findings;        // kind and sorted source positions
+  std::uint64_t runs = 0;
+  bool complete = true;
+};
+
+Found naive(const models::Model& m, const models::Config& c, const RunOptions& o, std::uint64_t budget) {
+  Found f;
+  Naive ch;
+  do {
+    if (f.runs == budget) {
+      f.complete = false;
+      break;
+    }
+    const RunResult r = run_once(m, c, o, ch);
+    ++f.runs;
+    if (r.completed) f.outcomes[r.outcome.text()] = r.bad;
+    for (const Finding& x : r.findings) f.findings.insert(x.key());
+  } while (ch.next());
+  return f;
+}
+
+Found reduced(const models::Model& m, const models::Config& c, const RunOptions& o) {
+  ExploreOptions eo;
+  eo.run = o;
+  const Exploration x = explore(m, c, eo);
+  Found f;
+  f.complete = x.complete;
+  f.runs = x.executions;
+  for (const auto& s : x.outcomes) f.outcomes[s.outcome.text()] = s.bad;
+  for (const auto& s : x.findings) f.findings.insert(s.finding.key());
+  return f;
+}
+
+// A model's quick configuration when it has one, else its chapter one, and
+// each further configuration it names.
+std::vector<std::pair<models::Config, RunOptions>> configurations(const models::Model& m) {
+  std::vector<std::pair<models::Config, RunOptions>> out;
+  RunOptions o;
+  o.keep_trace = false;
+  out.push_back({m.quick ? *m.quick : m.chapter, o});
+  for (const auto& a : m.also) {
+    o.resident_blocks = a.config.resident_blocks;
+    out.push_back({a.config, o});
+  }
+  return out;
+}
+
+// Naive runs a model may take before it counts as too large to compare.
+constexpr std::uint64_t naive_budget = 20000;
+
+class Reduction : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Reduction, KeepsEveryOutcomeAndFindingOfTheNaiveEnumeration) {
+  const models::Model& m = test::model(GetParam());
+  for (const auto& [c, o] : configurations(m)) {
+    const Found all = naive(m, c, o, naive_budget);
+    if (!all.complete) {
+      GTEST_SKIP() << m.name << ": more than " << naive_budget << " naive runs";
+    }
+    const Found some = reduced(m, c, o);
+    ASSERT_TRUE(some.complete);
+    EXPECT_EQ(some.outcomes, all.outcomes) << m.name;
+    EXPECT_EQ(some.findings, all.findings) << m.name;
+    EXPECT_LE(some.runs, all.runs) << m.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, Reduction, ::testing::ValuesIn(test::model_names()),
+                         [](const auto& info) { return test::test_name(info.param); });
+
+}  // namespace
+}  // namespace scopesim
