@@ -68,7 +68,7 @@ expect_code 0 "explore --help" -- "$bin" explore --help
 expect_code 2 "gpu without a GPU" -- "$bin" gpu --all
 [ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "gpu without a GPU prints more than one line"
 docs="$(cd "$(dirname "$0")/.." && pwd)/docs/gpu"
-expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl" --time-limit 5
+expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl" --time-limit 1
 grep -q "litmus.SB.xcta" out.txt && pass || fail "compare does not list litmus.SB.xcta"
 expect_code 2 "compare without results" -- "$bin" compare --all --gpu does-not-exist.jsonl
 printf 'not json\n' >bad.jsonl

@@ -45,9 +45,11 @@ struct SplitMix {
 // writes; and a read of an older write commutes with the write), unless a spin
 // wait later counted the writes that existed at that read: repeats() decides
 // after the run, which is then counted as redundant.
+// Under a memory model whose reads return only the latest write (sc), a read
+// does choose by running after a write: both rules are off there.
 class Dpor final : public Chooser {
  public:
-  explicit Dpor(int preemption_bound) : bound_(preemption_bound) {}
+  Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {}
 
   // A thread asleep at a node, with its next step. `since`: the step from
   // which it sleeps; a half-asleep thread may run and read only a write made
@@ -130,7 +132,7 @@ class Dpor final : public Chooser {
       auto consider = [&](std::uint64_t q, Sleeper s) {
         if (q == taken_thread) return;
         if (dependent(s.shape, taken)) {
-          if (!only_writes_what_it_reads(taken, s.shape)) return;
+          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
           s.half = true;
         }
         n.sleep.emplace(q, s);
@@ -205,7 +207,7 @@ class Dpor final : public Chooser {
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now. Ordered only when it
         // reads from it; never a race to reverse.
-        if (load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
+        if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
           if (sj.reads_from == i + 1) join(cj, step_clock[i]);
           continue;
         }
@@ -317,6 +319,7 @@ class Dpor final : public Chooser {
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
   bool abandoned_ = false;
+  bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::size_t> suspects_;  // steps whose read is suspect in this run
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
@@ -444,7 +447,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   };
 
   if (o.mode == Mode::exhaustive) {
-    Dpor dpor(o.preemption_bound);
+    Dpor dpor(o.preemption_bound, o.run.memory_model != "sc");
     bool more = true;
     while (more) {
       if (x.executions >= max_exec) {
