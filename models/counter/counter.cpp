@@ -1,7 +1,6 @@
 // counter — one global counter (catalogue.md, "counter").
 // Every thread of the grid adds to one counter in global memory; the host
-// observes the counter and the total it expects. counter.hierarchical (warp
-// reduction with a shuffle) waits for warp shuffles in the dialect.
+// observes the counter and the total it expects.
 #include "models/model.hpp"
 
 namespace scopesim::models::counter {
@@ -18,6 +17,24 @@ SCOPESIM_KERNEL void sum_floats(const plain<float>* values, plain<float>* sum) {
   const unsigned i = block_idx().x * block_dim().x + thread_idx().x;
   const float v = values[i];
   atomic_add(sum, v);
+}
+
+// ---- counter.hierarchical: a warp reduction with __shfl_down_sync, warp
+// sums combined in shared memory behind a barrier, one atomic_add per block
+// (blocks of whole warps) ----
+using WarpSums = plain<int>[32];
+SCOPESIM_KERNEL void count_hierarchical(plain<int>* counter) {
+  SCOPESIM_SHARED(WarpSums, warp_sums);
+  int v = 1;
+  for (unsigned d = 16; d > 0; d /= 2) v += shfl_down_sync(0xffffffffu, v, d);
+  const unsigned lane = thread_idx().x % 32, warp = thread_idx().x / 32;
+  if (lane == 0) warp_sums[warp] = v;
+  syncthreads();
+  if (thread_idx().x == 0) {
+    int block_total = 0;
+    for (unsigned w = 0; w < block_dim().x / 32; ++w) block_total += warp_sums[w];
+    atomic_add(counter, block_total);
+  }
 }
 
 // ---- host programs ----
@@ -73,8 +90,28 @@ bool never_bad(const Outcome&) { return false; }
 //   so the orders give the sums 0 (4, 1e8, 4, -1e8), 4 (1e8, 4, -1e8, 4) and
 //   8 (4, 4, 1e8, -1e8): three outcomes, none bad; no race. Executions: the
 //   four morally strong RMWs in every order, 4! = 24.
+// - hierarchical: the shuffles are exact (every lane of the full mask takes
+//   part: lane 0 ends with 32), lane 0 of each warp stores its warp's sum
+//   before the barrier and thread 0 reads them after it (the barrier orders
+//   them: no race), and the one atomic_add per block is morally strong with
+//   the other block's (device scope): counter = grid * block. Executions at
+//   <<<2,32>>>: everything but the two RMWs is ordered or local; the RMWs in
+//   either order give 2 distinct executions.
 
 Registrar models{
+    {.name = "counter.hierarchical",
+     .summary = "count<<<2,64>>>: warp sums by __shfl_down_sync, block sum in shared memory behind a barrier, "
+                "one atomic_add per block",
+     .invariant = "The shuffles exchange registers among the full warp; each warp's lane 0 stores its sum to "
+                  "shared memory before __syncthreads and thread 0 reads every warp sum after it (cta-scope "
+                  "barrier: ordered, no race); the per-block atomic_adds are device-scope RMWs, morally strong, "
+                  "so none is lost.",
+     .bad_means = "lost update: counter < expected = grid * block",
+     .chapter = {2, 64},
+     .quick = Config{2, 32},
+     .program = count<count_hierarchical>,
+     .bad = lost_update,
+     .expect = {.bad_outcome_permitted = false, .required = {}}},
     {.name = "counter.global_atomic",
      .summary = "count<<<2,64>>>: every thread atomic_add(&counter, 1)",
      .invariant = "Every increment is a device-scope RMW (atom.relaxed.gpu) and device scope includes every "

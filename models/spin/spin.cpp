@@ -2,8 +2,8 @@
 // Blocks that wait for other blocks by spinning assume those blocks run at
 // the same time; CUDA promises that only for a cooperative launch. In each
 // kernel thread 0 of a block does the work; the other threads just exit.
-// spin.separate_kernels (two launches ordered by a stream) waits for streams
-// in the host side of the dialect.
+// spin.separate_kernels splits producer and waiters into two launches that
+// one stream orders.
 #include "models/model.hpp"
 
 namespace scopesim::models::spin {
@@ -38,6 +38,21 @@ SCOPESIM_KERNEL void naive_grid_barrier(plain<int>* value, plain<int>* arrived, 
   got[b] = value[(b + 1) % grid_dim().x];
 }
 
+// ---- spin.separate_kernels: the producer is a kernel of its own, launched
+// before the waiters' kernel in the same stream ----
+SCOPESIM_KERNEL void produce(plain<int>* data, plain<int>* ready) {
+  if (block_idx().x == 0 && thread_idx().x == 0) {
+    *data = 42;
+    atomic_ref<int, thread_scope_device>(*ready).store(1, memory_order_release);
+  }
+}
+SCOPESIM_KERNEL void consume(plain<int>* data, plain<int>* ready, plain<int>* got) {
+  if (thread_idx().x != 0) return;
+  while (atomic_ref<int, thread_scope_device>(*ready).load(memory_order_acquire) == 0) {
+  }
+  got[block_idx().x] = *data;
+}
+
 // ---- host programs ----
 const char* const kGot[4] = {"got0", "got1", "got2", "got3"};
 
@@ -61,6 +76,19 @@ void run_naive_grid_barrier(Host& h, const Config& c) {
   launch<naive_grid_barrier>(h, "naive_grid_barrier", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, value, arrived, got);
   device_synchronize(h);
   for (unsigned b = 0; b < c.grid; ++b) observe(h, kGot[b], got[b]);
+}
+
+void run_separate_kernels(Host& h, const Config& c) {
+  plain<int>* data = device_alloc<plain<int>>(h, "data");
+  plain<int>* ready = device_alloc<plain<int>>(h, "ready");
+  plain<int>* got = device_alloc<plain<int>>(h, "got", c.grid);
+  host_write(*data, 0);
+  host_write(*ready, 0);
+  const stream_t s = stream_create(h);
+  launch<produce>(h, "produce", dim3{1, 1, 1}, dim3{c.block, 1, 1}, s, data, ready);
+  launch<consume>(h, "consume", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, s, data, ready, got);
+  stream_synchronize(h, s);
+  for (unsigned b = 0; b < c.grid && b < 4; ++b) observe(h, kGot[b], got[b]);
 }
 
 // Every waiter read the producer's 42.
@@ -94,8 +122,27 @@ bool stale_neighbour(const Outcome& o) {
 //   race) and may return the host's 0 (stale). With one resident block the
 //   first block dispatched spins for a count the other block, never
 //   resident, would provide: deadlock, and no run ends (no outcome).
+// - separate_kernels, <<<2,32>>> waiters after a one-block producer kernel in
+//   one stream: the stream starts the waiters' kernel only after the
+//   producer's ended, and kernel end and start synchronize (semantics.md), so
+//   every waiter's first acquire load reads 1 and its read of data returns
+//   42, with one resident block too (the kernels never share the slots): no
+//   bad outcome, no finding.
 
 Registrar models{
+    {.name = "spin.separate_kernels",
+     .summary = "produce<<<1,32>>> then consume<<<2,32>>> in one stream: the waiters' flag is set by an earlier kernel",
+     .invariant = "The stream orders the producer kernel's end before the waiters' kernel start, and kernel "
+                  "boundaries synchronize: the flag and the data are visible before any waiter runs, and no "
+                  "block waits for a block that is not resident.",
+     .bad_means = "stale data: a waiter read data != 42",
+     .chapter = {2, 32},
+     .program = run_separate_kernels,
+     .bad = stale_data,
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .also = {{.options = "--resident-blocks 1",
+               .config = {2, 32, 1},
+               .expect = {.bad_outcome_permitted = false, .required = {}}}}},
     {.name = "spin.coresidency_assumed",
      .summary = "wait_for_last_block<<<3,32>>> on 2 block slots: blocks 0 and 1 spin on a flag block 2 sets",
      .invariant = "The device-scope release/acquire flag would order the data, but a spinning block holds its "

@@ -1,6 +1,6 @@
 // warp — warp-level exchange (catalogue.md, "warp").
 // <<<1,32>>>: lanes 0 and 1 swap values through shared memory around a
-// syncwarp. warp.shfl_is_not_a_fence waits for warp shuffles in the dialect.
+// syncwarp, or a shuffle hands a ready token from lane 0 to lane 1.
 #include "models/model.hpp"
 
 namespace scopesim::models::warp {
@@ -28,6 +28,29 @@ void run(Host& h, const Config& c) {
   observe(h, "got1", got[1]);
 }
 
+// ---- warp.shfl_is_not_a_fence: lane 0 writes shared memory, then a
+// __shfl_sync hands its "ready" token to lane 1, which reads the value ----
+SCOPESIM_KERNEL void shuffle_signal(plain<int>* got) {
+  SCOPESIM_SHARED(Lanes, buf);
+  const unsigned lane = thread_idx().x % 32;
+  if (lane == 0) buf[0] = 42;
+  const int ready = shfl_sync(0xffffffffu, lane == 0 ? 1 : 0, 0);
+  if (lane == 1 && ready == 1) *got = buf[0];
+}
+
+void run_shuffle_signal(Host& h, const Config& c) {
+  plain<int>* got = device_alloc<plain<int>>(h, "got");
+  host_write(*got, 0);
+  launch<shuffle_signal>(h, "shuffle_signal", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, got);
+  device_synchronize(h);
+  observe(h, "got", *got);
+}
+
+// Derivation (semantics.md, "Barriers"): a shuffle exchanges registers among
+// the lanes of its mask and orders no memory; lane 0's plain store and lane
+// 1's plain load are unordered (data race), and the load may run first and
+// return never-written shared memory: a stale value, a bad outcome.
+
 // Lane 0 should read lane 1's 2, lane 1 lane 0's 1.
 bool not_swapped(const Outcome& o) { return o.i("got0") != 2 || o.i("got1") != 1; }
 
@@ -41,6 +64,16 @@ bool not_swapped(const Outcome& o) { return o.i("got0") != 2 || o.i("got1") != 1
 // verdict: only the divergence and the race are required.
 
 Registrar models{
+    {.name = "warp.shfl_is_not_a_fence",
+     .summary = "shuffle_signal<<<1,32>>>: lane 0 writes shared memory, __shfl_sync signals lane 1, which reads it",
+     .invariant = "A warp shuffle exchanges registers and orders no memory: receiving lane 0's token does not "
+                  "make lane 0's earlier plain store visible to lane 1, so lane 1's plain read races with it and "
+                  "may miss it. A __syncwarp (a cta-scope barrier among the lanes) would order them.",
+     .bad_means = "stale: lane 1 got the token but not the value (got != 42)",
+     .chapter = {1, 32},
+     .program = run_shuffle_signal,
+     .bad = [](const Outcome& o) { return o.i("got") != 42; },
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}}},
     {.name = "warp.partial_mask",
      .summary = "swap_pair<<<1,32>>>: lanes 0 and 1 swap through shared memory around syncwarp(0x1), not 0x3",
      .invariant = "syncwarp(mask) orders memory among the lanes named in the mask, and every lane that executes "
