@@ -103,7 +103,7 @@ Registrar models{
      .summary = "count<<<2,64>>>: warp sums by __shfl_down_sync, block sum in shared memory behind a barrier, "
                 "one atomic_add per block",
      .invariant = "The shuffles exchange registers among the full warp; each warp's lane 0 stores its sum to "
-                  "shared memory before __syncthreads and thread 0 reads every warp sum after it (cta-scope "
+                  "shared memory before syncthreads() and thread 0 reads every warp sum after it (cta-scope "
                   "barrier: ordered, no race); the per-block atomic_adds are device-scope RMWs, morally strong, "
                   "so none is lost.",
      .bad_means = "lost update: counter < expected = grid * block",

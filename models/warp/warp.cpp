@@ -68,7 +68,7 @@ Registrar models{
      .summary = "shuffle_signal<<<1,32>>>: lane 0 writes shared memory, __shfl_sync signals lane 1, which reads it",
      .invariant = "A warp shuffle exchanges registers and orders no memory: receiving lane 0's token does not "
                   "make lane 0's earlier plain store visible to lane 1, so lane 1's plain read races with it and "
-                  "may miss it. A __syncwarp (a cta-scope barrier among the lanes) would order them.",
+                  "may miss it. A syncwarp() (a cta-scope barrier among the lanes) would order them.",
      .bad_means = "stale: lane 1 got the token but not the value (got != 42)",
      .chapter = {1, 32},
      .program = run_shuffle_signal,

@@ -180,6 +180,9 @@ std::string explore_text(const ExploreReport& r) {
   else
     out += fmt::format("{}{}{}\n", bad ? "bad outcome" : "", bad && !e.findings.empty() ? " and " : "",
                        e.findings.empty() ? "" : plural(e.findings.size(), "finding", "findings"));
+  // Several outcomes none of which is bad: correct, but not deterministic.
+  if (!bad && e.outcomes.size() > 1)
+    out += fmt::format("              the result depends on the schedule: {} different outcomes\n", e.outcomes.size());
   return out;
 }
 
@@ -214,6 +217,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
     outcomes.push_back(std::move(oj));
   }
   j["outcomes"] = std::move(outcomes);
+  j["depends_on_schedule"] = !any_bad_outcome(e) && e.outcomes.size() > 1;
   json findings = json::array();
   for (std::size_t i = 0; i < e.findings.size(); ++i) {
     const FindingSummary& f = e.findings[i];
