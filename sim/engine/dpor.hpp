@@ -1,0 +1,315 @@
+// The exhaustive strategy: stateless DPOR with sleep sets over the choice log.
+// A Chooser: the explorer runs the model with it, hands each finished run to
+// analyse(), and asks next() for the following branch.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "sim/engine/execution.hpp"
+
+namespace scopesim {
+
+// ---- exhaustive: stateless DPOR with sleep sets over the choice log ----
+//
+// The search is a depth-first walk over decisions. Value decisions (read-from,
+// coherence slot, block dispatch) explore every alternative. Thread decisions
+// explore only the threads DPOR puts in the node's backtrack set: after each
+// run, every pair of dependent steps of different threads that are not ordered
+// by the run's happens-before adds the later thread at the earlier step's node.
+// Sleep sets skip threads whose step commutes with everything explored since.
+//
+// Reads-from sleep: a read does not decide what it returns by running before
+// or after a write it need not see (semantics.md, "A read may return"): it
+// chooses among the writes its view allows. So a sleeping thread whose next
+// step is a read stays half asleep when another thread writes its location: it
+// may run, and reading a write made since it fell asleep is new. Returning an
+// older write repeats the execution explored when it ran first (the write only
+// added a candidate: coherence insertions only hide, never reveal, older
+// writes; and a read of an older write commutes with the write), unless a spin
+// wait later counted the writes that existed at that read: repeats() decides
+// after the run, which is then counted as redundant.
+// Under a memory model whose reads return only the latest write (sc), a read
+// does choose by running after a write: both rules are off there.
+class Dpor final : public Chooser {
+ public:
+  Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {}
+
+  // A thread asleep at a node, with its next step. `since`: the step from
+  // which it sleeps; a half-asleep thread may run and read only a write made
+  // at step `since` or later.
+  struct Sleeper {
+    StepShape shape;
+    std::size_t since = 0;
+    bool half = false;
+  };
+
+  struct Node {
+    ChoiceKind kind;
+    std::vector<std::uint64_t> keys;
+    std::vector<StepShape> shapes;
+    std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
+    std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    unsigned chosen = 0;
+    std::size_t step = 0;      // thread decisions: the index of the step taken here
+    std::set<std::uint64_t> backtrack, done;
+    std::map<std::uint64_t, Sleeper> sleep;  // asleep threads
+    int preemptions = 0;                     // before this node
+    std::uint64_t actor = 0;
+  };
+
+  void begin_run() {
+    call_ = 0;
+    abandoned_ = false;
+    thread_nodes_.clear();
+    half_.reset();
+    burst_.reset();
+    suspects_.clear();
+  }
+  bool abandon() const override { return abandoned_; }
+
+  unsigned choose(const ChoicePoint& p) override {
+    const std::size_t i = call_++;
+    if (p.kind == ChoiceKind::thread) {
+      thread_nodes_.push_back(i);
+      half_.reset();
+      burst_.reset();
+    }
+    if (i < stack_.size()) {  // replaying the prefix
+      note_half(stack_[i], p);
+      note_burst(stack_[i], p);
+      note_suspect(stack_[i]);
+      return stack_[i].chosen;
+    }
+    Node n;
+    n.kind = p.kind;
+    n.keys = p.keys;
+    n.shapes = p.shapes;
+    n.actor = p.actor;
+    if (p.kind != ChoiceKind::thread) {
+      // The read of a half-asleep thread: older writes are suspect.
+      if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
+        n.suspect.resize(p.keys.size());
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second;
+      }
+      half_.reset();
+      if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
+      while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
+      stack_.push_back(std::move(n));
+      note_burst(stack_.back(), p);
+      note_suspect(stack_.back());
+      return stack_.back().chosen;
+    }
+    n.step = thread_nodes_.size() - 1;
+    // Sleep set: inherited from the previous thread node, minus threads whose
+    // next step is dependent with the step taken there.
+    const Node* parent = nullptr;
+    for (std::size_t k = i; k-- > 0;)
+      if (stack_[k].kind == ChoiceKind::thread) {
+        parent = &stack_[k];
+        break;
+      }
+    if (parent != nullptr) {
+      const StepShape& taken = parent->shapes[parent->chosen];
+      const std::uint64_t taken_thread = parent->keys[parent->chosen];
+      n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
+      auto consider = [&](std::uint64_t q, Sleeper s) {
+        if (q == taken_thread) return;
+        if (dependent(s.shape, taken)) {
+          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
+          s.half = true;
+        }
+        n.sleep.emplace(q, s);
+      };
+      for (const auto& [q, s] : parent->sleep) consider(q, s);
+      for (std::uint64_t q : parent->done) {
+        const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
+        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false});
+      }
+    }
+    // First choice: keep running the same thread when it may, else the lowest.
+    int pick = -1;
+    for (std::size_t k = 0; k < n.keys.size(); ++k)
+      if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
+    for (std::size_t k = 0; k < n.keys.size() && pick < 0; ++k)
+      if (allowed(n, k)) pick = static_cast<int>(k);
+    if (pick < 0) {
+      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
+      stack_.push_back(std::move(n));
+      return 0;
+    }
+    n.chosen = static_cast<unsigned>(pick);
+    n.backtrack.insert(n.keys[n.chosen]);
+    stack_.push_back(std::move(n));
+    note_half(stack_.back(), p);
+    return static_cast<unsigned>(pick);
+  }
+
+  // Does the finished run repeat an explored execution? It does when a
+  // half-asleep thread read an older write and no spin wait of it counted the
+  // writes that existed then (the one thing the earlier run may differ in).
+  bool repeats(const RunResult& r) const {
+    for (std::size_t s : suspects_)
+      if (s >= r.steps.size() || !r.steps[s].counted) return true;
+    return false;
+  }
+
+  // Race analysis of a finished run: adds backtrack points.
+  void analyse(const RunResult& r) {
+    const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
+    std::vector<std::vector<std::uint32_t>> clock;  // per thread: last known step (+1) of each thread
+    std::vector<std::vector<std::uint32_t>> step_clock(n);
+    std::size_t threads = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
+      for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
+    }
+    clock.resize(threads);
+    auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& { return clock[t]; };
+    auto join = [](std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+      if (a.size() < b.size()) a.resize(b.size(), 0);
+      for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
+    };
+    // A write that took a coherence slot before the end of the list may hide
+    // older writes from a reader; one placed last hides nothing.
+    std::vector<bool> inserted(n, false);
+    for (std::size_t k = 0; k < r.log.size(); ++k) {
+      const Decision& d = r.log[k];
+      if (d.kind != ChoiceKind::coherence || d.index == 0) continue;
+      std::size_t s = n;
+      for (std::size_t j = 0; j < n && r.steps[j].decision < k; ++j) s = j;
+      if (s < n) inserted[s] = true;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const Step& sj = r.steps[j];
+      std::vector<std::uint32_t>& cj = at(sj.thread);
+      for (std::size_t i = j; i-- > 0;) {
+        const Step& si = r.steps[i];
+        if (si.thread == sj.thread || !dependent(si.shape, sj.shape)) continue;
+        // A write before a load that need not see it (reads-from, not the
+        // interleaving, decides what the load returns): the load, run first,
+        // could return only writes it may return now. Ordered only when it
+        // reads from it; never a race to reverse.
+        if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
+          if (sj.reads_from == i + 1) join(cj, step_clock[i]);
+          continue;
+        }
+        const bool ordered = si.thread < cj.size() && cj[si.thread] >= i + 1;
+        if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
+        join(cj, step_clock[i]);
+      }
+      if (cj.size() <= sj.thread) cj.resize(sj.thread + 1, 0);
+      cj[sj.thread] = static_cast<std::uint32_t>(j + 1);
+      if (!sj.joins.empty()) {
+        std::vector<std::uint32_t> merged = cj;
+        for (ThreadId t : sj.joins) join(merged, at(t));
+        for (ThreadId t : sj.joins) at(t) = merged;
+        at(sj.thread) = merged;
+      }
+      for (ThreadId t : sj.spawned) at(t) = at(sj.thread);
+      step_clock[j] = at(sj.thread);
+    }
+  }
+
+  // Moves to the next unexplored branch; false when the search is complete.
+  bool next() {
+    while (!stack_.empty()) {
+      Node& top = stack_.back();
+      if (top.kind == ChoiceKind::thread) {
+        top.done.insert(top.keys[top.chosen]);
+        for (std::size_t k = 0; k < top.keys.size(); ++k) {
+          if (!top.backtrack.count(top.keys[k]) || top.done.count(top.keys[k]) || !allowed(top, k)) continue;
+          top.chosen = static_cast<unsigned>(k);
+          return true;
+        }
+      } else {
+        unsigned k = top.chosen + 1;
+        while (k < top.keys.size() && is_banned(top, k)) ++k;
+        if (k < top.keys.size()) {
+          top.chosen = k;
+          return true;
+        }
+      }
+      stack_.pop_back();
+    }
+    return false;
+  }
+
+ private:
+  // Does `taken` conflict with the sleeping step `s` only as a write to the
+  // location `s` only reads? Then `s` may still read what it could read
+  // before `taken`, in the execution explored already; only newer writes are new.
+  static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
+    if (taken.global || s.global || s.writes || !s.reads || (taken.fence_sc && s.fence_sc)) return false;
+    return taken.writes && taken.addr == s.addr;
+  }
+  // Is step `r` a load (its read-from known) of what the earlier step `w`
+  // only writes, with nothing else between them?
+  static bool load_after_plain_write(const Step& w, const Step& r) {
+    const StepShape& a = w.shape;
+    const StepShape& b = r.shape;
+    if (a.global || b.global || (a.fence_sc && b.fence_sc)) return false;
+    return a.writes && !a.reads && b.reads && !b.writes && a.addr == b.addr && r.reads_from != Step::unknown;
+  }
+  // Remembers the half-asleep thread chosen at thread node `n`, whose read
+  // (the next read decision of that thread) must return a newer write.
+  void note_half(const Node& n, const ChoicePoint& p) {
+    if (n.kind != ChoiceKind::thread) return;
+    auto it = n.sleep.find(n.keys[n.chosen]);
+    if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
+    (void)p;
+  }
+  // Blocks dispatched together (one fill of free slots) start as a set: their
+  // order is not observable, so only increasing orders are explored.
+  void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
+    const bool continues = burst_ && burst_->second == p.picks + 1;
+    n.banned.assign(n.keys.size(), false);
+    bool any = false;
+    for (std::size_t k = 0; k < n.keys.size(); ++k) {
+      const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first);
+      any |= !n.banned[k];
+    }
+    if (!any) n.banned.clear();
+  }
+  void note_suspect(const Node& n) {
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.push_back(thread_nodes_.size() - 1);
+  }
+  void note_burst(const Node& n, const ChoicePoint& p) {
+    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
+  }
+  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k]; }
+  int preempts(const Node& n, std::size_t k) const {
+    if (n.keys[k] == n.actor) return 0;
+    return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
+  }
+  bool allowed(const Node& n, std::size_t k) const {
+    auto it = n.sleep.find(n.keys[k]);
+    if (it != n.sleep.end() && !it->second.half) return false;
+    if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
+    return true;
+  }
+  void add_backtrack(std::size_t node, ThreadId t) {
+    Node& n = stack_[node];
+    if (std::find(n.keys.begin(), n.keys.end(), t) != n.keys.end())
+      n.backtrack.insert(t);
+    else
+      n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
+  }
+
+  int bound_;
+  std::vector<Node> stack_;
+  std::vector<std::size_t> thread_nodes_;
+  std::size_t call_ = 0;
+  bool abandoned_ = false;
+  bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
+  std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
+  std::vector<std::size_t> suspects_;  // steps whose read is suspect in this run
+  std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
+};
+
+}  // namespace scopesim

@@ -1,0 +1,106 @@
+// The sampling strategies (uniform random, PCT) and the replay of a log, each a
+// Chooser for one run.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/engine/execution.hpp"
+
+namespace scopesim {
+
+// A decision reaches the strategy when it chooses a thread or has alternatives.
+inline bool asks_strategy(ChoiceKind k, std::size_t alternatives) {
+  return k == ChoiceKind::thread || alternatives > 1;
+}
+
+// Deterministic random numbers, the same on every platform.
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  unsigned below(std::size_t n) { return static_cast<unsigned>(next() % n); }
+};
+
+// ---- random: every decision uniformly at random ----
+class RandomChooser final : public Chooser {
+ public:
+  explicit RandomChooser(std::uint64_t seed) : rng_{seed} {}
+  unsigned choose(const ChoicePoint& p) override { return rng_.below(p.keys.size()); }
+
+ private:
+  SplitMix rng_;
+};
+
+// ---- PCT (probabilistic concurrency testing): random thread priorities,
+// d-1 random priority-change points; values chosen at random. ----
+class PctChooser final : public Chooser {
+ public:
+  PctChooser(std::uint64_t seed, unsigned depth, std::uint64_t expected_steps) : rng_{seed}, depth_(depth) {
+    for (unsigned k = 1; k < depth_; ++k) change_.push_back(1 + rng_.next() % std::max<std::uint64_t>(expected_steps, 1));
+  }
+  unsigned choose(const ChoicePoint& p) override {
+    if (p.kind != ChoiceKind::thread) return rng_.below(p.keys.size());
+    ++steps_;
+    for (std::size_t k = 0; k < change_.size(); ++k)
+      if (change_[k] == steps_) priority_[p.actor] = static_cast<std::int64_t>(k);  // below every initial priority
+    unsigned best = 0;
+    std::int64_t best_pri = -1;
+    for (std::size_t k = 0; k < p.keys.size(); ++k) {
+      auto it = priority_.find(p.keys[k]);
+      if (it == priority_.end())
+        it = priority_.emplace(p.keys[k], static_cast<std::int64_t>(depth_ + rng_.next() % 1000000)).first;
+      if (it->second > best_pri) {
+        best_pri = it->second;
+        best = static_cast<unsigned>(k);
+      }
+    }
+    return best;
+  }
+
+ private:
+  SplitMix rng_;
+  unsigned depth_;
+  std::vector<std::uint64_t> change_;
+  std::map<std::uint64_t, std::int64_t> priority_;
+  std::uint64_t steps_ = 0;
+};
+
+// ---- replay: decisions from a log, checked against what the run offers ----
+class ReplayChooser final : public Chooser {
+ public:
+  explicit ReplayChooser(const ChoiceLog& log) : log_(log) {}
+  unsigned choose(const ChoicePoint& p) override {
+    while (at_ < log_.size() && !asks_strategy(log_[at_].kind, log_[at_].alternatives)) ++at_;
+    if (!error_.empty()) return 0;
+    if (at_ >= log_.size()) {
+      error_ = "the run needs a " + std::string(name(p.kind)) + " decision after the schedule's last one";
+      return 0;
+    }
+    const Decision& d = log_[at_];
+    const std::size_t here = at_++;
+    auto it = std::find(p.keys.begin(), p.keys.end(), d.key);
+    if (d.kind != p.kind || d.alternatives != p.keys.size() || it == p.keys.end()) {
+      error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + ": " + d.text +
+               ") does not fit: the run offers a " + std::string(name(p.kind)) + " decision with " +
+               std::to_string(p.keys.size()) + " alternative(s)";
+      return 0;
+    }
+    return static_cast<unsigned>(it - p.keys.begin());
+  }
+  bool abandon() const override { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  const ChoiceLog& log_;
+  std::size_t at_ = 0;
+  std::string error_;
+};
+
+}  // namespace scopesim
