@@ -436,14 +436,22 @@ std::vector<ModelFinding> PtxModel::take_findings() {
 }
 
 std::uint64_t PtxModel::fingerprint() const {
-  std::uint64_t h = mix(s_->rf_hash, s_->fence_hash);
-  for (const auto& [addr, at] : s_->loc_at) {  // by address: not the order the run touched them
-    const Location& l = s_->locs[at];
-    h = mix(h, l.co.size());
-    for (const WriteId w : l.co) {
-      const Write& x = s_->writes[w];
-      h = mix(h, mix(x.info.thread, x.seq));
-    }
+  // Coherence counts by its edges alone: racing writes stay unordered (partial
+  // coherence), so where the list happens to put one of them before the other
+  // tells nothing about the execution.
+  const State& s = *s_;
+  std::uint64_t h = mix(s.rf_hash, s.fence_hash);
+  for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
+    const Location& l = s.locs[at];
+    std::uint64_t edges = 0;  // a commutative sum: the edges in any order
+    for (std::size_t i = 1; i < l.co.size(); ++i)
+      for (std::size_t j = i + 1; j < l.co.size(); ++j)
+        if (s.edge(l.co[i], l.co[j])) {
+          const Write& a = s.writes[l.co[i]];
+          const Write& b = s.writes[l.co[j]];
+          edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
+        }
+    h = mix(mix(h, l.co.size()), edges);
   }
   return h;
 }
