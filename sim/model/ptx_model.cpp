@@ -104,13 +104,14 @@ struct PtxModel::State {
   std::map<std::uintptr_t, std::uint32_t> loc_at;
   struct ScFence {
     ThreadId thread;
+    std::uint32_t seq;
     Scope scope;
     ViewPtr view;
   };
   std::vector<ScFence> sc_fences;
   std::vector<ModelFinding> findings;
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
-  std::uint64_t fence_hash = 0;  // fence.sc run-time order
+  std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
 
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
 
@@ -393,11 +394,15 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
   if (f.kind == PtxKind::fence_sc) {
     // fence.sc: a total run-time order over morally strong fence.sc; each
     // synchronizes with the later ones.
+    // Only the order between morally strong fence.sc is part of the execution
+    // (the fingerprint sums those pairs; others stay unordered).
     for (const auto& g : s.sc_fences)
-      if (s.ms(g.thread, true, g.scope, id, true, f.scope)) t.view.join(*g.view);
+      if (s.ms(g.thread, true, g.scope, id, true, f.scope)) {
+        t.view.join(*g.view);
+        s.fence_hash += spread(mix(mix(mix(g.thread, g.seq), id), t.seq));
+      }
     auto v = std::make_shared<View>(t.view);
-    s.sc_fences.push_back({id, f.scope, v});
-    s.fence_hash = mix(s.fence_hash, mix(id, t.seq));
+    s.sc_fences.push_back({id, t.seq, f.scope, v});
     t.fence_release[static_cast<int>(s.scope(f.scope))] = v;
   } else {
     t.fence_release[static_cast<int>(s.scope(f.scope))] = std::make_shared<View>(t.view);
