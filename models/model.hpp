@@ -7,12 +7,14 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <vector>
 
 #include "models/dialect/dialect.hpp"
 #include "sim/core/finding.hpp"
 #include "sim/core/outcome.hpp"
+#include "sim/core/source_path.hpp"
 
 namespace scopesim::models {
 
@@ -64,19 +66,26 @@ struct Model {
   bool (*bad)(const Outcome&) = nullptr;  // postcondition violated
   Expectation expect;
   std::vector<AlsoCheck> also;
-  // Expected count of executions explored exhaustively at `quick`, or at
-  // `chapter` when there is no quick configuration (0 = not stated); each
-  // stated count is derived next to the model.
+  // Distinct executions (reads-from, coherence edges, order of morally strong
+  // fence.sc) at `quick`, or at `chapter` when there is no quick configuration
+  // (0 = not stated); each stated count is derived next to the model. An
+  // exhaustive search explores each of them once.
   unsigned long long exhaustive_executions = 0;
   // Why the GPU harness does not run this model (nullptr: it does).
   const char* gpu_skip = nullptr;
+  // The file that registers the model, as reports name it
+  // ("models/publish/publish.cpp"); set by Registrar.
+  std::string source;
 };
 
 std::vector<Model>& registry();
 
 struct Registrar {
-  explicit Registrar(std::initializer_list<Model> ms) {
-    for (const Model& m : ms) registry().push_back(m);
+  explicit Registrar(std::initializer_list<Model> ms, std::source_location where = std::source_location::current()) {
+    for (const Model& m : ms) {
+      registry().push_back(m);
+      registry().back().source = source_path(where.file_name());
+    }
   }
 };
 

@@ -47,6 +47,24 @@ TEST_P(EveryModel, MatchesItsExpectedVerdict) {
   for (const auto& also : m.also) expect_verdict(m, also.config, also.expect, also.config.resident_blocks);
 }
 
+// The count of distinct executions derived beside the model (reads-from,
+// coherence edges, order of morally strong fence.sc), where it states one: the
+// search finds exactly those, and explores each once.
+TEST_P(EveryModel, ExploresEachDerivedExecutionOnce) {
+  const models::Model& m = test::model(GetParam());
+  if (m.exhaustive_executions == 0) GTEST_SKIP() << m.name << " states no execution count";
+  ExploreOptions o;
+  const Exploration x = explore(m, m.quick.value_or(m.chapter), o);
+  ASSERT_TRUE(x.complete) << m.name;
+  EXPECT_EQ(x.distinct, m.exhaustive_executions) << m.name;
+  if (test::known_redundancies().count(m.name)) {
+    EXPECT_GT(x.executions, x.distinct) << m.name << " explores each execution once now: remove it from the known "
+                                        << "redundancies";
+  } else {
+    EXPECT_EQ(x.executions, m.exhaustive_executions) << m.name;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Catalogue, EveryModel, ::testing::ValuesIn(test::model_names()),
                          [](const auto& info) { return test::test_name(info.param); });
 
