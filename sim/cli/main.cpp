@@ -23,7 +23,10 @@
 #include <fmt/format.h>
 
 #include "models/model.hpp"
+#include "sim/cli/input.hpp"
 #include "sim/cli/litmus_command.hpp"
+#include "sim/cli/schedule_writer.hpp"
+#include "sim/cli/search_options.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/engine/schedule_file.hpp"
 #include "sim/model/memory_model.hpp"
@@ -32,277 +35,13 @@
 
 namespace fs = std::filesystem;
 using namespace scopesim;
+using namespace scopesim::cli;
 
 namespace {
 
 constexpr int kClean = 0;
 constexpr int kBad = 1;
 constexpr int kError = 2;
-
-// An error in what the user asked for: one line on stderr, exit 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-// JSON on stdout: sorted keys, two-space indent, invalid UTF-8 replaced (never a throw).
-void print_json(const nlohmann::json& j) {
-  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
-// ---- models and their sources ----
-
-std::vector<const models::Model*> sorted_models() {
-  std::vector<const models::Model*> v;
-  for (const models::Model& m : models::registry()) v.push_back(&m);
-  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->name < b->name; });
-  return v;
-}
-
-const models::Model& find_model(const std::string& name) {
-  for (const models::Model& m : models::registry())
-    if (m.name == name) return m;
-  throw UsageError("unknown model '" + name + "' (see 'scopesim list')");
-}
-
-void check_memory_model(const std::string& name) {
-  std::vector<std::string> names = memory_model_names();
-  if (std::find(names.begin(), names.end(), name) != names.end()) return;
-  std::string known;
-  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-  throw UsageError("unknown memory model '" + name + "' (known: " + known + ")");
-}
-
-// A model's family is the part of its name before the first '.'; its source is
-// models/<family>/<family>.cpp (models/CMakeLists.txt lists them so).
-std::string family(const models::Model& m) { return m.name.substr(0, m.name.find('.')); }
-std::string source_name(const models::Model& m) { return family(m) + ".cpp"; }
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ull) {
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-// The source tree this binary was built from: this file is <root>/sim/cli/main.cpp.
-fs::path source_root() {
-  fs::path here = __FILE__;
-  return here.parent_path().parent_path().parent_path();
-}
-
-// FNV-1a 64 of the model's source file as found in the source tree the binary
-// was built from; where that file cannot be read, of the model's registered
-// description instead (still stable for one build, still refusing a schedule
-// written by a build whose source could be read).
-std::string source_hash(const models::Model& m) {
-  static std::map<std::string, std::string> cache;
-  const std::string fam = family(m);
-  if (auto it = cache.find(fam); it != cache.end()) return it->second;
-  std::uint64_t h = 0;
-  std::ifstream in(source_root() / "models" / fam / source_name(m), std::ios::binary);
-  if (in) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    h = fnv1a(ss.str());
-  } else {
-    h = fnv1a("no source: " + m.name + "\n" + m.summary + "\n" + m.invariant + "\n" + m.bad_means);
-  }
-  std::string hex = fmt::format("{:016x}", h);
-  if (in) cache.emplace(fam, hex);
-  return hex;
-}
-
-// ---- options shared by explore and check ----
-
-struct Settings {
-  std::string mode = "exhaustive";
-  std::uint64_t seed = 1;
-  unsigned depth = 3;
-  std::uint64_t max_executions = 0;
-  double time_limit = 0;
-  int preemption_bound = -1;
-  bool stop_at_first = false;
-  unsigned resident_blocks = 0;
-  CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
-  std::uint64_t max_steps = 20000;
-  std::string memory_model = "ptx";
-  // explore only: the launch, when not the model's chapter one.
-  bool quick = false;
-  unsigned grid = 0, block = 0;  // 0: the model's
-  std::vector<std::string> params;  // "name=value"
-};
-
-// The launch `explore` runs: the model's chapter (or quick) configuration
-// with --grid, --block, --param and --resident-blocks applied.
-models::Config launch_of(const models::Model& m, const Settings& s) {
-  if (s.quick && !m.quick) throw UsageError(m.name + " has no quick configuration; its chapter one is the only one");
-  models::Config c = s.quick ? *m.quick : m.chapter;
-  if (s.grid) c.grid = s.grid;
-  if (s.block) c.block = s.block;
-  for (const std::string& p : s.params) {
-    const auto eq = p.find('=');
-    long long v = 0;
-    const char* begin = eq == std::string::npos ? nullptr : p.data() + eq + 1;
-    const auto [end, ec] = begin ? std::from_chars(begin, p.data() + p.size(), v) : std::from_chars_result{nullptr, std::errc::invalid_argument};
-    if (eq == 0 || eq == std::string::npos || ec != std::errc{} || end != p.data() + p.size())
-      throw UsageError("--param needs NAME=INTEGER, got '" + p + "'");
-    c.params[p.substr(0, eq)] = v;
-  }
-  if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
-  return c;
-}
-
-// Options that change what is explored. `launch`: --resident-blocks and --stop-at-first too.
-void add_search_options(CLI::App& app, Settings& s, bool launch) {
-  app.add_option("--mode", s.mode, "Search strategy: exhaustive (default), random or pct")
-      ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
-  app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(CLI::PositiveNumber);
-  app.add_option("--max-executions", s.max_executions,
-                 "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
-  if (launch) {
-    app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
-    s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
-                                    "Blocks resident at once; the rest wait for a free slot (0: every block)")
-                         ->check(CLI::NonNegativeNumber);
-  }
-}
-
-ExploreOptions explore_options(const Settings& s) {
-  ExploreOptions o;
-  o.mode = report::parse_mode(s.mode).value_or(Mode::exhaustive);
-  o.seed = s.seed;
-  o.pct_depth = s.depth;
-  o.max_executions = s.max_executions;
-  o.time_limit = s.time_limit;
-  o.preemption_bound = s.preemption_bound;
-  o.stop_at_first = s.stop_at_first;
-  o.run.memory_model = s.memory_model;
-  o.run.max_steps = s.max_steps;
-  o.run.keep_trace = false;
-  return o;
-}
-
-void with_config(ExploreOptions& o, const models::Config& c) { o.run.resident_blocks = c.resident_blocks; }
-
-struct Output {
-  bool json = false;
-  bool times = false;
-  bool quiet = false;
-  bool progress = false;
-  std::string schedules = "scopesim-schedules";
-  bool no_schedules = false;
-};
-
-void add_output_options(CLI::App& app, Output& out) {
-  app.add_flag("--json", out.json, "Print JSON instead of text (byte-identical for identical options)");
-  app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
-  app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
-  app.add_flag("--progress", out.progress, "Print the number of executions so far to stderr every second");
-  app.add_option("--schedules", out.schedules,
-                 "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
-  app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");
-}
-
-std::function<void(std::uint64_t)> progress_printer(bool on, std::string label) {
-  if (!on) return {};
-  using clock = std::chrono::steady_clock;
-  return [label = std::move(label), last = clock::now()](std::uint64_t n) mutable {
-    auto now = clock::now();
-    if (now - last < std::chrono::seconds(1)) return;
-    last = now;
-    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label, n);
-    std::fflush(stderr);
-  };
-}
-
-// ---- schedule files ----
-
-class ScheduleWriter {
- public:
-  ScheduleWriter(const Output& o) : dir_(o.schedules), on_(!o.no_schedules) {}
-
-  // Replays the witness (for its trace hash, outcome and findings) and writes
-  // <dir>/<model>.<n>.schedule. Old schedules of the model are removed the first
-  // time, so the directory never mixes two explorations of one model.
-  report::Artifact write(const models::Model& m, const models::Config& c, const RunOptions& run,
-                         const ChoiceLog& witness) {
-    report::Artifact a;
-    if (!on_) return a;
-    try {
-      RunOptions ro = run;
-      ro.keep_trace = true;
-      RunResult r = replay(m, c, ro, witness);
-      Schedule s;
-      s.header.model = m.name;
-      s.header.source_hash = source_hash(m);
-      s.header.memory_model = run.memory_model;
-      s.header.config = c;
-      s.header.max_steps = run.max_steps;
-      s.header.outcome = r.completed ? r.outcome.text() : "";
-      for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
-      s.header.trace_hash = trace_hash(r.trace);
-      s.log = r.log.size() == witness.size() ? r.log : witness;
-      const std::string text = format_schedule(s);
-      const std::string stem = file_stem(m.name);
-      fs::create_directories(dir_);
-      if (cleaned_.insert(stem).second) clean(stem);
-      fs::path p = dir_ / fmt::format("{}.{}.schedule", stem, ++next_[stem]);
-      std::ofstream out(p, std::ios::binary | std::ios::trunc);
-      out << text;
-      out.close();
-      if (!out) throw std::runtime_error("cannot write " + p.string());
-      a.path = p.string();
-    } catch (const std::exception& e) {
-      a.error = one_line(e.what());
-      fmt::print(stderr, "scopesim: warning: no schedule for a witness of {}: {}\n", m.name, a.error);
-    }
-    return a;
-  }
-
- private:
-  static std::string file_stem(const std::string& name) {
-    std::string s = name;
-    for (char& c : s)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+')) c = '_';
-    return s;
-  }
-  void clean(const std::string& stem) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-      const std::string f = entry.path().filename().string();
-      if (f.size() <= stem.size() + 1 || f.compare(0, stem.size() + 1, stem + ".") != 0) continue;
-      std::string rest = f.substr(stem.size() + 1);
-      const std::string ext = ".schedule";
-      if (rest.size() <= ext.size() || rest.compare(rest.size() - ext.size(), ext.size(), ext) != 0) continue;
-      rest.resize(rest.size() - ext.size());
-      if (std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        fs::remove(entry.path(), ec);
-    }
-  }
-
-  fs::path dir_;
-  bool on_;
-  std::set<std::string> cleaned_;
-  std::map<std::string, unsigned> next_;
-};
 
 // Explores one model at one launch and writes a schedule for each bad outcome and finding.
 struct Explored {
@@ -430,10 +169,10 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
         continue;
       }
       report::VerdictRow row{m->name, j.options, j.config, report::judge(*m, j.expect, x.e), x.paths()};
-      // The model states how many executions an exhaustive search of its chapter launch takes.
+      // The model states how many distinct executions an exhaustive search finds.
       if (j.options.empty() && m->exhaustive_executions != 0 && o.mode == Mode::exhaustive && x.e.complete &&
-          o.run.memory_model == "ptx" && o.preemption_bound < 0 && x.e.executions != m->exhaustive_executions) {
-        std::string n = fmt::format("explored {} executions; the model states {}", x.e.executions,
+          o.run.memory_model == "ptx" && o.preemption_bound < 0 && x.e.distinct != m->exhaustive_executions) {
+        std::string n = fmt::format("found {} distinct executions; the model states {}", x.e.distinct,
                                     m->exhaustive_executions);
         row.verdict.note = row.verdict.note.empty() ? n : row.verdict.note + "; " + n;
       }
@@ -450,21 +189,16 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
 }
 
 int cmd_replay(const std::string& file, bool json) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw UsageError("cannot read '" + file + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw UsageError("cannot read '" + file + "'");
   Schedule s;
   try {
-    s = parse_schedule(ss.str());
+    s = parse_schedule(read_text(file));
   } catch (const ScheduleError& e) {
     throw UsageError(file + ": " + one_line(e.what()));
   }
   const ScheduleHeader& h = s.header;
   const models::Model& m = find_model(h.model);
   if (h.source_hash != source_hash(m))
-    throw UsageError("schedule was recorded for a different version of " + source_name(m));
+    throw UsageError("schedule was recorded for a different version of " + m.source);
   {
     std::vector<std::string> names = memory_model_names();
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())

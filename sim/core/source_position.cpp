@@ -11,15 +11,6 @@ namespace scopesim {
 
 namespace {
 
-// Shortens an absolute path to the part from the repository's top folders on.
-std::string shorten(std::string_view path) {
-  for (std::string_view top : {"/models/", "/sim/", "/tests/", "/gpu/", "/docs/"}) {
-    const auto at = path.rfind(top);
-    if (at != std::string_view::npos) return std::string(path.substr(at + 1));
-  }
-  return std::string(path);
-}
-
 std::string resolve(std::uintptr_t pc) {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr) return "?";
@@ -38,13 +29,13 @@ std::string resolve(std::uintptr_t pc) {
   const auto paren = out.find(" (");
   if (paren != std::string::npos) out.resize(paren);
   if (out.empty() || out[0] == '?') return "?";
-  return shorten(out);
+  return source_path(out);
 }
 
 }  // namespace
 
 std::string describe(const Where& w) {
-  if (w.file != nullptr) return shorten(w.file) + ":" + std::to_string(w.line);
+  if (w.file != nullptr) return source_path(w.file) + ":" + std::to_string(w.line);
   if (w.pc == 0) return "?";
   static std::mutex lock;
   static std::map<std::uintptr_t, std::string> cache;

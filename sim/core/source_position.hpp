@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/core/event.hpp"
+#include "sim/core/source_path.hpp"
 
 namespace scopesim {
 

@@ -1,0 +1,35 @@
+// What every subcommand shares about its input and its plain output: the one
+// error that means exit 2, one-line messages, reading a file, finding a
+// shipped model or memory model by name, JSON on stdout.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model.hpp"
+
+namespace scopesim::cli {
+
+// An error in what the user asked for or gave: one line on stderr, exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The message on one line (newlines become spaces, no trailing space).
+std::string one_line(std::string s);
+
+// The whole file; UsageError when it cannot be read.
+std::string read_text(const std::string& path);
+
+// JSON on stdout: sorted keys, two-space indent, invalid UTF-8 replaced (never a throw).
+void print_json(const nlohmann::json& j);
+
+std::vector<const models::Model*> sorted_models();
+// UsageError naming the unknown model.
+const models::Model& find_model(const std::string& name);
+// UsageError naming the known memory models.
+void check_memory_model(const std::string& name);
+
+}  // namespace scopesim::cli

@@ -1,0 +1,92 @@
+#include "sim/cli/schedule_writer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "models/source_hash.hpp"
+#include "sim/cli/input.hpp"
+#include "sim/engine/explorer.hpp"
+#include "sim/engine/schedule_file.hpp"
+
+namespace scopesim::cli {
+
+namespace fs = std::filesystem;
+
+std::string text_hash(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string source_hash(const models::Model& m) {
+  if (const std::string_view h = models::source_hash(m.source); !h.empty()) return std::string(h);
+  return text_hash(m.name + "\n" + m.summary + "\n" + m.invariant + "\n" + m.bad_means);
+}
+
+namespace {
+
+std::string file_stem(const std::string& name) {
+  std::string s = name;
+  for (char& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+')) c = '_';
+  return s;
+}
+
+}  // namespace
+
+report::Artifact ScheduleWriter::write(const models::Model& m, const models::Config& c, const RunOptions& run,
+                                    const ChoiceLog& witness) {
+  report::Artifact a;
+  if (!on_) return a;
+  try {
+    RunOptions ro = run;
+    ro.keep_trace = true;
+    RunResult r = replay(m, c, ro, witness);
+    Schedule s;
+    s.header.model = m.name;
+    s.header.source_hash = source_hash(m);
+    s.header.memory_model = run.memory_model;
+    s.header.config = c;
+    s.header.max_steps = run.max_steps;
+    s.header.outcome = r.completed ? r.outcome.text() : "";
+    for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
+    s.header.trace_hash = trace_hash(r.trace);
+    s.log = r.log.size() == witness.size() ? r.log : witness;
+    const std::string text = format_schedule(s);
+    const std::string stem = file_stem(m.name);
+    fs::create_directories(dir_);
+    if (cleaned_.insert(stem).second) clean(stem);
+    fs::path p = dir_ / fmt::format("{}.{}.schedule", stem, ++next_[stem]);
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + p.string());
+    a.path = p.string();
+  } catch (const std::exception& e) {
+    a.error = one_line(e.what());
+    fmt::print(stderr, "scopesim: warning: no schedule for a witness of {}: {}\n", m.name, a.error);
+  }
+  return a;
+}
+
+void ScheduleWriter::clean(const std::string& stem) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string f = entry.path().filename().string();
+    if (f.size() <= stem.size() + 1 || f.compare(0, stem.size() + 1, stem + ".") != 0) continue;
+    std::string rest = f.substr(stem.size() + 1);
+    const std::string ext = ".schedule";
+    if (rest.size() <= ext.size() || rest.compare(rest.size() - ext.size(), ext.size(), ext) != 0) continue;
+    rest.resize(rest.size() - ext.size());
+    if (std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      fs::remove(entry.path(), ec);
+  }
+}
+
+}  // namespace scopesim::cli

@@ -1,0 +1,47 @@
+// Schedule files for the witnesses of an exploration: each witness is
+// replayed (for its trace hash, outcome and findings) and written as
+// <dir>/<model>.<n>.schedule, with the hash of the model's source.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "models/model.hpp"
+#include "sim/cli/search_options.hpp"
+#include "sim/engine/choice_log.hpp"
+#include "sim/engine/execution.hpp"
+#include "sim/report/report.hpp"
+
+namespace scopesim::cli {
+
+// FNV-1a 64 of a text, as 16 hex digits.
+std::string text_hash(std::string_view text);
+
+// The hash of the model's source file as this binary was built from it
+// (models/source_hash.hpp); for a model that is not shipped, of its registered
+// description instead (stable for one build).
+std::string source_hash(const models::Model& m);
+
+class ScheduleWriter {
+ public:
+  explicit ScheduleWriter(const Output& o) : dir_(o.schedules), on_(!o.no_schedules) {}
+
+  // Replays the witness (for its trace hash, outcome and findings) and writes
+  // <dir>/<model>.<n>.schedule. Old schedules of the model are removed the first
+  // time, so the directory never mixes two explorations of one model. A
+  // failure is a warning on stderr and the artifact's error, never a throw.
+  report::Artifact write(const models::Model& m, const models::Config& c, const RunOptions& run,
+                         const ChoiceLog& witness);
+
+ private:
+  void clean(const std::string& stem);
+
+  std::filesystem::path dir_;
+  bool on_;
+  std::set<std::string> cleaned_;
+  std::map<std::string, unsigned> next_;
+};
+
+}  // namespace scopesim::cli

@@ -1,0 +1,96 @@
+#include "sim/cli/search_options.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "sim/cli/input.hpp"
+#include "sim/report/report.hpp"
+
+namespace scopesim::cli {
+
+models::Config launch_of(const models::Model& m, const Settings& s) {
+  if (s.quick && !m.quick) throw UsageError(m.name + " has no quick configuration; its chapter one is the only one");
+  models::Config c = s.quick ? *m.quick : m.chapter;
+  if (s.grid) c.grid = s.grid;
+  if (s.block) c.block = s.block;
+  for (const std::string& p : s.params) {
+    const auto eq = p.find('=');
+    long long v = 0;
+    const char* begin = eq == std::string::npos ? nullptr : p.data() + eq + 1;
+    const auto [end, ec] = begin ? std::from_chars(begin, p.data() + p.size(), v) : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq == 0 || eq == std::string::npos || ec != std::errc{} || end != p.data() + p.size())
+      throw UsageError("--param needs NAME=INTEGER, got '" + p + "'");
+    c.params[p.substr(0, eq)] = v;
+  }
+  if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
+  return c;
+}
+
+void add_search_options(CLI::App& app, Settings& s, bool launch) {
+  app.add_option("--mode", s.mode, "Search strategy: exhaustive (default), random or pct")
+      ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
+  app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(CLI::PositiveNumber);
+  app.add_option("--max-executions", s.max_executions,
+                 "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
+  if (launch) {
+    app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
+    s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
+                                    "Blocks resident at once; the rest wait for a free slot (0: every block)")
+                         ->check(CLI::NonNegativeNumber);
+  }
+}
+
+ExploreOptions explore_options(const Settings& s) {
+  ExploreOptions o;
+  o.mode = report::parse_mode(s.mode).value_or(Mode::exhaustive);
+  o.seed = s.seed;
+  o.pct_depth = s.depth;
+  o.max_executions = s.max_executions;
+  o.time_limit = s.time_limit;
+  o.preemption_bound = s.preemption_bound;
+  o.stop_at_first = s.stop_at_first;
+  o.run.memory_model = s.memory_model;
+  o.run.max_steps = s.max_steps;
+  o.run.keep_trace = false;
+  return o;
+}
+
+void with_config(ExploreOptions& o, const models::Config& c) { o.run.resident_blocks = c.resident_blocks; }
+
+
+void add_output_options(CLI::App& app, Output& out) {
+  app.add_flag("--json", out.json, "Print JSON instead of text (byte-identical for identical options)");
+  app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
+  app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
+  app.add_flag("--progress", out.progress, "Print the number of executions so far to stderr every second");
+  app.add_option("--schedules", out.schedules,
+                 "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
+  app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");
+}
+
+std::function<void(std::uint64_t)> progress_printer(bool on, std::string label) {
+  if (!on) return {};
+  using clock = std::chrono::steady_clock;
+  return [label = std::move(label), last = clock::now()](std::uint64_t n) mutable {
+    auto now = clock::now();
+    if (now - last < std::chrono::seconds(1)) return;
+    last = now;
+    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label, n);
+    std::fflush(stderr);
+  };
+}
+
+}  // namespace scopesim::cli

@@ -1,0 +1,62 @@
+// The options that decide what a search explores and how its results are
+// written, shared by `explore` and `check` (and the litmus command): one
+// definition, so the subcommands cannot drift apart.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "models/model.hpp"
+#include "sim/engine/explorer.hpp"
+
+namespace scopesim::cli {
+
+struct Settings {
+  std::string mode = "exhaustive";
+  std::uint64_t seed = 1;
+  unsigned depth = 3;
+  std::uint64_t max_executions = 0;
+  double time_limit = 0;
+  int preemption_bound = -1;
+  bool stop_at_first = false;
+  unsigned resident_blocks = 0;
+  CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
+  std::uint64_t max_steps = 20000;
+  std::string memory_model = "ptx";
+  // explore only: the launch, when not the model's chapter one.
+  bool quick = false;
+  unsigned grid = 0, block = 0;  // 0: the model's
+  std::vector<std::string> params;  // "name=value"
+};
+
+// The launch `explore` runs: the model's chapter (or quick) configuration
+// with --grid, --block, --param and --resident-blocks applied.
+models::Config launch_of(const models::Model& m, const Settings& s);
+
+// Options that change what is explored. `launch`: --resident-blocks and --stop-at-first too.
+void add_search_options(CLI::App& app, Settings& s, bool launch);
+
+ExploreOptions explore_options(const Settings& s);
+
+// Takes the launch's resident-block limit into the run options.
+void with_config(ExploreOptions& o, const models::Config& c);
+
+// How results are written.
+struct Output {
+  bool json = false;
+  bool times = false;
+  bool quiet = false;
+  bool progress = false;
+  std::string schedules = "scopesim-schedules";
+  bool no_schedules = false;
+};
+
+void add_output_options(CLI::App& app, Output& out);
+
+// A progress callback printing to stderr at most once a second (none when off).
+std::function<void(std::uint64_t)> progress_printer(bool on, std::string label);
+
+}  // namespace scopesim::cli
