@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/api/token.hpp"
+#include "sim/engine/strategies.hpp"
 #include "sim/model/memory_model.hpp"
 #include "sim/report/report.hpp"
 

@@ -1,5 +1,9 @@
 #include "sim/engine/choice_log.hpp"
 
+#include <stdexcept>
+
+#include <algorithm>
+
 namespace scopesim {
 
 std::string_view name(ChoiceKind k) {
@@ -43,6 +47,31 @@ std::string log_token(const ChoiceLog& log) {
     t += digits;
   }
   return t;
+}
+
+std::vector<unsigned> parse_token(std::string_view token) {
+  const std::string_view prefix = "v1:";
+  if (token.substr(0, prefix.size()) != prefix)
+    throw std::invalid_argument("not a scopesim token (it starts with 'v1:'): '" + std::string(token) + "'");
+  std::string_view rest = token.substr(prefix.size());
+  std::vector<unsigned> out;
+  if (rest.empty()) return out;  // a run with no choice at all
+  std::size_t start = 0;
+  while (start <= rest.size()) {
+    const std::size_t dot = std::min(rest.find('.', start), rest.size());
+    const std::string_view digits = rest.substr(start, dot - start);
+    if (digits.empty() || digits.size() > 6)
+      throw std::invalid_argument("malformed token near position " + std::to_string(prefix.size() + start));
+    unsigned v = 0;
+    for (char c : digits) {
+      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : -1;
+      if (d < 0) throw std::invalid_argument(std::string("token has a character that is not base 36: '") + c + "'");
+      v = v * 36 + static_cast<unsigned>(d);
+    }
+    out.push_back(v);
+    start = dot + 1;
+  }
+  return out;
 }
 
 }  // namespace scopesim

@@ -56,7 +56,13 @@ class Chooser {
   virtual bool abandon() const { return false; }
 };
 
-// The compact one-line form of a log: the indexes of decisions that had a choice.
+// The compact one-line form of a log: "v1:" then the base-36 index of every
+// decision that had more than one alternative, '.'-separated.
 std::string log_token(const ChoiceLog& log);
+
+// A token read back: the indexes of the decisions that had a choice. Feeding
+// them to those decisions, and index 0 to every other, re-runs the witness.
+// Throws std::invalid_argument naming what is wrong with the text.
+std::vector<unsigned> parse_token(std::string_view token);
 
 }  // namespace scopesim

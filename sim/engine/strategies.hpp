@@ -1,5 +1,5 @@
-// The sampling strategies (uniform random, PCT) and the replay of a log, each a
-// Chooser for one run.
+// The sampling strategies (uniform random, PCT) and the replay of a log or a
+// token, each a Chooser for one run.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -100,6 +100,43 @@ class ReplayChooser final : public Chooser {
  private:
   const ChoiceLog& log_;
   std::size_t at_ = 0;
+  std::string error_;
+};
+
+// ---- token: every choice from a token (parse_token) ----
+// When the run offers a choice the token cannot fill, it abandons the run and
+// names why in error().
+class TokenChooser final : public Chooser {
+ public:
+  explicit TokenChooser(std::vector<unsigned> indexes) : indexes_(std::move(indexes)) {}
+  unsigned choose(const ChoicePoint& p) override {
+    if (p.keys.size() <= 1 || !error_.empty()) return 0;
+    if (next_ == indexes_.size()) {
+      error_ = "the run needs a " + std::string(name(p.kind)) + " decision after the token's last one (" +
+               std::to_string(indexes_.size()) + ")";
+      return 0;
+    }
+    const unsigned i = indexes_[next_++];
+    if (i >= p.keys.size()) {
+      error_ = "decision " + std::to_string(next_) + " of the token chooses alternative " + std::to_string(i) +
+               " of a " + std::string(name(p.kind)) + " decision that has " + std::to_string(p.keys.size());
+      return 0;
+    }
+    return i;
+  }
+  bool abandon() const override { return !error_.empty(); }
+  // "" when every choice fitted and every index of the token was used.
+  std::string error() const {
+    if (!error_.empty()) return error_;
+    if (next_ != indexes_.size())
+      return "the token has " + std::to_string(indexes_.size()) + " decisions but the run made " +
+             std::to_string(next_);
+    return "";
+  }
+
+ private:
+  std::vector<unsigned> indexes_;
+  std::size_t next_ = 0;
   std::string error_;
 };
 

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "sim/api/rapidcheck.hpp"
-#include "sim/api/token.hpp"
+#include "sim/engine/choice_log.hpp"
 
 namespace scopesim {
 namespace {
