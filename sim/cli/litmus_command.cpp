@@ -546,12 +546,14 @@ int run(const Options& o) {
     int compared = 0, agree = 0, documented = 0, disagree = 0, unsupported = 0, unsupported_documented = 0;
   } ts, tl;
   std::vector<LitmusGpuTest> compared;
+  std::vector<std::string> unsupported;
   for (const Loaded& t : tests) {
     Result r;
     if (!t.unsupported.empty()) {
       r.file = t.file;
       r.name = t.program->name;
       r.unsupported = t.unsupported;
+      unsupported.push_back(litmus::gpu_model_name(t.file));
       const bool listed = known.find(t.file, "unsupported").has_value();
       for (auto [vf, tally] : {std::pair{&safety, &ts}, std::pair{&live, &tl}})
         if (*vf && (*vf)->find(t.file)) {
@@ -603,7 +605,7 @@ int run(const Options& o) {
     failed |= unsound;
     if (!o.gpu_markdown.empty()) {
       std::ofstream out(o.gpu_markdown, std::ios::binary | std::ios::trunc);
-      out << litmus_gpu_markdown(compared, "scopesim litmus --gpu " + o.gpu + " --gpu-markdown " + o.gpu_markdown +
+      out << litmus_gpu_markdown(compared, unsupported, "scopesim litmus --gpu " + o.gpu + " --gpu-markdown " + o.gpu_markdown +
                                                " FILE...");
       if (!out) throw InputError("cannot write " + o.gpu_markdown);
     } else if (!o.json) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace scopesim::cli {
 
@@ -62,8 +63,9 @@ std::string litmus_gpu_text(const std::vector<LitmusGpuTest>& ts) {
   return out;
 }
 
-std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::string& command) {
-  std::size_t with_gpu = 0, unsound = 0, hung = 0, weak_tests = 0;
+std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::vector<std::string>& unsupported,
+                                const std::string& command) {
+  std::size_t with_gpu = 0, unsound = 0, hung = 0, weak_tests = 0, ran = 0;
   std::uint64_t instances = 0, weak = 0, min_instances = ~0ull, max_instances = 0;
   for (const LitmusGpuTest& t : ts) {
     const report::ModelComparison& c = t.comparison;
@@ -71,8 +73,11 @@ std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std:
     if (!c.has_gpu) continue;
     ++with_gpu;
     instances += c.gpu.instances;
-    min_instances = std::min(min_instances, c.gpu.instances);
-    max_instances = std::max(max_instances, c.gpu.instances);
+    if (c.gpu.instances > 0) {
+      ++ran;
+      min_instances = std::min(min_instances, c.gpu.instances);
+      max_instances = std::max(max_instances, c.gpu.instances);
+    }
     for (const report::CompareRow& r : c.rows)
       if (r.outcome == report::kDidNotTerminate && r.count > 0) ++hung;
     std::uint64_t n = 0;
@@ -92,9 +97,10 @@ std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std:
          "simulator forbids. `did not terminate`: an instance spun past its budget, or (count 1, no instances) "
          "the whole launch did not finish, e.g. a barrier that never completes.\n\n";
   out += fmt::format(
-      "**{} tests, {} with GPU results, {} instances in all ({} to {} per test); {} weak outcome occurrence(s) "
-      "in {} test(s); {} test(s) that did not terminate on the GPU; {} soundness failure(s).**\n\n",
-      ts.size(), with_gpu, instances, with_gpu ? min_instances : 0, max_instances, weak, weak_tests, hung, unsound);
+      "**{} tests ({} more are not supported: {}), {} with GPU results: {} ran {} instances in all ({} to {} per "
+      "test), {} did not terminate; {} weak outcome occurrence(s) in {} test(s); {} soundness failure(s).**\n\n",
+      ts.size(), unsupported.size(), unsupported.empty() ? "none" : fmt::format("`{}`", fmt::join(unsupported, "`, `")),
+      with_gpu, ran, instances, ran ? min_instances : 0, max_instances, hung, weak, weak_tests, unsound);
   for (const LitmusGpuTest& t : ts)
     for (const std::string& u : t.comparison.unsound)
       out += fmt::format("- SOUNDNESS FAILURE: `{}` showed `{}` on the GPU\n", t.comparison.model, u);

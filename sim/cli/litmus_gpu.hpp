@@ -34,7 +34,9 @@ report::GpuResult with_condition(const report::GpuResult& g, const litmus::Progr
 std::vector<std::string> weak_outcomes_seen(const LitmusGpuTest& t, std::uint64_t* count);
 
 std::string litmus_gpu_text(const std::vector<LitmusGpuTest>& ts);
-// The report of docs/gpu/litmus-report.md; `command` is how it was made.
-std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::string& command);
+// The report of docs/gpu/litmus-report.md: `ts` compared, `unsupported` the
+// files given that the simulator does not support; `command` is how it was made.
+std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::vector<std::string>& unsupported,
+                                const std::string& command);
 
 }  // namespace scopesim::cli

@@ -90,7 +90,7 @@ contains "a weak outcome is named" out.txt "weak outcome on the GPU: litmus/data
 contains "weak occurrences counted" out.txt "3 weak (non-sc) outcome occurrence(s) on the GPU"
 "$scopesim" litmus --no-schedules --gpu sound.jsonl --gpu-markdown report.md "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > /dev/null 2>&1
 check "--gpu-markdown" 0 $?
-contains "markdown summary" report.md "**2 tests, 2 with GPU results, 63 instances in all (3 to 60 per test); 3 weak outcome occurrence(s) in 1 test(s); 0 test(s) that did not terminate on the GPU; 0 soundness failure(s).**"
+contains "markdown summary" report.md "**2 tests (0 more are not supported: none), 2 with GPU results: 2 ran 63 instances in all (3 to 60 per test), 0 did not terminate; 3 weak outcome occurrence(s) in 1 test(s); 0 soundness failure(s).**"
 line litmus/data/MP-gpu 1 0 1 > unsound.jsonl
 "$scopesim" litmus --no-schedules --gpu unsound.jsonl "$data/MP-gpu.litmus" > out.txt 2>&1
 check "--gpu: a forbidden outcome" 1 $?
