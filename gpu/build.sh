@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the GPU harness, scopesim-gpu, from the CUDA toolkit alone (nvcc; no
 # CMake package, no other library): every model source under models/, the
-# registry, the outcome formatting of sim/core, and gpu/*.cu.
+# registry, the outcome formatting of sim/core, gpu/*.cu and the generated
+# litmus tests (gpu/litmus/all.cu).
 # Usage: gpu/build.sh BUILD_DIR [ARCH]   (ARCH default sm_90)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +20,8 @@ for f in "$root"/models/*/*.cpp; do
   sources+=("$f")
 done
 sources+=("$root/models/registry.cpp" "$root/sim/core/event.cpp" "$root/gpu/host.cu" "$root/gpu/harness.cu")
+# The generated litmus tests, one translation unit (gpu/litmus/generate.sh).
+sources+=("$root/gpu/litmus/all.cu")
 
 compile() {  # compile SOURCE: one object per source, named after its path
   local src="$1" rel obj

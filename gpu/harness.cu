@@ -69,6 +69,7 @@ struct Options {
   std::vector<std::string> names;
   bool all = false;
   bool list = false;
+  bool list_litmus = false;
   unsigned long long instances = 0;  // 0: not given
   double seconds = 0;                // 0: not given
   gpu::HarnessOptions harness;
@@ -232,6 +233,7 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--all") o.all = true;
     else if (a == "--list") o.list = true;
+    else if (a == "--list-litmus") o.list_litmus = true;
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--instances") o.instances = static_cast<unsigned long long>(number(a, value()));
     else if (a == "--seconds") o.seconds = number(a, value());
@@ -259,7 +261,7 @@ Options parse(int argc, char** argv) {
       if (o.harness.layouts.empty()) throw Usage("--layouts needs dense and/or line");
     } else if (a == "--help" || a == "-h") {
       std::printf(
-          "usage: scopesim-gpu MODEL... | --all | --list [--instances N] [--seconds S] [--per-launch N]\n"
+          "usage: scopesim-gpu MODEL... | --all | --list | --list-litmus [--instances N] [--seconds S] [--per-launch N]\n"
           "       [--timeout-ms T] [--stress-blocks K] [--layouts dense,line] [--no-permute] [--plain] [--seed N]\n"
           "Runs each model's own kernel on the GPU, N instances per launch, and prints one JSON line per model\n"
           "with its outcome histogram. Exit 0: every model ran; 1: some model failed; 2: usage error or no GPU.\n");
@@ -270,7 +272,7 @@ Options parse(int argc, char** argv) {
       o.names.push_back(a);
     }
   }
-  if (!o.list && !o.all && o.names.empty()) throw Usage("name models, or --all, or --list");
+  if (!o.list && !o.list_litmus && !o.all && o.names.empty()) throw Usage("name models, or --all, or --list");
   if (o.all && !o.names.empty()) throw Usage("--all and model names exclude each other");
   return o;
 }
@@ -281,13 +283,18 @@ int run(int argc, char** argv) {
   for (const models::Model& m : models::registry())
     if (m.gpu_skip == nullptr) ms.push_back(&m);
   std::stable_sort(ms.begin(), ms.end(), [](auto* a, auto* b) { return a->name < b->name; });
-  if (o.list) {
-    for (const models::Model* m : ms) std::printf("%s\n", m->name.c_str());
+  // The generated litmus tests (gpu/litmus/) are models named litmus/...;
+  // --list and --all mean the shipped models, --list-litmus the tests.
+  auto is_litmus = [](const models::Model* m) { return m->name.rfind("litmus/", 0) == 0; };
+  if (o.list || o.list_litmus) {
+    for (const models::Model* m : ms)
+      if (is_litmus(m) == o.list_litmus) std::printf("%s\n", m->name.c_str());
     return 0;
   }
   std::vector<const models::Model*> chosen;
   if (o.all) {
-    chosen = ms;
+    for (const models::Model* m : ms)
+      if (!is_litmus(m)) chosen.push_back(m);
   } else {
     std::set<std::string> seen;
     for (const std::string& n : o.names) {

@@ -5,8 +5,11 @@
 // --expect-liveness compare with verdict files in the corpus's csv format;
 // --known lists documented disagreements (docs/conformance.md), which are
 // reported but do not fail, while a listed one that now agrees does.
-// Exit: 0 = every test ran (and agreed, with --expect); 1 = a test is
-// unsupported or disagrees; 2 = malformed input or usage error.
+// --emit-cuda writes each test as a model of the GPU harness; --gpu puts the
+// harness's histograms beside the permitted outcomes (litmus_gpu.hpp).
+// Exit: 0 = every test ran (and agreed, with --expect; sound, with --gpu);
+// 1 = a test is unsupported, disagrees or shows a forbidden outcome on the
+// GPU; 2 = malformed input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
 #include <chrono>
@@ -20,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/litmus_gpu.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/engine/schedule_file.hpp"
 #include "sim/litmus/cuda.hpp"
@@ -142,6 +146,7 @@ struct Options {
   bool json = false;
   bool print = false;
   std::string emit_cuda;
+  std::string gpu, gpu_markdown;
   std::string replay;
   std::string mode = "exhaustive";
   std::uint64_t seed = 1;
@@ -374,6 +379,33 @@ struct Loaded {
   std::string unsupported;
 };
 
+// ---- the GPU cross-check ----
+
+// The test's GPU histogram (if the results have its line) beside its
+// permitted outcomes, and the outcomes sc permits (what is not weak).
+LitmusGpuTest compare_with_gpu(const Loaded& t, const Result& r, const std::map<std::string, report::GpuResult>& gpu,
+                               ExploreOptions eo) {
+  LitmusGpuTest c;
+  c.file = t.file;
+  c.condition = r.condition;
+  c.holds = r.holds;
+  models::Model m = litmus::to_model(t.program);
+  m.name = litmus::gpu_model_name(t.file);
+  const auto g = gpu.find(m.name);
+  std::optional<report::GpuResult> line;
+  if (g != gpu.end()) {
+    try {
+      line = with_condition(g->second, *t.program);
+    } catch (const std::exception& e) {
+      throw InputError(one_line(e.what()));
+    }
+  }
+  c.comparison = report::compare(m, r.e, line ? &*line : nullptr, nullptr);
+  eo.run.memory_model = "sc";
+  for (const OutcomeSummary& os : explore(m, m.chapter, eo).outcomes) c.sc.insert(os.outcome.text());
+  return c;
+}
+
 std::vector<Loaded> load(const Options& o) {
   std::vector<Loaded> v;
   for (const std::string& f : o.files) {
@@ -399,25 +431,43 @@ std::vector<Loaded> load(const Options& o) {
   return v;
 }
 
+// DIR/<directory>/<stem>.cu for each supported test (its harness model,
+// sim/litmus/cuda.hpp) and DIR/all.cu including them all, in the order given.
 int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
-  fs::create_directories(o.emit_cuda);
   int rc = 0;
+  std::map<std::string, std::string> by_name;  // harness model name -> file
+  std::vector<std::pair<const Loaded*, std::string>> chosen;
   for (const Loaded& t : tests) {
     if (!t.unsupported.empty()) {
       fmt::print(stderr, "scopesim: {}: unsupported: {}\n", t.file, t.unsupported);
       rc = 1;
       continue;
     }
-    std::string stem = fs::path(t.file).stem().string();
-    for (char& c : stem)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '+')) c = '_';
-    const fs::path cu = fs::path(o.emit_cuda) / (stem + ".cu"), meta = fs::path(o.emit_cuda) / (stem + ".json");
-    std::ofstream(cu, std::ios::binary | std::ios::trunc) << litmus::cuda_source(*t.program);
-    nlohmann::json j = litmus::cuda_metadata(*t.program);
-    j["source"] = cu.filename().string();
-    std::ofstream(meta, std::ios::binary | std::ios::trunc) << j.dump(2) << "\n";
-    if (!o.json) fmt::print("{}\n{}\n", cu.string(), meta.string());
+    const std::string name = litmus::gpu_model_name(t.file);
+    std::string space;  // the test's namespace in the unit: names that differ only in punctuation collide
+    for (char c : name) space += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (auto [it, fresh] = by_name.emplace(space, t.file); !fresh)
+      throw InputError(fmt::format("{} and {} have the same GPU model name {}", it->second, t.file, name));
+    chosen.emplace_back(&t, name);
   }
+  std::vector<std::string> sources;
+  for (const auto& [t, name] : chosen) {
+    fs::path rel = fs::path(name).lexically_relative("litmus");
+    rel += ".cu";
+    const fs::path cu = fs::path(o.emit_cuda) / rel;
+    fs::create_directories(cu.parent_path());
+    std::ofstream out(cu, std::ios::binary | std::ios::trunc);
+    out << litmus::cuda_source(*t->program, name);
+    if (!out) throw InputError("cannot write " + cu.string());
+    sources.push_back(rel.generic_string());
+    if (!o.json) fmt::print("{}\n", cu.string());
+  }
+  fs::create_directories(o.emit_cuda);
+  const fs::path unit = fs::path(o.emit_cuda) / "all.cu";
+  std::ofstream out(unit, std::ios::binary | std::ios::trunc);
+  out << litmus::cuda_unit(sources);
+  if (!out) throw InputError("cannot write " + unit.string());
+  if (!o.json) fmt::print("{}\n", unit.string());
   return rc;
 }
 
@@ -463,6 +513,17 @@ int run(const Options& o) {
   if (!o.expect.empty()) safety = read_verdicts(o.expect);
   if (!o.expect_liveness.empty()) live = read_verdicts(o.expect_liveness);
   const Known known = o.known.empty() ? Known{} : read_known(o.known);
+  std::map<std::string, report::GpuResult> gpu;
+  if (!o.gpu.empty()) {
+    try {
+      gpu = report::parse_gpu_results(read_text(o.gpu));
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw InputError(o.gpu + ": " + one_line(e.what()));
+    }
+  }
+  if (!o.gpu_markdown.empty() && o.gpu.empty()) throw InputError("--gpu-markdown needs --gpu");
   const std::vector<Loaded> tests = load(o);
   if (!o.emit_cuda.empty()) return emit_cuda(o, tests);
   if (!o.replay.empty()) {
@@ -484,12 +545,15 @@ int run(const Options& o) {
   struct Tally {
     int compared = 0, agree = 0, documented = 0, disagree = 0, unsupported = 0, unsupported_documented = 0;
   } ts, tl;
+  std::vector<LitmusGpuTest> compared;
+  std::vector<std::string> unsupported;
   for (const Loaded& t : tests) {
     Result r;
     if (!t.unsupported.empty()) {
       r.file = t.file;
       r.name = t.program->name;
       r.unsupported = t.unsupported;
+      unsupported.push_back(litmus::gpu_model_name(t.file));
       const bool listed = known.find(t.file, "unsupported").has_value();
       for (auto [vf, tally] : {std::pair{&safety, &ts}, std::pair{&live, &tl}})
         if (*vf && (*vf)->find(t.file)) {
@@ -499,6 +563,7 @@ int run(const Options& o) {
       if (!safety && !live) failed = true;
     } else {
       r = runner.run(t.file, t.text, t.program);
+      if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, runner.explore_options()));
       if (safety) compare(r.safety, safety->find(t.file), r.holds && r.proved, known, t.file, "safety");
       if (live) compare(r.live, live->find(t.file), !r.can_hang, known, t.file, "liveness");
       for (auto [c, tally] : {std::pair{&r.safety, &ts}, std::pair{&r.live, &tl}}) {
@@ -534,6 +599,19 @@ int run(const Options& o) {
     if (live) fmt::print("{}\n", tally_text("liveness", tl));
     fmt::print("{} test(s) in {:.1f} s\n", tests.size(), secs);
   }
+  if (!o.gpu.empty()) {
+    bool unsound = false;
+    for (const LitmusGpuTest& c : compared) unsound |= !c.comparison.unsound.empty();
+    failed |= unsound;
+    if (!o.gpu_markdown.empty()) {
+      std::ofstream out(o.gpu_markdown, std::ios::binary | std::ios::trunc);
+      out << litmus_gpu_markdown(compared, unsupported, "scopesim litmus --gpu " + o.gpu + " --gpu-markdown " + o.gpu_markdown +
+                                               " FILE...");
+      if (!out) throw InputError("cannot write " + o.gpu_markdown);
+    } else if (!o.json) {
+      fmt::print("{}", litmus_gpu_text(compared));
+    }
+  }
   return failed ? 1 : 0;
 }
 
@@ -559,7 +637,13 @@ Command add_litmus_command(CLI::App& app) {
   sub->add_flag("--json", o->json, "Print JSON instead of text (no times)");
   sub->add_flag("--print", o->print, "Print each test back as a litmus listing, then stop");
   sub->add_option("--emit-cuda", o->emit_cuda,
-                  "Write DIR/<test>.cu (a __device__ litmus_instance function) and DIR/<test>.json, then stop");
+                  "Write each test as a model of the GPU harness, DIR/<directory>/<test>.cu, and DIR/all.cu "
+                  "including them all (gpu/litmus/generate.sh), then stop");
+  sub->add_option("--gpu", o->gpu,
+                  "Compare each test's permitted outcomes with the GPU histograms of its generated model (JSON lines "
+                  "of gpu/run-all.sh with SCOPESIM_GPU_SUITE=litmus); an outcome the GPU showed that the simulator "
+                  "forbids is a soundness failure (exit 1)");
+  sub->add_option("--gpu-markdown", o->gpu_markdown, "With --gpu: write the comparison as Markdown to FILE");
   sub->add_option("--replay", o->replay, "Replay a schedule written for the (single) FILE and print its trace");
   sub->add_option("--mode", o->mode, "Search strategy: exhaustive (default), random or pct")
       ->check(CLI::IsMember({"exhaustive", "random", "pct"}));

@@ -68,8 +68,36 @@ contains "the printed listing gives the same verdict" out.txt "verdict:   does n
 
 "$scopesim" litmus --emit-cuda cu "$data/MP-gpu.litmus" > /dev/null
 check "--emit-cuda" 0 $?
-contains "cuda kernel" cu/MP-gpu.cu "__device__ void litmus_instance(unsigned cta, unsigned thread, unsigned* loc_f, unsigned* loc_x, unsigned* results)"
-contains "exact PTX" cu/MP-gpu.cu 'st.release.gpu.global.u32 [%0], %1;'
-contains "metadata" cu/MP-gpu.json '"results": ['
+contains "cuda function" cu/data/MP-gpu.cu "__device__ void litmus_instance(unsigned cta, unsigned thread, unsigned* loc_f, unsigned* loc_x, unsigned* results)"
+contains "exact PTX" cu/data/MP-gpu.cu 'st.release.gpu.global.u32 [%0], %1;'
+contains "harness model name" cu/data/MP-gpu.cu 'scopesim::gpu::litmus::model("litmus/data/MP-gpu"'
+contains "observes with the simulator's names" cu/data/MP-gpu.cu 'observe(h, "P1:r1", reinterpret_cast<const int&>(results[1]));'
+contains "one translation unit" cu/all.cu '#include "data/MP-gpu.cu"'
+
+# The GPU cross-check. Outcomes over (P1:r0, P1:r1), reasoned from semantics.md:
+# MP-gpu (release/acquire at gpu scope across CTAs, verdict table row 1):
+# r0=1 forces r1=1, so (1,0) is forbidden; (0,0), (0,1), (1,1) are permitted
+# and are also sequentially consistent. MP-cta (cta scope across CTAs, row 3):
+# no synchronization, so (1,0) is permitted but not sequentially consistent: weak.
+line() {  # line MODEL R0 R1 COUNT -> a harness JSON line with one outcome
+  printf '{"model":"%s","instances":%s,"outcomes":[{"outcome":"P1:r0=%s P1:r1=%s","count":%s,"terminated":true,"values":[{"name":"P1:r0","type":"i32","bits":%s},{"name":"P1:r1","type":"i32","bits":%s}]}]}\n' \
+    "$1" "$4" "$2" "$3" "$4" "$2" "$3"
+}
+{ line litmus/data/MP-gpu 1 1 60; line litmus/data/MP-cta 1 0 3; } > sound.jsonl
+"$scopesim" litmus --no-schedules --gpu sound.jsonl "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
+check "--gpu: permitted outcomes only" 0 $?
+contains "a weak outcome is named" out.txt "weak outcome on the GPU: litmus/data/MP-cta: P1:r0=1 P1:r1=0 condition=1"
+contains "weak occurrences counted" out.txt "3 weak (non-sc) outcome occurrence(s) on the GPU"
+"$scopesim" litmus --no-schedules --gpu sound.jsonl --gpu-markdown report.md "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > /dev/null 2>&1
+check "--gpu-markdown" 0 $?
+contains "markdown summary" report.md "**2 tests (0 more are not supported: none), 2 with GPU results: 2 ran 63 instances in all (3 to 60 per test), 0 did not terminate; 3 weak outcome occurrence(s) in 1 test(s); 0 soundness failure(s).**"
+line litmus/data/MP-gpu 1 0 1 > unsound.jsonl
+"$scopesim" litmus --no-schedules --gpu unsound.jsonl "$data/MP-gpu.litmus" > out.txt 2>&1
+check "--gpu: a forbidden outcome" 1 $?
+contains "soundness failure" out.txt "SOUNDNESS FAILURE: litmus/data/MP-gpu: the GPU showed 'P1:r0=1 P1:r1=0 condition=1', which the simulator does not permit"
+echo '{"model":"litmus/data/MP-gpu","instances":1,"outcomes":[{"outcome":"P1:r0=1","count":1,"terminated":true,"values":[{"name":"P1:r0","type":"i32","bits":1}]}]}' > short.jsonl
+"$scopesim" litmus --no-schedules --gpu short.jsonl "$data/MP-gpu.litmus" > /dev/null 2> err.txt
+check "--gpu: an outcome without a register the condition names" 2 $?
+contains "names the missing value" err.txt "has no value of P1:r1"
 
 exit $fail

@@ -1,0 +1,73 @@
+// The CUDA a litmus test becomes in the GPU harness (sim/litmus/cuda.hpp).
+// Expectations follow from the emitter's contract in cuda.hpp: one warp per
+// test thread, lane 0 performs the exact PTX instruction, a loop (a jump back
+// to a label already passed) checks the spin budget, a forward jump does not,
+// and the host observes the condition's names in the simulator's order.
+#include <gtest/gtest.h>
+
+#include "sim/litmus/cuda.hpp"
+#include "sim/litmus/parser.hpp"
+
+namespace scopesim::litmus {
+namespace {
+
+std::size_t count(const std::string& s, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST(LitmusCuda, ModelNameIsDirectoryAndStem) {
+  EXPECT_EQ(gpu_model_name("tests/conformance/dat3m-ptx/Manual/SB+bar-const-diff.litmus"),
+            "litmus/Manual/SB+bar-const-diff");
+  EXPECT_EQ(gpu_model_name("MP.litmus"), "litmus/MP");
+}
+
+// P0 spins on f (LC00 is passed before the jump back to it: one check); P1's
+// branch jumps forward to a label it has not passed (no check).
+TEST(LitmusCuda, OnlyBackwardJumpsCheckTheSpinBudget) {
+  const Program p = parse(R"(PTX spin
+{ f=0; x=0; }
+P0@cta 0,gpu 0          | P1@cta 1,gpu 0       ;
+LC00:                   | st.weak x, 1         ;
+ld.acquire.gpu r0, f    | beq 0, 0, LC10       ;
+beq r0, 0, LC00         | st.weak x, 2         ;
+ld.weak r1, x           | LC10:                ;
+                        | st.release.gpu f, 1  ;
+exists (P0:r1 == 0 /\ x == 1))",
+                          "dir/spin.litmus");
+  const std::string cu = cuda_source(p, gpu_model_name(p.file));
+  EXPECT_EQ(count(cu, "over_budget()"), 1u);
+  const std::size_t check = cu.find("over_budget()");
+  EXPECT_LT(cu.find("P0_LC00:;"), check);
+  EXPECT_GT(cu.find("goto P0_LC00;"), check);
+  // The exact instructions, performed by lane 0.
+  EXPECT_NE(cu.find("if (lane == 0) asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\""), std::string::npos);
+  EXPECT_NE(cu.find("if (lane == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\""), std::string::npos);
+  // Two CTAs of one test thread each: two blocks of one warp.
+  EXPECT_NE(cu.find("scopesim::gpu::litmus::model(\"litmus/dir/spin\", \"dir/spin.litmus\", \"exists ((P0:r1 == 0 /\\\\ x == 1))\", 2, 32, program)"),
+            std::string::npos);
+  // Observations in the condition's order: P0:r1 (the only result, results[0]), then x.
+  const std::size_t r1 = cu.find("observe(h, \"P0:r1\", reinterpret_cast<const int&>(results[0]));");
+  const std::size_t x = cu.find("observe(h, \"x\", reinterpret_cast<const int&>(*loc_x));");
+  ASSERT_NE(r1, std::string::npos);
+  ASSERT_NE(x, std::string::npos);
+  EXPECT_LT(r1, x);
+}
+
+// A barrier without a count waits for every test thread of the CTA: 32 lanes each.
+TEST(LitmusCuda, BarrierCountsAreInLanes) {
+  const Program p = parse(R"(PTX bar
+{ x=0; }
+P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0       ;
+st.weak x, 1   | bar.cta.sync 1 | bar.cta.sync 2, 2, 1 ;
+bar.cta.sync 1 | ld.weak r0, x  |                      ;
+exists (P1:r0 == 0))",
+                          "bar.litmus");
+  const std::string cu = cuda_source(p, "litmus/bar");
+  EXPECT_EQ(count(cu, "bar.cta.sync %0, %1;\" :: \"r\"(1u), \"r\"(96u)"), 2u);
+  EXPECT_EQ(count(cu, "bar.cta.sync %0, %1;\" :: \"r\"(2u), \"r\"(32u * 1u)"), 1u);
+}
+
+}  // namespace
+}  // namespace scopesim::litmus
