@@ -23,7 +23,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/input.hpp"
 #include "sim/cli/litmus_gpu.hpp"
+#include "sim/cli/schedule_writer.hpp"
+#include "sim/cli/search_options.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/engine/schedule_file.hpp"
 #include "sim/litmus/cuda.hpp"
@@ -38,34 +41,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using litmus::Program;
-
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-
-// Identifies the listing a schedule was recorded for (FNV-1a 64 of its text).
-std::string listing_hash(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return fmt::format("{:016x}", h);
-}
 
 // ---- verdict files ----
 
@@ -99,7 +74,7 @@ VerdictFile read_verdicts(const std::string& path) {
     const std::size_t comma = line.rfind(',');
     const std::string val = comma == std::string::npos ? "" : line.substr(comma + 1);
     if (comma == std::string::npos || (val != "0" && val != "1"))
-      throw InputError(fmt::format("{}:{}: expected 'path,0' or 'path,1'", path, n));
+      throw UsageError(fmt::format("{}:{}: expected 'path,0' or 'path,1'", path, n));
     v.verdict[strip_prefix(line.substr(0, comma))] = val == "1";
   }
   return v;
@@ -131,7 +106,7 @@ Known read_known(const std::string& path) {
     const std::size_t a = line.find(','), b = a == std::string::npos ? a : line.find(',', a + 1);
     const std::string check = b == std::string::npos ? "" : line.substr(a + 1, b - a - 1);
     if (b == std::string::npos || (check != "safety" && check != "liveness" && check != "unsupported"))
-      throw InputError(fmt::format("{}:{}: expected 'path,safety|liveness|unsupported,reason'", path, n));
+      throw UsageError(fmt::format("{}:{}: expected 'path,safety|liveness|unsupported,reason'", path, n));
     k.reason[{strip_prefix(line.substr(0, a)), check}] = line.substr(b + 1);
   }
   return k;
@@ -148,15 +123,8 @@ struct Options {
   std::string emit_cuda;
   std::string gpu, gpu_markdown;
   std::string replay;
-  std::string mode = "exhaustive";
-  std::uint64_t seed = 1;
-  unsigned depth = 3;
-  std::uint64_t max_executions = 0;
-  double time_limit = 0;
-  std::uint64_t max_steps = 20000;
-  std::string memory_model = "ptx";
-  std::string schedules = "scopesim-schedules";
-  bool no_schedules = false;
+  Settings search;  // what each test's search explores (sim/cli/search_options.hpp)
+  Output out;       // --schedules, --no-schedules
 };
 
 // ---- one test ----
@@ -199,7 +167,7 @@ class Runner {
     r.proved = v.proved;
     r.can_hang = v.can_hang;
     r.e = v.exploration;
-    const std::string hash = listing_hash(text);
+    const std::string hash = text_hash(text);
     if (v.witness) {
       const ChoiceLog& w = r.e.outcomes[*v.witness].witness;
       r.witness_token = log_token(w);
@@ -213,52 +181,17 @@ class Runner {
     return r;
   }
 
-  ExploreOptions explore_options() const {
-    ExploreOptions eo;
-    eo.mode = report::parse_mode(o_.mode).value_or(Mode::exhaustive);
-    eo.seed = o_.seed;
-    eo.pct_depth = o_.depth;
-    eo.max_executions = o_.max_executions;
-    eo.time_limit = o_.time_limit;
-    eo.run.memory_model = o_.memory_model;
-    eo.run.max_steps = o_.max_steps;
-    eo.run.keep_trace = false;
-    return eo;
-  }
+  ExploreOptions explore_options() const { return cli::explore_options(o_.search); }
 
  private:
-  // Replays the witness for its trace hash, outcome and findings and writes
-  // <dir>/<test>.schedule (overwritten by the next run of the same test).
+  // <dir>/litmus.<test>.<n>.schedule, with the hash of the listing.
   std::string write_schedule(const models::Model& m, const std::string& hash, const RunOptions& run,
                              const ChoiceLog& witness) {
-    if (o_.no_schedules) return "";
-    RunOptions ro = run;
-    ro.keep_trace = true;
-    const RunResult r = replay(m, m.chapter, ro, witness);
-    Schedule s;
-    s.header.model = m.name;
-    s.header.source_hash = hash;
-    s.header.memory_model = run.memory_model;
-    s.header.config = m.chapter;
-    s.header.max_steps = run.max_steps;
-    s.header.outcome = r.completed ? r.outcome.text() : "";
-    for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
-    s.header.trace_hash = trace_hash(r.trace);
-    s.log = witness;
-    std::string stem = m.name;
-    for (char& c : stem)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+')) c = '_';
-    const unsigned n = ++written_[stem];
-    fs::create_directories(o_.schedules);
-    const fs::path path = fs::path(o_.schedules) / fmt::format("litmus.{}.{}.schedule", stem, n);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << format_schedule(s);
-    if (!out) throw InputError("cannot write " + path.string());
-    return path.string();
+    return writer_.write(m, m.chapter, run, witness, hash).path;
   }
 
   const Options& o_;
-  std::map<std::string, unsigned> written_;
+  ScheduleWriter writer_{o_.out, "litmus."};
 };
 
 // ---- comparison with verdict files ----
@@ -397,7 +330,7 @@ LitmusGpuTest compare_with_gpu(const Loaded& t, const Result& r, const std::map<
     try {
       line = with_condition(g->second, *t.program);
     } catch (const std::exception& e) {
-      throw InputError(one_line(e.what()));
+      throw UsageError(one_line(e.what()));
     }
   }
   c.comparison = report::compare(m, r.e, line ? &*line : nullptr, nullptr);
@@ -424,7 +357,7 @@ std::vector<Loaded> load(const Options& o) {
       p->name = fs::path(f).stem().string();
       l.program = std::move(p);
     } catch (const litmus::ParseError& e) {
-      throw InputError(e.what());
+      throw UsageError(e.what());
     }
     v.push_back(std::move(l));
   }
@@ -447,7 +380,7 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
     std::string space;  // the test's namespace in the unit: names that differ only in punctuation collide
     for (char c : name) space += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (auto [it, fresh] = by_name.emplace(space, t.file); !fresh)
-      throw InputError(fmt::format("{} and {} have the same GPU model name {}", it->second, t.file, name));
+      throw UsageError(fmt::format("{} and {} have the same GPU model name {}", it->second, t.file, name));
     chosen.emplace_back(&t, name);
   }
   std::vector<std::string> sources;
@@ -458,7 +391,7 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
     fs::create_directories(cu.parent_path());
     std::ofstream out(cu, std::ios::binary | std::ios::trunc);
     out << litmus::cuda_source(*t->program, name);
-    if (!out) throw InputError("cannot write " + cu.string());
+    if (!out) throw UsageError("cannot write " + cu.string());
     sources.push_back(rel.generic_string());
     if (!o.json) fmt::print("{}\n", cu.string());
   }
@@ -466,23 +399,23 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   const fs::path unit = fs::path(o.emit_cuda) / "all.cu";
   std::ofstream out(unit, std::ios::binary | std::ios::trunc);
   out << litmus::cuda_unit(sources);
-  if (!out) throw InputError("cannot write " + unit.string());
+  if (!out) throw UsageError("cannot write " + unit.string());
   if (!o.json) fmt::print("{}\n", unit.string());
   return rc;
 }
 
 int replay_schedule(const Options& o, const Loaded& t) {
-  if (!t.unsupported.empty()) throw InputError(t.file + ": unsupported: " + t.unsupported);
+  if (!t.unsupported.empty()) throw UsageError(t.file + ": unsupported: " + t.unsupported);
   Schedule s;
   try {
     s = parse_schedule(read_text(o.replay));
   } catch (const ScheduleError& e) {
-    throw InputError(o.replay + ": " + one_line(e.what()));
+    throw UsageError(o.replay + ": " + one_line(e.what()));
   }
   const models::Model m = litmus::to_model(t.program);
-  if (s.header.model != m.name) throw InputError("schedule is for '" + s.header.model + "', not " + m.name);
-  if (s.header.source_hash != listing_hash(t.text))
-    throw InputError("schedule was recorded for a different version of " + t.file);
+  if (s.header.model != m.name) throw UsageError("schedule is for '" + s.header.model + "', not " + m.name);
+  if (s.header.source_hash != text_hash(t.text))
+    throw UsageError("schedule was recorded for a different version of " + t.file);
   RunOptions ro;
   ro.memory_model = s.header.memory_model;
   ro.max_steps = s.header.max_steps;
@@ -491,7 +424,7 @@ int replay_schedule(const Options& o, const Loaded& t) {
   try {
     r = replay(m, m.chapter, ro, s.log);
   } catch (const ReplayDivergence& e) {
-    throw InputError("replay diverged: " + one_line(e.what()));
+    throw UsageError("replay diverged: " + one_line(e.what()));
   }
   if (o.json)
     fmt::print("{}\n", report::trace_json(m, r).dump(2));
@@ -499,15 +432,13 @@ int replay_schedule(const Options& o, const Loaded& t) {
     fmt::print("{}", report::trace_text(m, r));
   const std::string outcome = r.completed ? r.outcome.text() : "";
   if (outcome != s.header.outcome || trace_hash(r.trace) != s.header.trace_hash)
-    throw InputError("replay of " + o.replay + " did not reproduce it");
+    throw UsageError("replay of " + o.replay + " did not reproduce it");
   return ((r.completed && r.bad) || !r.findings.empty()) ? 1 : 0;
 }
 
 int run(const Options& o) {
   {
-    const std::vector<std::string> names = memory_model_names();
-    if (std::find(names.begin(), names.end(), o.memory_model) == names.end())
-      throw InputError("unknown memory model '" + o.memory_model + "'");
+    check_memory_model(o.search.memory_model);
   }
   std::optional<VerdictFile> safety, live;
   if (!o.expect.empty()) safety = read_verdicts(o.expect);
@@ -517,17 +448,17 @@ int run(const Options& o) {
   if (!o.gpu.empty()) {
     try {
       gpu = report::parse_gpu_results(read_text(o.gpu));
-    } catch (const InputError&) {
+    } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
-      throw InputError(o.gpu + ": " + one_line(e.what()));
+      throw UsageError(o.gpu + ": " + one_line(e.what()));
     }
   }
-  if (!o.gpu_markdown.empty() && o.gpu.empty()) throw InputError("--gpu-markdown needs --gpu");
+  if (!o.gpu_markdown.empty() && o.gpu.empty()) throw UsageError("--gpu-markdown needs --gpu");
   const std::vector<Loaded> tests = load(o);
   if (!o.emit_cuda.empty()) return emit_cuda(o, tests);
   if (!o.replay.empty()) {
-    if (tests.size() != 1) throw InputError("--replay takes exactly one litmus FILE");
+    if (tests.size() != 1) throw UsageError("--replay takes exactly one litmus FILE");
     return replay_schedule(o, tests[0]);
   }
   if (o.print) {
@@ -607,7 +538,7 @@ int run(const Options& o) {
       std::ofstream out(o.gpu_markdown, std::ios::binary | std::ios::trunc);
       out << litmus_gpu_markdown(compared, unsupported, "scopesim litmus --gpu " + o.gpu + " --gpu-markdown " + o.gpu_markdown +
                                                " FILE...");
-      if (!out) throw InputError("cannot write " + o.gpu_markdown);
+      if (!out) throw UsageError("cannot write " + o.gpu_markdown);
     } else if (!o.json) {
       fmt::print("{}", litmus_gpu_text(compared));
     }
@@ -645,18 +576,8 @@ Command add_litmus_command(CLI::App& app) {
                   "forbids is a soundness failure (exit 1)");
   sub->add_option("--gpu-markdown", o->gpu_markdown, "With --gpu: write the comparison as Markdown to FILE");
   sub->add_option("--replay", o->replay, "Replay a schedule written for the (single) FILE and print its trace");
-  sub->add_option("--mode", o->mode, "Search strategy: exhaustive (default), random or pct")
-      ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
-  sub->add_option("--seed", o->seed, "Seed of the random and pct strategies (default 1)");
-  sub->add_option("--depth", o->depth, "Bug depth of the pct strategy (default 3)")->check(CLI::PositiveNumber);
-  sub->add_option("--max-executions", o->max_executions, "Stop after N executions per test (0: no bound)");
-  sub->add_option("--time-limit", o->time_limit, "Stop each test after SECONDS (0: none)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--max-steps", o->max_steps, "Steps per thread before non-termination (default 20000)")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--model", o->memory_model, "Memory model: ptx (default), sc or scope-blind");
-  sub->add_option("--schedules", o->schedules, "Directory for schedule files (default scopesim-schedules)");
-  sub->add_flag("--no-schedules", o->no_schedules, "Write no schedule files (tokens are still printed)");
+  add_search_options(*sub, o->search, false);
+  add_schedule_options(*sub, o->out);
   return {sub, [o] {
     try {
       return run(*o);

@@ -196,6 +196,11 @@ int cmd_replay(const std::string& file, bool json) {
     throw UsageError(file + ": " + one_line(e.what()));
   }
   const ScheduleHeader& h = s.header;
+  if (fs::path(file).filename().string().rfind("litmus.", 0) == 0 &&
+      std::none_of(models::registry().begin(), models::registry().end(),
+                   [&](const models::Model& x) { return x.name == h.model; }))
+    throw UsageError(file + " is the schedule of litmus test '" + h.model +
+                     "': replay it with 'scopesim litmus TEST.litmus --replay " + file + "'");
   const models::Model& m = find_model(h.model);
   if (h.source_hash != source_hash(m))
     throw UsageError("schedule was recorded for a different version of " + m.source);

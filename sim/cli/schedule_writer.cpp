@@ -41,7 +41,7 @@ std::string file_stem(const std::string& name) {
 }  // namespace
 
 report::Artifact ScheduleWriter::write(const models::Model& m, const models::Config& c, const RunOptions& run,
-                                    const ChoiceLog& witness) {
+                                       const ChoiceLog& witness, const std::string& hash) {
   report::Artifact a;
   if (!on_) return a;
   try {
@@ -50,7 +50,7 @@ report::Artifact ScheduleWriter::write(const models::Model& m, const models::Con
     RunResult r = replay(m, c, ro, witness);
     Schedule s;
     s.header.model = m.name;
-    s.header.source_hash = source_hash(m);
+    s.header.source_hash = hash.empty() ? source_hash(m) : hash;
     s.header.memory_model = run.memory_model;
     s.header.config = c;
     s.header.max_steps = run.max_steps;
@@ -59,7 +59,7 @@ report::Artifact ScheduleWriter::write(const models::Model& m, const models::Con
     s.header.trace_hash = trace_hash(r.trace);
     s.log = r.log.size() == witness.size() ? r.log : witness;
     const std::string text = format_schedule(s);
-    const std::string stem = file_stem(m.name);
+    const std::string stem = prefix_ + file_stem(m.name);
     fs::create_directories(dir_);
     if (cleaned_.insert(stem).second) clean(stem);
     fs::path p = dir_ / fmt::format("{}.{}.schedule", stem, ++next_[stem]);

@@ -26,20 +26,24 @@ std::string source_hash(const models::Model& m);
 
 class ScheduleWriter {
  public:
-  explicit ScheduleWriter(const Output& o) : dir_(o.schedules), on_(!o.no_schedules) {}
+  // `prefix` goes before each file name ("litmus." for litmus tests).
+  explicit ScheduleWriter(const Output& o, std::string prefix = "")
+      : dir_(o.schedules), on_(!o.no_schedules), prefix_(std::move(prefix)) {}
 
   // Replays the witness (for its trace hash, outcome and findings) and writes
-  // <dir>/<model>.<n>.schedule. Old schedules of the model are removed the first
+  // <dir>/<prefix><model>.<n>.schedule with `hash` as the source hash (""
+  // for source_hash(m)). Old schedules of the model are removed the first
   // time, so the directory never mixes two explorations of one model. A
   // failure is a warning on stderr and the artifact's error, never a throw.
   report::Artifact write(const models::Model& m, const models::Config& c, const RunOptions& run,
-                         const ChoiceLog& witness);
+                         const ChoiceLog& witness, const std::string& hash = "");
 
  private:
   void clean(const std::string& stem);
 
   std::filesystem::path dir_;
   bool on_;
+  std::string prefix_;
   std::set<std::string> cleaned_;
   std::map<std::string, unsigned> next_;
 };

@@ -76,6 +76,10 @@ void add_output_options(CLI::App& app, Output& out) {
   app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
   app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
   app.add_flag("--progress", out.progress, "Print the number of executions so far to stderr every second");
+  add_schedule_options(app, out);
+}
+
+void add_schedule_options(CLI::App& app, Output& out) {
   app.add_option("--schedules", out.schedules,
                  "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
   app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");

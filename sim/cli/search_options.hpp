@@ -55,6 +55,8 @@ struct Output {
 };
 
 void add_output_options(CLI::App& app, Output& out);
+// --schedules and --no-schedules alone (add_output_options includes them).
+void add_schedule_options(CLI::App& app, Output& out);
 
 // A progress callback printing to stderr at most once a second (none when off).
 std::function<void(std::uint64_t)> progress_printer(bool on, std::string label);
