@@ -239,7 +239,7 @@ class Runner {
     s.header.outcome = r.completed ? r.outcome.text() : "";
     for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
     s.header.trace_hash = trace_hash(r.trace);
-    s.log = witness;
+    s.log = r.log;  // the witness with its decisions' texts
     std::string stem = m.name;
     for (char& c : stem)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+')) c = '_';

@@ -94,6 +94,7 @@ struct SimThread {
   fiber::FiberPool::Id fiber = 0;
   KernelBody body;
   Event pending;
+  StepShape pending_shape;  // what `pending` does to shared state, for the explorer
   bool has_pending = false;
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
@@ -172,6 +173,7 @@ class Run final : public Door, public HostApi {
     }
     if (is_local(e)) return execute(e);
     t.pending = e;
+    t.pending_shape = shape(t);
     t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
@@ -344,7 +346,8 @@ class Run final : public Door, public HostApi {
               t.state = State::runnable;
               break;
             }
-      std::vector<ThreadId> runnable;
+      std::vector<ThreadId>& runnable = runnable_;
+      runnable.clear();
       for (ThreadId id = 0; id < threads_.size(); ++id)
         if (threads_[id].state == State::runnable) runnable.push_back(id);
       if (runnable.empty()) {
@@ -354,12 +357,13 @@ class Run final : public Door, public HostApi {
         r_.completed = all_done && !undispatched();
         return;
       }
-      ChoicePoint p;
-      p.kind = ChoiceKind::thread;
+      ChoicePoint& p = next_thread_;
       p.actor = last_;
+      p.keys.clear();
+      p.shapes.clear();
       for (ThreadId id : runnable) {
         p.keys.push_back(id);
-        p.shapes.push_back(shape(threads_[id]));
+        p.shapes.push_back(threads_[id].pending_shape);
       }
       const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
       if (ch_.abandon()) {
@@ -381,7 +385,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  unsigned decide(const ChoicePoint& p, const std::function<std::string(unsigned)>& describe_alt) {
+  // The decision's text is formatted only where texts are kept (a replay
+  // that writes a schedule or a trace): an exploration logs decisions by key.
+  template <class Describe>
+  unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_.choose(p);
     if (i >= p.keys.size()) i = 0;
@@ -390,7 +397,7 @@ class Run final : public Door, public HostApi {
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    d.text = describe_alt(i);
+    if (o_.keep_trace) d.text = describe_alt(i);
     r_.log.push_back(std::move(d));
     return i;
   }
@@ -405,7 +412,7 @@ class Run final : public Door, public HostApi {
       case EventKind::fence: {
         const Lowering l = lower(e);
         for (int i = 0; i < l.count; ++i) mm_->fence(cur_, l.ops[i]);
-        trace(t, text(e));
+        trace(t, [&] { return text(e); });
         return 0;
       }
       case EventKind::barrier: barrier(e); return 0;
@@ -485,7 +492,7 @@ class Run final : public Door, public HostApi {
         m.value = e.operand;
         place_write(m, e);
         ++threads_[cur_].mods;
-        note = location(e.addr) + " = " + format_value(e.type, e.operand);
+        if (o_.keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
         result = mm_->info(w).value;
@@ -496,17 +503,17 @@ class Run final : public Door, public HostApi {
           m.op = load_part(m.op);
         }
         mm_->read(m, w);
-        note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+        if (o_.keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           place_write(m, e);
           ++threads_[cur_].mods;
-          note += ", writes " + format_value(e.type, m.value);
+          if (o_.keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
       collect_findings();
-      trace(threads_[cur_], ptx_name(op) + " " + note + " at " + describe(e.where));
+      trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
     }
     return result;
   }
@@ -655,7 +662,7 @@ class Run final : public Door, public HostApi {
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
     ++t.mods;
-    trace(t, "bar.sync 0 at " + describe(e.where));
+    trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
       fiber::FiberPool::suspend();
@@ -687,7 +694,7 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[cur_];
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) ++t.mods;
-    trace(t, text(e));
+    trace(t, [&] { return text(e); });
     const std::string what = collective_name(e);
     if (!(mask >> t.place.lane & 1u))
       divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " that excludes its own lane " +
@@ -855,7 +862,7 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[cur_];
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
-      trace(t, "start " + describe_op(d));
+      trace(t, [&] { return "start " + describe_op(d); });
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -871,7 +878,7 @@ class Run final : public Door, public HostApi {
     d.thread = static_cast<ThreadId>(threads_.size());
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_.steps.size()) r_.steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], describe_op(d) + " (" + a.name + ")");
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + a.name + ")"; });
     threads_.push_back(std::move(a));
     if (ops_.size() <= op) ops_.resize(op + 1);
     ops_[op] = std::move(d);
@@ -966,7 +973,7 @@ class Run final : public Door, public HostApi {
       j.push_back(cur_);
     }
     t.waits_for.clear();
-    trace(t, text(e));
+    trace(t, [&] { return text(e); });
   }
 
   void spawn_grid(OpId op) {
@@ -1169,8 +1176,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  void trace(const SimThread& t, const std::string& line) {
-    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line);
+  // `line` is formatted only where the trace is kept.
+  template <class Line>
+  void trace(const SimThread& t, Line&& line) {
+    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line());
   }
 
   void finish() {
@@ -1213,6 +1222,9 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;
+  // The thread decision's buffers, kept from one decision to the next.
+  std::vector<ThreadId> runnable_;
+  ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
 };
 
 }  // namespace
