@@ -140,6 +140,12 @@ class Run final : public Door, public HostApi {
     if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
     arena().reset();
     pool().reset();
+    // Runs of one exploration are alike: start with the previous run's sizes.
+    const Sizes& z = sizes();
+    r_.log.reserve(z.log);
+    r_.steps.reserve(z.steps);
+    events_.reserve(z.events);
+    threads_.reserve(z.threads);
   }
 
   RunResult go() {
@@ -157,6 +163,7 @@ class Run final : public Door, public HostApi {
     loop();
     set_current_door(nullptr);
     finish();
+    sizes() = {r_.log.size(), r_.steps.size(), events_.size(), threads_.size()};
     return std::move(r_);
   }
 
@@ -266,6 +273,13 @@ class Run final : public Door, public HostApi {
   static Arena& arena() {
     thread_local Arena a;
     return a;
+  }
+  struct Sizes {
+    std::size_t log = 0, steps = 0, events = 0, threads = 0;
+  };
+  static Sizes& sizes() {
+    thread_local Sizes z;
+    return z;
   }
   static fiber::FiberPool& pool() {
     thread_local fiber::FiberPool p;
@@ -402,6 +416,17 @@ class Run final : public Door, public HostApi {
     return i;
   }
 
+  // A read or coherence choice point of the running thread, in a buffer kept
+  // from one decision to the next (built and decided with no switch between).
+  ChoicePoint& choice(ChoiceKind kind) {
+    ChoicePoint& p = choice_;
+    p.kind = kind;
+    p.actor = cur_;
+    p.keys.clear();
+    p.made.clear();
+    return p;
+  }
+
   // ---- events ----
   std::uint64_t execute(const Event& e) {
     SimThread& t = threads_[cur_];
@@ -533,9 +558,7 @@ class Run final : public Door, public HostApi {
 
   void place_write(MemOp& m, const Event& e) {
     const unsigned n = mm_->placements(m);
-    ChoicePoint p;
-    p.kind = ChoiceKind::coherence;
-    p.actor = cur_;
+    ChoicePoint& p = choice(ChoiceKind::coherence);
     for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
     const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
       return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
@@ -626,9 +649,7 @@ class Run final : public Door, public HostApi {
                       {t.name}, {describe(e.where)});
         }
       }
-      ChoicePoint p;
-      p.kind = ChoiceKind::read;
-      p.actor = cur_;
+      ChoicePoint& p = choice(ChoiceKind::read);
       for (WriteId w : cand) p.keys.push_back(w);
       for (WriteId w : cand) p.made.push_back(made_by(w));
       const unsigned i = decide(p, [&](unsigned k) {
@@ -1225,6 +1246,7 @@ class Run final : public Door, public HostApi {
   // The thread decision's buffers, kept from one decision to the next.
   std::vector<ThreadId> runnable_;
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
+  ChoicePoint choice_;
 };
 
 }  // namespace
