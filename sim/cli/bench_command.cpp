@@ -126,6 +126,11 @@ std::string launch(const models::Config& c) {
 std::string seconds(double s) { return fmt::format("{:.2f}s", s); }
 std::string milliseconds(double s) { return fmt::format("{:.1f}ms", s * 1e3); }
 
+// A MODEL argument names a model or a family: "litmus" is every "litmus.*".
+bool selects(const std::string& arg, const std::string& model) {
+  return model == arg || model.rfind(arg + ".", 0) == 0;
+}
+
 const models::Model* find(const std::string& name) {
   for (const auto& m : models::registry())
     if (m.name == name) return &m;
@@ -151,7 +156,9 @@ struct Row {
 void exploration_section(const BenchSettings& s) {
   std::vector<std::pair<std::string, std::pair<const models::Model*, models::Config>>> todo;
   for (const auto& m : models::registry()) {
-    if (!s.models.empty() && std::find(s.models.begin(), s.models.end(), m.name) == s.models.end()) continue;
+    if (!s.models.empty() &&
+        std::none_of(s.models.begin(), s.models.end(), [&](const std::string& a) { return selects(a, m.name); }))
+      continue;
     todo.push_back({m.name, {&m, m.quick ? *m.quick : m.chapter}});
     for (const auto& a : m.also) todo.push_back({m.name + " " + a.options, {&m, a.config}});
   }
@@ -331,7 +338,8 @@ constexpr Section sections[] = {{"exploration", exploration_section},
 
 int run_bench(const BenchSettings& s) {
   for (const std::string& n : s.models)
-    if (find(n) == nullptr) {
+    if (std::none_of(models::registry().begin(), models::registry().end(),
+                     [&](const models::Model& m) { return selects(n, m.name); })) {
       fmt::print(stderr, "scopesim: unknown model '{}' (see 'scopesim list')\n", n);
       return 2;
     }
@@ -368,11 +376,13 @@ Command add_bench_command(CLI::App& app) {
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
       "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block. Times vary from run "
       "to run. Exit 0; 2: usage error.");
-  b->add_option("MODEL", s->models, "Models of the 'exploration' section (default: every model)");
+  b->add_option("MODEL", s->models,
+                "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
   b->add_option("--repeat", s->repeat, "Explorations per model in 'exploration'; the median time is shown (default 3)")
       ->check(CLI::Range(1u, 1000u));
-  b->add_option("--only", s->only, "Run only these sections: exploration, first-bug, chapter, scaling (repeatable)");
-  b->add_option("--skip", s->skip, "Leave out these sections (repeatable)");
+  b->add_option("--only", s->only, "Run only this section: exploration, first-bug, chapter, scaling (repeatable)")
+      ->allow_extra_args(false);
+  b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false);
   b->add_option("--time-limit", s->time_limit,
                 "Seconds per exploration in first-bug (per seed), chapter and scaling (per point) (default 10)")
       ->check(CLI::Range(0.001, 1e6));
