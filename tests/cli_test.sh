@@ -74,5 +74,13 @@ expect_code 2 "compare without results" -- "$bin" compare --all --gpu does-not-e
 printf 'not json\n' >bad.jsonl
 expect_code 2 "compare with garbage results" -- "$bin" compare --all --gpu bad.jsonl
 
+# bench: sections chosen by --only, a Markdown report with a Mermaid plot, bad section names rejected.
+expect_code 0 "bench exploration" -- "$bin" bench --only exploration --repeat 1 litmus.CoRW
+grep -q "litmus.CoRW" out.txt && grep -q "fiber switch" out.txt && pass || fail "bench exploration table"
+grep -q "Scaling" out.txt && fail "bench --only exploration ran scaling" || pass
+expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
+grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
+expect_code 2 "bench unknown section" -- "$bin" bench --only nonsense
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

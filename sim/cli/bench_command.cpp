@@ -1,10 +1,21 @@
-// `scopesim bench`: how close exhaustive exploration comes to exploring each
-// distinct execution once, and what one scheduling decision costs against one
-// bare fiber switch measured in the same process. Prints one table; times vary
-// from run to run (this command is the one place they are measured).
+// `scopesim bench`: the exploration-performance measures in one report, each a
+// section that can be selected (--only) or left out (--skip):
+//   exploration  how close exhaustive exploration comes to exploring each
+//                distinct execution once, and what one scheduling decision
+//                costs against one bare fiber switch measured in the same run;
+//   first-bug    executions (and time) PCT needs to show each broken catalogue
+//                model's bad outcome or finding, median over seeds;
+//   chapter      exhaustive exploration of the chapter's large launches, with a
+//                time limit;
+//   scaling      exhaustive exploration against threads per block, as tables
+//                and (--markdown) Mermaid charts.
+// Times vary from run to run; this command is the one place they are measured.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,13 +33,21 @@ namespace {
 struct BenchSettings {
   std::vector<std::string> models;
   unsigned repeat = 3;
+  std::vector<std::string> only, skip;
+  double time_limit = 10;             // seconds per exploration in first-bug, chapter, scaling
+  unsigned seeds = 20;                // first-bug: PCT seeds per model
+  std::uint64_t max_executions = 10000;  // first-bug: executions per seed
+  unsigned max_threads = 1024;        // scaling: the largest block
+  bool markdown = false;
 };
 
 // Nanoseconds per switch between two Boost.Context fibers that do nothing
-// else: the floor under any step of a fiber-based simulator.
+// else: the floor under any step of a fiber-based simulator. The best of
+// several trials: a trial the OS interrupted measures the machine's load.
 double fiber_switch_ns() {
   namespace ctx = boost::context;
-  constexpr long rounds = 1'000'000;
+  constexpr long rounds = 200'000;
+  constexpr int trials = 15;
   long n = 0;
   ctx::fiber f{[&n](ctx::fiber&& back) {
     for (;;) {
@@ -38,11 +57,95 @@ double fiber_switch_ns() {
     return std::move(back);
   }};
   f = std::move(f).resume();  // first entry
-  const auto start = std::chrono::steady_clock::now();
-  for (long k = 0; k < rounds; ++k) f = std::move(f).resume();
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return s * 1e9 / (2.0 * rounds);  // each round switches there and back
+  double best = 0;
+  for (int t = 0; t < trials; ++t) {
+    const auto start = std::chrono::steady_clock::now();
+    for (long k = 0; k < rounds; ++k) f = std::move(f).resume();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double ns = s * 1e9 / (2.0 * rounds);  // each round switches there and back
+    if (t == 0 || ns < best) best = ns;
+  }
+  return best;
 }
+
+// A table printed either aligned for a terminal or as a Markdown table.
+class Table {
+ public:
+  Table(std::vector<std::string> header, std::string align) : header_(std::move(header)), align_(std::move(align)) {}
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void print(bool markdown) const {
+    if (markdown) {
+      line(header_, "| ", " | ", " |");
+      std::vector<std::string> rule;
+      for (char a : align_) rule.push_back(a == 'l' ? "---" : "---:");
+      line(rule, "| ", " | ", " |");
+      for (const auto& r : rows_) line(r, "| ", " | ", " |");
+      return;
+    }
+    std::vector<std::size_t> w(header_.size());
+    for (std::size_t c = 0; c < w.size(); ++c) {
+      w[c] = header_[c].size();
+      for (const auto& r : rows_) w[c] = std::max(w[c], r[c].size());
+    }
+    auto padded = [&](const std::vector<std::string>& r) {
+      std::vector<std::string> out;
+      for (std::size_t c = 0; c < r.size(); ++c)
+        out.push_back(align_[c] == 'l' ? fmt::format("{:<{}}", r[c], w[c]) : fmt::format("{:>{}}", r[c], w[c]));
+      return out;
+    };
+    line(padded(header_), "", "  ", "");
+    for (const auto& r : rows_) line(padded(r), "", "  ", "");
+  }
+
+ private:
+  static void line(const std::vector<std::string>& cells, const char* open, const char* sep, const char* close) {
+    std::string s = open;
+    for (std::size_t c = 0; c < cells.size(); ++c) s += (c ? sep : "") + cells[c];
+    s += close;
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    fmt::print("{}\n", s);
+  }
+  std::vector<std::string> header_;
+  std::string align_;  // one 'l' or 'r' per column
+  std::vector<std::vector<std::string>> rows_;
+};
+
+void heading(const BenchSettings& s, const std::string& title) {
+  if (s.markdown)
+    fmt::print("\n### {}\n\n", title);
+  else
+    fmt::print("\n== {}\n\n", title);
+}
+
+std::string launch(const models::Config& c) {
+  std::string t = fmt::format("<<<{},{}>>>", c.grid, c.block);
+  if (c.resident_blocks) t += fmt::format(" {} resident", c.resident_blocks);
+  return t;
+}
+
+std::string seconds(double s) { return fmt::format("{:.2f}s", s); }
+std::string milliseconds(double s) { return fmt::format("{:.1f}ms", s * 1e3); }
+
+// A MODEL argument names a model or a family: "litmus" is every "litmus.*".
+bool selects(const std::string& arg, const std::string& model) {
+  return model == arg || model.rfind(arg + ".", 0) == 0;
+}
+
+const models::Model* find(const std::string& name) {
+  for (const auto& m : models::registry())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+ExploreOptions exhaustive(const models::Config& c, double time_limit) {
+  ExploreOptions o;
+  o.run.keep_trace = false;
+  o.run.resident_blocks = c.resident_blocks;
+  o.time_limit = time_limit;
+  return o;
+}
+
+// ---- exploration: runs per distinct execution, cost per decision ----
 
 struct Row {
   std::string name;
@@ -50,27 +153,20 @@ struct Row {
   double seconds = 0;  // median over repeats
 };
 
-int run_bench(const BenchSettings& s) {
+void exploration_section(const BenchSettings& s) {
   std::vector<std::pair<std::string, std::pair<const models::Model*, models::Config>>> todo;
-  std::vector<std::string> unknown;
   for (const auto& m : models::registry()) {
-    if (!s.models.empty() && std::find(s.models.begin(), s.models.end(), m.name) == s.models.end()) continue;
+    if (!s.models.empty() &&
+        std::none_of(s.models.begin(), s.models.end(), [&](const std::string& a) { return selects(a, m.name); }))
+      continue;
     todo.push_back({m.name, {&m, m.quick ? *m.quick : m.chapter}});
     for (const auto& a : m.also) todo.push_back({m.name + " " + a.options, {&m, a.config}});
   }
-  for (const std::string& n : s.models)
-    if (std::none_of(models::registry().begin(), models::registry().end(),
-                     [&](const models::Model& m) { return m.name == n; })) {
-      fmt::print(stderr, "scopesim: unknown model '{}' (see 'scopesim list')\n", n);
-      return 2;
-    }
   std::sort(todo.begin(), todo.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
   std::vector<Row> rows;
   for (const auto& [label, mc] : todo) {
-    ExploreOptions o;
-    o.run.keep_trace = false;
-    o.run.resident_blocks = mc.second.resident_blocks;
+    const ExploreOptions o = exhaustive(mc.second, 0);
     explore(*mc.first, mc.second, o);  // warm: source positions resolved, stacks mapped
     std::vector<double> times;
     Row r{label, {}, 0};
@@ -84,10 +180,8 @@ int run_bench(const BenchSettings& s) {
   }
   const double fiber_ns = fiber_switch_ns();
 
-  std::size_t w = 5;
-  for (const Row& r : rows) w = std::max(w, r.name.size());
-  fmt::print("{:<{}}  {:>9}  {:>8}  {:>6}  {:>9}  {:>9}  {:>9}  {:>11}\n", "model", w, "explored", "distinct", "ratio",
-             "redundant", "decisions", "time", "ns/decision");
+  heading(s, "Exhaustive exploration at the quick configurations");
+  Table t({"model", "explored", "distinct", "ratio", "redundant", "decisions", "time", "ns/decision"}, "lrrrrrrr");
   std::vector<double> per_decision;
   std::uint64_t explored = 0, distinct = 0;
   double worst = 0;
@@ -98,9 +192,11 @@ int run_bench(const BenchSettings& s) {
     explored += r.x.executions;
     distinct += r.x.distinct;
     worst = std::max(worst, ratio);
-    fmt::print("{:<{}}  {:>9}  {:>8}  {:>6.2f}  {:>9}  {:>9}  {:>8.4f}s  {:>11.0f}\n", r.name, w, r.x.executions,
-               r.x.distinct, ratio, r.x.redundant, r.x.decisions, r.seconds, ns);
+    t.add({r.name, std::to_string(r.x.executions), std::to_string(r.x.distinct), fmt::format("{:.2f}", ratio),
+           std::to_string(r.x.redundant), std::to_string(r.x.decisions), fmt::format("{:.4f}s", r.seconds),
+           fmt::format("{:.0f}", ns)});
   }
+  t.print(s.markdown);
   std::sort(per_decision.begin(), per_decision.end());
   const double median = per_decision.empty() ? 0 : per_decision[per_decision.size() / 2];
   fmt::print("\n{} configurations: {} explored, {} distinct, worst ratio {:.2f}\n", rows.size(), explored, distinct,
@@ -108,6 +204,158 @@ int run_bench(const BenchSettings& s) {
   fmt::print("median cost per scheduling decision {:.0f} ns; one bare Boost.Context fiber switch {:.1f} ns; "
              "ratio {:.1f}x\n",
              median, fiber_ns, fiber_ns > 0 ? median / fiber_ns : 0);
+}
+
+// ---- first-bug: PCT executions to the first bad outcome or finding ----
+
+// A broken (✗) verdict: a bad outcome is permitted or findings are required.
+bool broken(const models::Expectation& e) { return e.bad_outcome_permitted || !e.required.empty(); }
+
+// The median of values where a missing one (nullopt: not found) counts as larger than all.
+std::string median_text(std::vector<double> v, unsigned missing, const std::function<std::string(double)>& show,
+                        const std::string& none) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size() + missing, mid = n / 2;
+  return mid < v.size() ? show(v[mid]) : none;
+}
+
+void first_bug_section(const BenchSettings& s) {
+  heading(s, fmt::format("Time to first bug: PCT (depth 3), {} seeds, at most {} executions and {:g} s per seed",
+                         s.seeds, s.max_executions, s.time_limit));
+  Table t({"model", "launch", "found", "median executions", "max executions", "median time", "max time"},
+          "llrrrrr");
+  for (const auto& m : models::registry()) {
+    if (m.name.rfind("litmus.", 0) == 0) continue;  // the catalogue: every model but the litmus corpus
+    std::vector<std::pair<std::string, models::Config>> points;
+    if (broken(m.expect)) points.push_back({m.name, m.chapter});
+    for (const auto& a : m.also)
+      if (broken(a.expect)) points.push_back({m.name + " " + a.options, a.config});
+    for (const auto& [label, c] : points) {
+      std::vector<double> execs, times;
+      unsigned missing = 0;
+      for (unsigned seed = 1; seed <= s.seeds; ++seed) {
+        ExploreOptions o = exhaustive(c, s.time_limit);
+        o.mode = Mode::pct;
+        o.seed = seed;
+        o.max_executions = s.max_executions;
+        o.stop_at_first = true;
+        const Exploration x = explore(m, c, o);
+        if (x.stopped_by == "stop-at-first") {
+          execs.push_back(static_cast<double>(x.executions));
+          times.push_back(x.seconds);
+        } else {
+          ++missing;
+        }
+      }
+      const auto whole = [](double v) { return fmt::format("{:.0f}", v); };
+      t.add({label, launch(c), fmt::format("{}/{}", execs.size(), s.seeds),
+             median_text(execs, missing, whole, "not found"),
+             execs.empty() ? "-" : whole(*std::max_element(execs.begin(), execs.end())),
+             median_text(times, missing, milliseconds, "-"),
+             times.empty() ? "-" : milliseconds(*std::max_element(times.begin(), times.end()))});
+    }
+  }
+  t.print(s.markdown);
+}
+
+// ---- chapter: exhaustive at the chapter's large launches ----
+
+void chapter_section(const BenchSettings& s) {
+  heading(s, fmt::format("Chapter configurations: exhaustive, at most {:g} s each", s.time_limit));
+  Table t({"model", "launch", "explored", "distinct", "redundant", "search", "time"}, "llrrrlr");
+  for (const char* name : {"tile.barrier", "histogram.shared_atomic", "counter.global_atomic",
+                           "counter.hierarchical"}) {
+    const models::Model* m = find(name);
+    if (m == nullptr) continue;
+    const Exploration x = explore(*m, m->chapter, exhaustive(m->chapter, s.time_limit));
+    t.add({name, launch(m->chapter), std::to_string(x.executions), std::to_string(x.distinct),
+           std::to_string(x.redundant), x.complete ? "complete" : "stopped by " + x.stopped_by, seconds(x.seconds)});
+  }
+  t.print(s.markdown);
+}
+
+// ---- scaling: exhaustive against threads per block ----
+
+// A Mermaid xychart (renders in GitHub Markdown): one line per model.
+void chart(const std::string& title, const std::string& y, const std::vector<unsigned>& xs,
+           const std::vector<std::pair<std::string, std::vector<double>>>& lines) {
+  double top = 0;
+  for (const auto& l : lines)
+    for (double v : l.second) top = std::max(top, v);
+  std::string names;
+  for (const auto& l : lines) names += (names.empty() ? "" : ", ") + l.first;
+  fmt::print("\n```mermaid\nxychart-beta\n    title \"{} ({})\"\n    x-axis \"threads per block\" [", title, names);
+  for (std::size_t k = 0; k < xs.size(); ++k) fmt::print("{}{}", k ? ", " : "", xs[k]);
+  fmt::print("]\n    y-axis \"{}\" 0 --> {}\n", y, top > 0 ? fmt::format("{:g}", std::ceil(top * 1.05)) : "1");
+  for (const auto& l : lines) {
+    fmt::print("    line [");
+    for (std::size_t k = 0; k < l.second.size(); ++k) fmt::print("{}{:g}", k ? ", " : "", l.second[k]);
+    fmt::print("]\n");
+  }
+  fmt::print("```\n");
+}
+
+void scaling_section(const BenchSettings& s) {
+  heading(s, fmt::format("Scaling: exhaustive against threads per block, at most {:g} s per point", s.time_limit));
+  std::vector<unsigned> xs;
+  for (unsigned n = 2; n <= s.max_threads; n *= 2) xs.push_back(n);
+  // "bad": a bad outcome or a finding, e.g. a launch larger than the kernel supports.
+  Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
+  std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
+  for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
+    const models::Model* m = find(name);
+    if (m == nullptr) continue;
+    std::vector<double> times, explored;
+    for (unsigned n : xs) {
+      models::Config c = m->chapter;
+      c.block = n;
+      const Exploration x = explore(*m, c, exhaustive(c, s.time_limit));
+      t.add({name, std::to_string(n), std::to_string(x.executions), std::to_string(x.distinct),
+             x.complete ? "complete" : "stopped by " + x.stopped_by, x.bad() ? "yes" : "no", seconds(x.seconds)});
+      times.push_back(std::round(x.seconds * 100) / 100);
+      explored.push_back(static_cast<double>(x.executions));
+    }
+    time_lines.push_back({name, times});
+    explored_lines.push_back({name, explored});
+  }
+  t.print(s.markdown);
+  if (s.markdown && !xs.empty()) {
+    chart("Exhaustive exploration time", "seconds", xs, time_lines);
+    chart("Executions explored", "executions", xs, explored_lines);
+  }
+}
+
+struct Section {
+  const char* name;
+  void (*run)(const BenchSettings&);
+};
+// In report order. (A parallel speed-up section, exploration with --jobs N
+// against one job, belongs here as one more entry.)
+constexpr Section sections[] = {{"exploration", exploration_section},
+                                {"first-bug", first_bug_section},
+                                {"chapter", chapter_section},
+                                {"scaling", scaling_section}};
+
+int run_bench(const BenchSettings& s) {
+  for (const std::string& n : s.models)
+    if (std::none_of(models::registry().begin(), models::registry().end(),
+                     [&](const models::Model& m) { return selects(n, m.name); })) {
+      fmt::print(stderr, "scopesim: unknown model '{}' (see 'scopesim list')\n", n);
+      return 2;
+    }
+  std::set<std::string> known;
+  for (const Section& sec : sections) known.insert(sec.name);
+  for (const auto* list : {&s.only, &s.skip})
+    for (const std::string& n : *list)
+      if (!known.count(n)) {
+        fmt::print(stderr, "scopesim: unknown bench section '{}' (exploration, first-bug, chapter, scaling)\n", n);
+        return 2;
+      }
+  for (const Section& sec : sections) {
+    const bool wanted = s.only.empty() || std::find(s.only.begin(), s.only.end(), sec.name) != s.only.end();
+    if (!wanted || std::find(s.skip.begin(), s.skip.end(), sec.name) != s.skip.end()) continue;
+    sec.run(s);
+  }
   return 0;
 }
 
@@ -117,15 +365,33 @@ Command add_bench_command(CLI::App& app) {
   auto s = std::make_shared<BenchSettings>();
   CLI::App* b = app.add_subcommand(
       "bench",
-      "Explore every shipped model (or the MODELs named) exhaustively at its quick configuration (else its "
-      "chapter one) and at each further configuration it names, and print one table: executions explored, "
-      "distinct executions (by reads-from, coherence and fence.sc order), their ratio, runs found redundant, "
-      "scheduling decisions, the median time of --repeat explorations and the time per decision; then the "
-      "median cost per scheduling decision against one bare Boost.Context fiber switch measured in the same "
-      "run. Times vary from run to run. Exit 0; 2: usage error.");
-  b->add_option("MODEL", s->models, "Models to measure (default: every model)");
-  b->add_option("--repeat", s->repeat, "Explorations per model; the median time is shown (default 3)")
+      "Measure exploration performance and print one report of sections: 'exploration' explores every shipped "
+      "model (or the MODELs named) exhaustively at its quick configuration (else its chapter one) and at each "
+      "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
+      "fence.sc order), their ratio, runs found redundant, scheduling decisions, the median time of --repeat "
+      "explorations and the time per decision, then the median cost per scheduling decision against one bare "
+      "Boost.Context fiber switch measured in the same run; 'first-bug' runs PCT on every broken catalogue model "
+      "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
+      "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
+      "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
+      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block. Times vary from run "
+      "to run. Exit 0; 2: usage error.");
+  b->add_option("MODEL", s->models,
+                "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
+  b->add_option("--repeat", s->repeat, "Explorations per model in 'exploration'; the median time is shown (default 3)")
       ->check(CLI::Range(1u, 1000u));
+  b->add_option("--only", s->only, "Run only this section: exploration, first-bug, chapter, scaling (repeatable)")
+      ->allow_extra_args(false);
+  b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false);
+  b->add_option("--time-limit", s->time_limit,
+                "Seconds per exploration in first-bug (per seed), chapter and scaling (per point) (default 10)")
+      ->check(CLI::Range(0.001, 1e6));
+  b->add_option("--seeds", s->seeds, "PCT seeds per model in first-bug (default 20)")->check(CLI::Range(1u, 10000u));
+  b->add_option("--max-executions", s->max_executions, "PCT executions per seed in first-bug (default 10000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  b->add_option("--max-threads", s->max_threads, "Largest block in scaling (default 1024)")
+      ->check(CLI::Range(2u, 1024u));
+  b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
   return {b, [s] { return run_bench(*s); }};
 }
 

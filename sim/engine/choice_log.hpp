@@ -44,6 +44,7 @@ struct Decision {
   unsigned alternatives = 1;
   std::uint64_t key = 0;      // the chosen alternative's key
   std::string text;           // human-readable: thread, operation, location, value, source line
+                              // (formatted only where RunOptions::keep_trace)
 };
 using ChoiceLog = std::vector<Decision>;
 

@@ -94,6 +94,7 @@ struct SimThread {
   fiber::FiberPool::Id fiber = 0;
   KernelBody body;
   Event pending;
+  StepShape pending_shape;  // what `pending` does to shared state, for the explorer
   bool has_pending = false;
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
@@ -139,6 +140,12 @@ class Run final : public Door, public HostApi {
     if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
     arena().reset();
     pool().reset();
+    // Runs of one exploration are alike: start with the previous run's sizes.
+    const Sizes& z = sizes();
+    r_.log.reserve(z.log);
+    r_.steps.reserve(z.steps);
+    events_.reserve(z.events);
+    threads_.reserve(z.threads);
   }
 
   RunResult go() {
@@ -156,6 +163,7 @@ class Run final : public Door, public HostApi {
     loop();
     set_current_door(nullptr);
     finish();
+    sizes() = {r_.log.size(), r_.steps.size(), events_.size(), threads_.size()};
     return std::move(r_);
   }
 
@@ -172,6 +180,7 @@ class Run final : public Door, public HostApi {
     }
     if (is_local(e)) return execute(e);
     t.pending = e;
+    t.pending_shape = shape(t);
     t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
@@ -265,6 +274,13 @@ class Run final : public Door, public HostApi {
     thread_local Arena a;
     return a;
   }
+  struct Sizes {
+    std::size_t log = 0, steps = 0, events = 0, threads = 0;
+  };
+  static Sizes& sizes() {
+    thread_local Sizes z;
+    return z;
+  }
   static fiber::FiberPool& pool() {
     thread_local fiber::FiberPool p;
     return p;
@@ -344,7 +360,8 @@ class Run final : public Door, public HostApi {
               t.state = State::runnable;
               break;
             }
-      std::vector<ThreadId> runnable;
+      std::vector<ThreadId>& runnable = runnable_;
+      runnable.clear();
       for (ThreadId id = 0; id < threads_.size(); ++id)
         if (threads_[id].state == State::runnable) runnable.push_back(id);
       if (runnable.empty()) {
@@ -354,12 +371,13 @@ class Run final : public Door, public HostApi {
         r_.completed = all_done && !undispatched();
         return;
       }
-      ChoicePoint p;
-      p.kind = ChoiceKind::thread;
+      ChoicePoint& p = next_thread_;
       p.actor = last_;
+      p.keys.clear();
+      p.shapes.clear();
       for (ThreadId id : runnable) {
         p.keys.push_back(id);
-        p.shapes.push_back(shape(threads_[id]));
+        p.shapes.push_back(threads_[id].pending_shape);
       }
       const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
       if (ch_.abandon()) {
@@ -381,7 +399,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  unsigned decide(const ChoicePoint& p, const std::function<std::string(unsigned)>& describe_alt) {
+  // The decision's text is formatted only where texts are kept (a replay
+  // that writes a schedule or a trace): an exploration logs decisions by key.
+  template <class Describe>
+  unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_.choose(p);
     if (i >= p.keys.size()) i = 0;
@@ -390,9 +411,20 @@ class Run final : public Door, public HostApi {
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    d.text = describe_alt(i);
+    if (o_.keep_trace) d.text = describe_alt(i);
     r_.log.push_back(std::move(d));
     return i;
+  }
+
+  // A read or coherence choice point of the running thread, in a buffer kept
+  // from one decision to the next (built and decided with no switch between).
+  ChoicePoint& choice(ChoiceKind kind) {
+    ChoicePoint& p = choice_;
+    p.kind = kind;
+    p.actor = cur_;
+    p.keys.clear();
+    p.made.clear();
+    return p;
   }
 
   // ---- events ----
@@ -405,7 +437,7 @@ class Run final : public Door, public HostApi {
       case EventKind::fence: {
         const Lowering l = lower(e);
         for (int i = 0; i < l.count; ++i) mm_->fence(cur_, l.ops[i]);
-        trace(t, text(e));
+        trace(t, [&] { return text(e); });
         return 0;
       }
       case EventKind::barrier: barrier(e); return 0;
@@ -485,7 +517,7 @@ class Run final : public Door, public HostApi {
         m.value = e.operand;
         place_write(m, e);
         ++threads_[cur_].mods;
-        note = location(e.addr) + " = " + format_value(e.type, e.operand);
+        if (o_.keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
         result = mm_->info(w).value;
@@ -496,17 +528,17 @@ class Run final : public Door, public HostApi {
           m.op = load_part(m.op);
         }
         mm_->read(m, w);
-        note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+        if (o_.keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           place_write(m, e);
           ++threads_[cur_].mods;
-          note += ", writes " + format_value(e.type, m.value);
+          if (o_.keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
       collect_findings();
-      trace(threads_[cur_], ptx_name(op) + " " + note + " at " + describe(e.where));
+      trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
     }
     return result;
   }
@@ -526,9 +558,7 @@ class Run final : public Door, public HostApi {
 
   void place_write(MemOp& m, const Event& e) {
     const unsigned n = mm_->placements(m);
-    ChoicePoint p;
-    p.kind = ChoiceKind::coherence;
-    p.actor = cur_;
+    ChoicePoint& p = choice(ChoiceKind::coherence);
     for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
     const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
       return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
@@ -619,9 +649,7 @@ class Run final : public Door, public HostApi {
                       {t.name}, {describe(e.where)});
         }
       }
-      ChoicePoint p;
-      p.kind = ChoiceKind::read;
-      p.actor = cur_;
+      ChoicePoint& p = choice(ChoiceKind::read);
       for (WriteId w : cand) p.keys.push_back(w);
       for (WriteId w : cand) p.made.push_back(made_by(w));
       const unsigned i = decide(p, [&](unsigned k) {
@@ -655,7 +683,7 @@ class Run final : public Door, public HostApi {
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
     ++t.mods;
-    trace(t, "bar.sync 0 at " + describe(e.where));
+    trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
       fiber::FiberPool::suspend();
@@ -687,7 +715,7 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[cur_];
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) ++t.mods;
-    trace(t, text(e));
+    trace(t, [&] { return text(e); });
     const std::string what = collective_name(e);
     if (!(mask >> t.place.lane & 1u))
       divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " that excludes its own lane " +
@@ -855,7 +883,7 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[cur_];
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
-      trace(t, "start " + describe_op(d));
+      trace(t, [&] { return "start " + describe_op(d); });
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -871,7 +899,7 @@ class Run final : public Door, public HostApi {
     d.thread = static_cast<ThreadId>(threads_.size());
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_.steps.size()) r_.steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], describe_op(d) + " (" + a.name + ")");
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + a.name + ")"; });
     threads_.push_back(std::move(a));
     if (ops_.size() <= op) ops_.resize(op + 1);
     ops_[op] = std::move(d);
@@ -966,7 +994,7 @@ class Run final : public Door, public HostApi {
       j.push_back(cur_);
     }
     t.waits_for.clear();
-    trace(t, text(e));
+    trace(t, [&] { return text(e); });
   }
 
   void spawn_grid(OpId op) {
@@ -1169,8 +1197,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  void trace(const SimThread& t, const std::string& line) {
-    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line);
+  // `line` is formatted only where the trace is kept.
+  template <class Line>
+  void trace(const SimThread& t, Line&& line) {
+    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line());
   }
 
   void finish() {
@@ -1213,6 +1243,10 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;
+  // The thread decision's buffers, kept from one decision to the next.
+  std::vector<ThreadId> runnable_;
+  ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
+  ChoicePoint choice_;
 };
 
 }  // namespace

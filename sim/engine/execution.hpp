@@ -19,7 +19,7 @@ struct RunOptions {
   std::string memory_model = "ptx";
   unsigned resident_blocks = 0;         // 0: every block resident
   std::uint64_t max_steps = 20000;      // per thread; past it: non-termination
-  bool keep_trace = true;               // record the text trace
+  bool keep_trace = true;               // record the text trace and the decisions' texts
 };
 
 // A position in the kernel source, resolved to text ("publish.cpp:31").

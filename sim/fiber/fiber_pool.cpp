@@ -108,7 +108,14 @@ struct FiberPool::Impl {
   std::size_t stack_bytes;
   std::vector<Stack> stacks;  // all stacks ever mapped
   std::vector<std::size_t> free_stacks;
+  // fibers[0, live) are this round's; the rest are kept for reuse after reset().
   std::vector<std::unique_ptr<Fiber>> fibers;
+  std::size_t live = 0;
+
+  Fiber& at(Id id) const {
+    if (id >= live) throw std::out_of_range("no fiber " + std::to_string(id));
+    return *fibers[id];
+  }
 
   std::size_t take_stack() {
     if (!free_stacks.empty()) {
@@ -137,8 +144,11 @@ FiberPool::~FiberPool() {
 }
 
 FiberPool::Id FiberPool::create(std::function<void()> body) {
-  auto f = std::make_unique<Fiber>();
+  if (impl_->live == impl_->fibers.size()) impl_->fibers.push_back(std::make_unique<Fiber>());
+  Fiber* f = impl_->fibers[impl_->live].get();
   f->body = std::move(body);
+  f->status = Status::ready;
+  f->fault.clear();
   f->stack = impl_->take_stack();
   const Stack& s = impl_->stacks[f->stack];
   f->top = s.top();
@@ -148,12 +158,11 @@ FiberPool::Id FiberPool::create(std::function<void()> body) {
   const std::size_t clear = std::min<std::size_t>(clear_bytes, s.bytes - page_size());
   std::memset(static_cast<char*>(s.top()) - clear, 0, clear);
   f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
-  impl_->fibers.push_back(std::move(f));
-  return static_cast<Id>(impl_->fibers.size() - 1);
+  return static_cast<Id>(impl_->live++);
 }
 
 Status FiberPool::resume(Id id) {
-  Fiber* f = impl_->fibers.at(id).get();
+  Fiber* f = &impl_->at(id);
   if (f->status == Status::finished || f->status == Status::faulted) return f->status;
   Fiber* outer = running.fiber;
   ctx::fcontext_t outer_caller = running.caller;
@@ -183,13 +192,13 @@ void FiberPool::suspend() {
 bool FiberPool::inside() { return running.fiber != nullptr; }
 const void* FiberPool::stack_top() { return running.fiber ? running.fiber->top : nullptr; }
 
-Status FiberPool::status(Id id) const { return impl_->fibers.at(id)->status; }
-const std::string& FiberPool::fault(Id id) const { return impl_->fibers.at(id)->fault; }
-std::size_t FiberPool::size() const { return impl_->fibers.size(); }
+Status FiberPool::status(Id id) const { return impl_->at(id).status; }
+const std::string& FiberPool::fault(Id id) const { return impl_->at(id).fault; }
+std::size_t FiberPool::size() const { return impl_->live; }
 
 void FiberPool::reset() {
-  for (auto& f : impl_->fibers) impl_->free_stacks.push_back(f->stack);
-  impl_->fibers.clear();
+  for (std::size_t k = 0; k < impl_->live; ++k) impl_->free_stacks.push_back(impl_->fibers[k]->stack);
+  impl_->live = 0;
 }
 
 }  // namespace scopesim::fiber

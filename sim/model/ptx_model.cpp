@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace scopesim {
 
@@ -112,6 +113,17 @@ struct PtxModel::State {
   std::vector<ModelFinding> findings;
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
+  std::vector<bool> known_buf, hidden_buf;  // hidden()'s
+  // placements() computes a write's positions; write() of the same write, next, uses them.
+  struct Placed {
+    ThreadId thread;
+    std::uint32_t event;
+    std::uintptr_t addr;
+    WriteId rmw_source;
+    std::size_t writes;  // writes existing then: nothing happened in between
+  };
+  std::optional<Placed> placed;
+  std::vector<std::size_t> placed_positions;
 
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
 
@@ -181,9 +193,13 @@ struct PtxModel::State {
   }
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
-  std::vector<bool> hidden(const Location& l, const Thread& t) const {
+  // (Into buffers kept from one read to the next.)
+  const std::vector<bool>& hidden(const Location& l, const Thread& t) {
     const std::size_t n = l.co.size();
-    std::vector<bool> known(n), hid(n);
+    std::vector<bool>& known = known_buf;
+    std::vector<bool>& hid = hidden_buf;
+    known.assign(n, false);
+    hid.assign(n, false);
     for (std::size_t i = 0; i < n; ++i) known[i] = knows(t, l.co[i]);
     for (std::size_t i = n; i-- > 0;)
       for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
@@ -284,8 +300,8 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
 }
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
-  const View v = s_->threads[ended].view;
-  s_->threads[waiter].view.join(v);
+  if (waiter == ended) return;  // joining oneself changes nothing
+  s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
 std::vector<WriteId> PtxModel::readable(const MemOp& r) {
@@ -293,7 +309,7 @@ std::vector<WriteId> PtxModel::readable(const MemOp& r) {
   const Location& l = s.locs[s.location(r)];
   if (s.opt.sequential) return {l.co.back()};
   const Thread& t = s.threads[r.thread];
-  const std::vector<bool> hid = s.hidden(l, t);
+  const std::vector<bool>& hid = s.hidden(l, t);
   std::vector<WriteId> out;
   const bool atomic = r.op.kind == PtxKind::atom;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
@@ -341,13 +357,19 @@ void PtxModel::read(const MemOp& r, WriteId w) {
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
   const Location& l = s.locs[s.location(w)];
-  return static_cast<unsigned>(s.positions(w, l).size());
+  s.placed_positions = s.positions(w, l);
+  s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
+  return static_cast<unsigned>(s.placed_positions.size());
 }
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   State& s = *s_;
   const std::uint32_t lid = s.location(w);
-  const std::vector<std::size_t> pos = s.positions(w, s.locs[lid]);
+  const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
+                      s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
+                      s.placed->writes == s.writes.size();
+  const std::vector<std::size_t> pos = placed ? std::move(s.placed_positions) : s.positions(w, s.locs[lid]);
+  s.placed.reset();
   Location& l = s.locs[lid];
   Thread& t = s.threads[w.thread];
   s.race_check(w, l, true);
