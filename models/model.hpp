@@ -73,6 +73,9 @@ struct Model {
   unsigned long long exhaustive_executions = 0;
   // Why the GPU harness does not run this model (nullptr: it does).
   const char* gpu_skip = nullptr;
+  // Why a launch does not fit the kernel ("" when it does; nullptr: every
+  // launch fits), e.g. a block larger than the kernel's shared array.
+  std::string (*fits)(const Config&) = nullptr;
   // The file that registers the model, as reports name it
   // ("models/publish/publish.cpp"); set by Registrar.
   std::string source;

@@ -44,6 +44,12 @@ cmp -s p1.json p2.json && pass || fail "pct --json differs between two runs"
 # bad input: exit 2 with a one-line message, never a crash.
 expect_code 2 "unknown model" -- "$bin" explore no.such.model
 grep -q "unknown model" err.txt && pass || fail "unknown model message"
+# A launch larger than the kernel's shared tile (256 elements) is refused, not explored.
+expect_code 2 "a block larger than tile's shared array" -- "$bin" explore tile.barrier --block 512
+grep -q "tile.barrier <<<1,512>>>: tile holds at most 256 threads per block" err.txt && pass || fail "tile block message"
+# histogram's threads 0..7 zero and flush the 8 bins: a 4-thread block cannot.
+expect_code 2 "a block with fewer threads than bins" -- "$bin" explore histogram.shared_atomic --block 4
+grep -q "multiple of bins (8)" err.txt && pass || fail "histogram block message"
 expect_code 2 "bad option value" -- "$bin" explore publish.relaxed --mode sideways
 expect_code 2 "unknown memory model" -- "$bin" explore publish.relaxed --model tso
 expect_code 2 "missing schedule file" -- "$bin" replay does-not-exist.schedule

@@ -278,3 +278,27 @@ TEST(StepBound, EndlessLoopIsNonTermination) {
 
 }  // namespace
 }  // namespace scopesim
+
+namespace scopesim {
+namespace {
+
+// Residency: <<<4,1>>> with 2 slots. Blocks 2 and 3 do nothing and exit at
+// once, freeing both slots, so the producer (block 0) and the consumer (block 1)
+// are always dispatched: whichever blocks take the slots first, no execution
+// deadlocks. (Blocks that exit while others start must dispatch the waiting
+// blocks even when those have lower thread ids.)
+TEST(Residency, BlocksThatExitAtOnceFreeTheirSlots) {
+  const models::Model& m = test::model("publish.cross_block_device_scope");
+  models::Config c = m.chapter;
+  c.grid = 4;
+  c.block = 1;
+  ExploreOptions o;
+  o.run.resident_blocks = 2;
+  const Exploration x = explore(m, c, o);
+  ASSERT_TRUE(x.complete);
+  EXPECT_EQ(test::finding(x, FindingKind::deadlock), nullptr);
+  EXPECT_TRUE(test::permits(x, "error=0"));
+}
+
+}  // namespace
+}  // namespace scopesim

@@ -79,6 +79,16 @@ const char* const kWrongCount = "a global bin differs from the exact count per_b
 //   orders; everything else is ordered by the barriers; the bins are
 //   independent: 2 * 2 = 4 executions.
 
+// Threads 0..bins-1 zero and flush the bins, and every bin's exact count is
+// threads / bins: one block, at least as many threads as bins, a multiple of them.
+std::string fits(const Config& c) {
+  const long long bins = c.param("bins", kMaxBins);
+  if (c.grid != 1) return "histogram runs in one block (grid 1)";
+  if (bins < 1 || bins > kMaxBins) return "bins must be 1.." + std::to_string(kMaxBins);
+  if (c.block < bins || c.block % bins != 0) return "the block's threads must be a multiple of bins (" + std::to_string(bins) + ")";
+  return "";
+}
+
 Registrar models{
     {.name = "histogram.shared_atomic",
      .summary = "histogram<<<1,256>>> over 8 shared bins: atomic_add, syncthreads(), cooperative flush",
@@ -91,7 +101,8 @@ Registrar models{
      .program = run<Count::atomic, Flush::after_barrier>,
      .bad = wrong_count,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 4},
+     .exhaustive_executions = 4,
+     .fits = fits},
     {.name = "histogram.plain_rmw",
      .summary = "bins[b]++ with plain accesses and no barrier before the flush",
      .invariant = "A plain increment is a weak load and a separate weak store: two threads counting into one "
@@ -102,7 +113,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 4, .params = {{"bins", 2}}},
      .program = run<Count::plain, Flush::at_once>,
      .bad = wrong_count,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .fits = fits},
     {.name = "histogram.barrier_only",
      .summary = "plain bins[b]++ with syncthreads() after the increments",
      .invariant = "The barrier orders every increment before the flush, but it does not make a plain "
@@ -112,7 +124,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 4, .params = {{"bins", 2}}},
      .program = run<Count::plain, Flush::after_barrier>,
      .bad = wrong_count,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .fits = fits},
     {.name = "histogram.missing_flush_barrier",
      .summary = "shared atomic_add, but no barrier before the flush",
      .invariant = "The increments are atomic, but a flushing thread's plain read of its bin is not ordered after "
@@ -122,7 +135,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 4, .params = {{"bins", 2}}},
      .program = run<Count::atomic, Flush::at_once>,
      .bad = wrong_count,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .fits = fits},
 };
 
 }  // namespace scopesim::models::histogram

@@ -148,6 +148,14 @@ const char* const kWrong = "some out[k] is not in[k] + in[neighbour(k)]: a stale
 //   <<<1,2>>> and <<<1,3>>> give 8 and 26 as derived; the count is therefore
 //   not stated on the model.)
 
+// The tile holds kMaxBlock elements, one per thread of the one block.
+std::string fits(const Config& c) {
+  if (c.grid != 1) return "tile runs in one block (grid 1)";
+  if (c.block > kMaxBlock) return "tile holds at most " + std::to_string(kMaxBlock) + " threads per block";
+  if (c.param("n", c.block) > static_cast<long long>(c.block)) return "n may not exceed the block's threads";
+  return "";
+}
+
 Registrar models{
     {.name = "tile.barrier",
      .summary = "tile<<<1,256>>>: load in[i] into a shared tile, syncthreads(), add the next thread's element",
@@ -161,7 +169,8 @@ Registrar models{
      .program = run<tile_barrier<Neighbour::next>>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 1},
+     .exhaustive_executions = 1,
+     .fits = fits},
     {.name = "tile.missing_barrier",
      .summary = "as tile.barrier without the barrier",
      .invariant = "Nothing orders a thread's read of its neighbour's tile element with the neighbour's plain "
@@ -172,7 +181,8 @@ Registrar models{
      .program = run<tile_missing_barrier>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = true,
-                .required = {FindingKind::data_race, FindingKind::uninitialised_read}}},
+                .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
+     .fits = fits},
     {.name = "tile.divergent_barrier",
      .summary = "if (i < n) { load; syncthreads(); compute; } with n = 250, not a multiple of the block",
      .invariant = "CUDA C++ requires every thread of the block to execute the same sequence of block barriers. "
@@ -184,7 +194,8 @@ Registrar models{
      .quick = Config{.grid = 1, .block = 4, .params = {{"n", 3}}},
      .program = run<tile_divergent_barrier>,
      .bad = wrong,
-     .expect = {.bad_outcome_permitted = false, .required = {FindingKind::barrier_divergence}}},
+     .expect = {.bad_outcome_permitted = false, .required = {FindingKind::barrier_divergence}},
+     .fits = fits},
     {.name = "tile.bounds_participate",
      .summary = "bounds check around load and compute only, n = 250: every thread reaches syncthreads()",
      .invariant = "Every thread of the block executes the one barrier; the threads with i < n store their "
@@ -196,7 +207,8 @@ Registrar models{
      .program = run<tile_bounds_participate>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 1},
+     .exhaustive_executions = 1,
+     .fits = fits},
     {.name = "tile.syncwarp_across_warps",
      .summary = "syncwarp() instead of syncthreads(); lane 31's neighbour is lane 0 of the next warp",
      .invariant = "syncwarp orders memory only among the lanes of the calling warp. Thread 31 reads tile[32], "
@@ -208,7 +220,8 @@ Registrar models{
      .program = run<tile_syncwarp<Neighbour::next>>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = true,
-                .required = {FindingKind::data_race, FindingKind::uninitialised_read}}},
+                .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
+     .fits = fits},
     {.name = "tile.warp_local",
      .summary = "syncwarp() with the neighbour in the same warp (the next lane, wrapping at 32)",
      .invariant = "Each read of a neighbour's element follows a syncwarp in which the neighbour, a lane of the "
@@ -220,7 +233,8 @@ Registrar models{
      .program = run<tile_syncwarp<Neighbour::next_in_warp>, Neighbour::next_in_warp>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 1},
+     .exhaustive_executions = 1,
+     .fits = fits},
 };
 
 }  // namespace scopesim::models::tile

@@ -21,9 +21,12 @@ RunOptions run_options(const Options& o, const Launch& launch) {
   return r;
 }
 
-void check(const Launch& launch, const Options& o) {
+void check(const models::Model& m, const Launch& launch, const Options& o) {
   if (launch.grid == 0 || launch.block == 0)
     throw std::invalid_argument(fmt::format("launch <<<{},{}>>> has no thread", launch.grid, launch.block));
+  if (m.fits != nullptr)
+    if (const std::string why = m.fits(launch); !why.empty())
+      throw std::invalid_argument(fmt::format("{} <<<{},{}>>>: {}", m.name, launch.grid, launch.block, why));
   const std::vector<std::string> names = memory_model_names();
   if (std::find(names.begin(), names.end(), o.run.memory_model) == names.end())
     throw std::invalid_argument("unknown memory model '" + o.run.memory_model + "'");
@@ -103,7 +106,7 @@ const models::Model* find_model(std::string_view name) {
 }
 
 Report explore(const models::Model& m, const Launch& launch, const Options& options) {
-  check(launch, options);
+  check(m, launch, options);
   Options o = options;
   o.run = run_options(options, launch);
   o.run.keep_trace = false;  // traces are for replays; an exploration keeps only the witnesses' logs
@@ -116,7 +119,7 @@ Report explore(std::string_view model, const Launch& launch, const Options& opti
 }
 
 RunResult replay(const models::Model& m, const Launch& launch, std::string_view token, const Options& options) {
-  check(launch, options);
+  check(m, launch, options);
   TokenChooser chooser(parse_token(token));
   RunOptions o = run_options(options, launch);
   o.keep_trace = true;

@@ -299,7 +299,8 @@ void scaling_section(const BenchSettings& s) {
   heading(s, fmt::format("Scaling: exhaustive against threads per block, at most {:g} s per point", s.time_limit));
   std::vector<unsigned> xs;
   for (unsigned n = 2; n <= s.max_threads; n *= 2) xs.push_back(n);
-  // "bad": a bad outcome or a finding, e.g. a launch larger than the kernel supports.
+  // "bad": a bad outcome or a finding. A launch the kernel does not support
+  // (Model::fits) is not explored; it plots as 0.
   Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
   std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
   for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
@@ -309,6 +310,12 @@ void scaling_section(const BenchSettings& s) {
     for (unsigned n : xs) {
       models::Config c = m->chapter;
       c.block = n;
+      if (const std::string why = m->fits ? m->fits(c) : ""; !why.empty()) {
+        t.add({name, std::to_string(n), "-", "-", "does not fit: " + why, "-", "-"});
+        times.push_back(0);
+        explored.push_back(0);
+        continue;
+      }
       const Exploration x = explore(*m, c, exhaustive(c, s.time_limit));
       t.add({name, std::to_string(n), std::to_string(x.executions), std::to_string(x.distinct),
              x.complete ? "complete" : "stopped by " + x.stopped_by, x.bad() ? "yes" : "no", seconds(x.seconds)});

@@ -344,10 +344,16 @@ class Run final : public Door, public HostApi {
 
   void loop() {
     for (;;) {
-      // Threads that only need to run local code first, in id order.
-      for (ThreadId id = 0; id < threads_.size(); ++id) {
-        if (threads_[id].state == State::fresh || threads_[id].state == State::wake) advance(id);
-        if (stopped_) return;
+      // Threads that only need to run local code first, in id order, until
+      // none is left: a block that exits here may dispatch blocks of lower ids.
+      for (bool again = true; again;) {
+        again = false;
+        for (ThreadId id = 0; id < threads_.size(); ++id) {
+          if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
+          advance(id);
+          again = true;
+          if (stopped_) return;
+        }
       }
       // Waiters whose work finished may run again.
       for (auto& t : threads_)
