@@ -79,6 +79,13 @@ class MemoryModel {
   // How many writes exist to the location at `addr` (spin loops wait for more).
   virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
   virtual std::vector<ModelFinding> take_findings() = 0;
+  // The RMW that made `w` had its result discarded and is of commuting
+  // `family` (the engine's StepShape::commutes). True when the model agrees
+  // that its order among adjacent RMWs of its family cannot be observed but
+  // by reading the location: it passes on no release (reading it
+  // synchronizes with nothing) and read no uninitialised memory. Then the
+  // fingerprint ignores that order and the reads-from of such RMWs.
+  virtual bool commutes(WriteId w, std::uint64_t family) = 0;
   // A fingerprint of the execution so far: reads-from, coherence and fence.sc
   // order, independent of the interleaving that produced them.
   virtual std::uint64_t fingerprint() const = 0;

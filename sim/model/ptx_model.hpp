@@ -34,6 +34,7 @@ class PtxModel final : public MemoryModel {
   bool morally_strong(const MemOp& r, WriteId w) const override;
   std::size_t writes_to(std::uintptr_t addr) const override;
   std::vector<ModelFinding> take_findings() override;
+  bool commutes(WriteId w, std::uint64_t family) override;
   std::uint64_t fingerprint() const override;
 
  private:
