@@ -218,6 +218,11 @@ class Dpor final : public Chooser {
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now. Ordered only when it
         // reads from it; never a race to reverse.
+        // Two stores the later of which was offered a coherence slot before
+        // the earlier: run the other way round, the earlier is offered a slot
+        // before the later in turn; the coherence decision already explores
+        // both orders, so the run-time order is no race to reverse.
+        if (reads_choose_ && store_may_precede(si, sj, i)) continue;
         if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
           if (sj.reads_from == i + 1) join(cj, step_clock[i]);
           continue;
@@ -353,6 +358,14 @@ class Dpor final : public Chooser {
     const StepShape& b = r.shape;
     if (a.global || b.global || (a.fence_sc && b.fence_sc)) return false;
     return a.writes && !a.reads && b.reads && !b.writes && a.addr == b.addr && r.reads_from != Step::unknown;
+  }
+  // Is step `w2` a store that was offered a coherence slot before the write
+  // of the earlier store `w1` (step `i`)?
+  static bool store_may_precede(const Step& w1, const Step& w2, std::size_t i) {
+    const StepShape& a = w1.shape;
+    const StepShape& b = w2.shape;
+    if (a.global || b.global || (a.fence_sc && b.fence_sc) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.

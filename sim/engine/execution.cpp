@@ -529,6 +529,7 @@ class Run final : public Door, public HostApi {
 
   WriteId place_write(MemOp& m, const Event& e) {
     const unsigned n = mm_->placements(m);
+    if (n > 1 && in_step_ && m.rmw_source == no_write) note_precedes(m);
     ChoicePoint p;
     p.kind = ChoiceKind::coherence;
     p.actor = cur_;
@@ -538,6 +539,12 @@ class Run final : public Door, public HostApi {
              " coherence slot " + std::to_string(j) + " at " + describe(e.where);
     }) : 0;
     return mm_->write(m, k);
+  }
+
+  // For the explorer: the steps whose writes store `m` may be placed before.
+  void note_precedes(const MemOp& m) {
+    for (WriteId w : mm_->may_precede(m))
+      if (!mm_->info(w).initial) r_.steps[step_].precedes.push_back(made_by(w));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a

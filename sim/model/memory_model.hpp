@@ -68,6 +68,9 @@ class MemoryModel {
   virtual void read(const MemOp& r, WriteId w) = 0;
   // Number of permitted coherence placements for write `w` (at least 1).
   virtual unsigned placements(const MemOp& w) = 0;
+  // The writes that some permitted placement of write `w` comes before (the
+  // writes of the location its thread does not know and may precede).
+  virtual std::vector<WriteId> may_precede(const MemOp& w) = 0;
   virtual WriteId write(const MemOp& w, unsigned placement) = 0;
   virtual void fence(ThreadId t, const PtxOp& f) = 0;
   // A block barrier or syncwarp: release/acquire at cta scope among `participants`.

@@ -347,6 +347,14 @@ unsigned PtxModel::placements(const MemOp& w) {
   return static_cast<unsigned>(s.positions(w, l).size());
 }
 
+std::vector<WriteId> PtxModel::may_precede(const MemOp& w) {
+  State& s = *s_;
+  const Location& l = s.locs[s.location(w)];
+  const std::vector<std::size_t> pos = s.positions(w, l);
+  const std::size_t first = *std::min_element(pos.begin(), pos.end());
+  return {l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end()};
+}
+
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   State& s = *s_;
   const std::uint32_t lid = s.location(w);
@@ -446,7 +454,6 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
   x.commutes = family;
-  s.rf_hash -= x.rf_term;  // what it read is implied by the coherence order it takes
   return true;
 }
 
@@ -456,14 +463,18 @@ std::uint64_t PtxModel::fingerprint() const {
   // tells nothing about the execution. Nor does the order within a run of
   // adjacent commuting RMWs of one family (MemoryModel::commutes): edges
   // between two of them are left out.
+  // A commuting RMW that read the write just before it in the list: its
+  // reads-from is implied by coherence, so it is left out.
   const State& s = *s_;
-  std::uint64_t h = mix(s.rf_hash, s.fence_hash);
+  std::uint64_t rf = s.rf_hash;
+  std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
     std::vector<std::size_t> run(l.co.size());  // the first position of each one's run of commuting RMWs
     for (std::size_t i = 0; i < l.co.size(); ++i) {
-      const std::uint64_t f = s.writes[l.co[i]].commutes;
-      run[i] = i > 0 && f != 0 && s.writes[l.co[i - 1]].commutes == f ? run[i - 1] : i;
+      const Write& x = s.writes[l.co[i]];
+      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes ? run[i - 1] : i;
+      if (i > 0 && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
     }
     std::uint64_t edges = 0;  // a commutative sum: the edges in any order
     for (std::size_t i = 1; i < l.co.size(); ++i)
@@ -473,9 +484,9 @@ std::uint64_t PtxModel::fingerprint() const {
           const Write& b = s.writes[l.co[j]];
           edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
         }
-    h = mix(mix(h, l.co.size()), edges);
+    co = mix(mix(co, l.co.size()), edges);
   }
-  return h;
+  return mix(mix(rf, s.fence_hash), co);
 }
 
 }  // namespace scopesim

@@ -27,6 +27,7 @@ class PtxModel final : public MemoryModel {
   std::vector<WriteId> readable(const MemOp& r) override;
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
+  std::vector<WriteId> may_precede(const MemOp& w) override;
   WriteId write(const MemOp& w, unsigned placement) override;
   void fence(ThreadId t, const PtxOp& f) override;
   void barrier(const std::vector<ThreadId>& participants) override;
