@@ -145,6 +145,10 @@ TEST(CommutingRmw, LoadReadsEveryIntermediateValue) {
 // flag seen (r0 = 1), x may still read 0, 1, 2 or 3: 2 needs thread 1's add
 // first in coherence and thread 0's after it, unseen (the order the rule would
 // have skipped behind the flag). Eight outcomes: r0 in {0, 1} x r1 in {0..3}.
+// It takes both halves of the rule: the run with thread 0 first must reverse
+// the two RMWs (the load is a witness), and in the run with thread 1 first,
+// thread 0, kept asleep behind thread 1's RMW, must wake there when the load
+// runs; without either, r0 = 1, r1 = 2 is lost.
 SCOPESIM_KERNEL void flag_after_add(Cells c) {
   const unsigned t = thread_idx().x;
   if (t == 0) {
