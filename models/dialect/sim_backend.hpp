@@ -187,6 +187,33 @@ class plain {
   T local_;
 };
 
+// The value an atomic read-modify-write of a commuting operation returns
+// (atomicAdd & co, fetch_add & co): `T` under nvcc, here a value that
+// converts to T. Dropped without being converted, it tells the engine that
+// the thread never used it (Door::result_discarded): such RMWs commute with
+// one another (docs/architecture.md, "Commuting RMWs"). Converted, or still
+// held when the thread reaches its next operation, it counts as used.
+template <class T>
+class rmw_result {
+ public:
+  explicit rmw_result(T v) : value_(v), event_(detail::door().last_event()) {}
+  rmw_result(const rmw_result&) = delete;
+  rmw_result& operator=(const rmw_result&) = delete;
+  ~rmw_result() {
+    if (used_) return;
+    if (Door* d = current_door()) d->result_discarded(event_);
+  }
+  operator T() const {
+    used_ = true;
+    return value_;
+  }
+
+ private:
+  T value_;
+  std::uint64_t event_;
+  mutable bool used_ = false;
+};
+
 // cuda::atomic_ref<T, S> over a plain<T> cell.
 template <class T, thread_scope S = thread_scope_system>
 class atomic_ref {
@@ -201,13 +228,13 @@ class atomic_ref {
     e.operand = detail::bits(v);
     detail::perform(e);
   }
-  T fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::add, v, o, l); }
-  T fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::sub, v, o, l); }
-  T fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::and_, v, o, l); }
-  T fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::or_, v, o, l); }
-  T fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::xor_, v, o, l); }
-  T fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::min, v, o, l); }
-  T fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::max, v, o, l); }
+  rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
+  rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
+  rmw_result<T> fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::and_, v, o, l)); }
+  rmw_result<T> fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::or_, v, o, l)); }
+  rmw_result<T> fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::xor_, v, o, l)); }
+  rmw_result<T> fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::min, v, o, l)); }
+  rmw_result<T> fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::max, v, o, l)); }
   T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
   bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
                                std::source_location l = std::source_location::current()) const {
@@ -251,15 +278,15 @@ T legacy(RmwOp op, plain<T>* p, T v, T v2, const std::source_location& l) {
 }
 }  // namespace detail
 template <class T>
-T atomic_add(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::add, p, v, T{}, l); }
+rmw_result<T> atomic_add(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return rmw_result<T>(detail::legacy(RmwOp::add, p, v, T{}, l)); }
 template <class T>
-T atomic_sub(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::sub, p, v, T{}, l); }
+rmw_result<T> atomic_sub(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return rmw_result<T>(detail::legacy(RmwOp::sub, p, v, T{}, l)); }
 template <class T>
 T atomic_exch(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::exch, p, v, T{}, l); }
 template <class T>
-T atomic_max(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::max, p, v, T{}, l); }
+rmw_result<T> atomic_max(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return rmw_result<T>(detail::legacy(RmwOp::max, p, v, T{}, l)); }
 template <class T>
-T atomic_min(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::min, p, v, T{}, l); }
+rmw_result<T> atomic_min(plain<T>* p, T v, std::source_location l = std::source_location::current()) { return rmw_result<T>(detail::legacy(RmwOp::min, p, v, T{}, l)); }
 template <class T>
 T atomic_cas(plain<T>* p, T expected, T desired, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::cas, p, expected, desired, l); }
 

@@ -26,6 +26,11 @@ class Door {
   // Is this address simulated memory (an allocation or its guard zone)? Other
   // addresses (locals on a fiber's stack) are the thread's own.
   virtual bool simulated(const void* p) const = 0;
+  // The last event the calling thread performed, as a token for
+  // result_discarded(): the kernel dropped the value that RMW event returned
+  // without reading it (the dialect's rmw_result).
+  virtual std::uint64_t last_event() const { return 0; }
+  virtual void result_discarded(std::uint64_t event) { (void)event; }
 };
 
 Door* current_door();

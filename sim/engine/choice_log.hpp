@@ -24,7 +24,14 @@ struct StepShape {
   bool barrier = false;      // arrives at a block barrier / syncwarp
   std::uint32_t block = 0;   // the block of a barrier arrival
   bool global = false;       // host operations: dependent with everything
+  // An RMW whose result its thread discarded, of an operation that commutes
+  // (docs/architecture.md, "Commuting RMWs"): its family (operation, type,
+  // scope, and the block for cta scope), else 0. Known only once the step ran.
+  std::uint64_t commutes = 0;
 };
+// Two steps that would be dependent as accesses of one location but commute:
+// RMWs of one family whose results are unused.
+bool commute(const StepShape& a, const StepShape& b);
 bool dependent(const StepShape& a, const StepShape& b);
 
 // A point where the run needs a decision. `keys` identify the alternatives
@@ -36,6 +43,9 @@ struct ChoicePoint {
   std::vector<StepShape> shapes;      // thread choices: the next step of each alternative
   std::vector<std::size_t> made;      // read choices: 1 + the step that made each write (0: initial)
   unsigned picks = 1;                 // dispatch: blocks dispatched together, this one included
+  // Thread choices: the step run since the previous thread choice, as it
+  // turned out (whether an RMW's result is used shows only after it ran).
+  StepShape previous;
 };
 
 struct Decision {

@@ -34,6 +34,16 @@ namespace scopesim {
 // after the run, which is then counted as redundant.
 // Under a memory model whose reads return only the latest write (sc), a read
 // does choose by running after a write: both rules are off there.
+//
+// Commuting RMWs (docs/architecture.md, "Commuting RMWs"): two RMWs of one
+// family whose results are unused (StepShape::commutes, known once a step
+// ran: a node's shapes are replaced by the steps as they turned out) leave the
+// same value in either order, and nothing but a reader of their location can
+// tell which came first: a later load that does not see both (through
+// barriers and waits: joins) may return the earlier one. So they are
+// independent unless the run has such a witness: analyse() treats the pair
+// as a race then, and wakes a thread the rule kept asleep (Sleeper::kept)
+// when its location is read while it sleeps.
 class Dpor final : public Chooser {
  public:
   Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {}
@@ -45,7 +55,12 @@ class Dpor final : public Chooser {
     StepShape shape;
     std::size_t since = 0;
     bool half = false;
+    // The node where it first stayed asleep only because its RMW commutes
+    // with the step taken before (npos: none): it wakes there if a reader of
+    // its location could tell their order.
+    std::size_t kept = npos;
   };
+  static constexpr std::size_t npos = ~std::size_t{0};
 
   struct Node {
     ChoiceKind kind;
@@ -77,6 +92,10 @@ class Dpor final : public Chooser {
       thread_nodes_.push_back(i);
       half_.reset();
       burst_.reset();
+      if (thread_nodes_.size() >= 2) {  // the step since the previous thread node, as it turned out
+        Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
+        prev.shapes[prev.chosen] = p.previous;
+      }
     }
     if (i < stack_.size()) {  // replaying the prefix
       note_half(stack_[i], p);
@@ -121,6 +140,8 @@ class Dpor final : public Chooser {
         if (dependent(s.shape, taken)) {
           if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
           s.half = true;
+        } else if (commute(s.shape, taken) && s.kept == npos) {
+          s.kept = i;
         }
         n.sleep.emplace(q, s);
       };
@@ -160,6 +181,12 @@ class Dpor final : public Chooser {
   // Race analysis of a finished run: adds backtrack points.
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
+    for (std::size_t j = 0; j < n; ++j) {  // the steps as they turned out
+      Node& node = stack_[thread_nodes_[j]];
+      node.shapes[node.chosen] = r.steps[j].shape;
+    }
+    const Witnesses witnesses(r.steps, n);
+    wake_commuting_sleepers(r.steps, n);
     std::vector<std::vector<std::uint32_t>> clock;  // per thread: last known step (+1) of each thread
     std::vector<std::vector<std::uint32_t>> step_clock(n);
     std::size_t threads = 0;
@@ -170,10 +197,6 @@ class Dpor final : public Chooser {
     }
     clock.resize(threads);
     auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& { return clock[t]; };
-    auto join = [](std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-      if (a.size() < b.size()) a.resize(b.size(), 0);
-      for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
-    };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing.
     std::vector<bool> inserted(n, false);
@@ -189,11 +212,17 @@ class Dpor final : public Chooser {
       std::vector<std::uint32_t>& cj = at(sj.thread);
       for (std::size_t i = j; i-- > 0;) {
         const Step& si = r.steps[i];
-        if (si.thread == sj.thread || !dependent(si.shape, sj.shape)) continue;
+        if (si.thread == sj.thread) continue;
+        if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now. Ordered only when it
         // reads from it; never a race to reverse.
+        // Two stores the later of which was offered a coherence slot before
+        // the earlier: run the other way round, the earlier is offered a slot
+        // before the later in turn; the coherence decision already explores
+        // both orders, so the run-time order is no race to reverse.
+        if (reads_choose_ && store_may_precede(si, sj, i)) continue;
         if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
           if (sj.reads_from == i + 1) join(cj, step_clock[i]);
           continue;
@@ -212,6 +241,81 @@ class Dpor final : public Chooser {
       }
       for (ThreadId t : sj.spawned) at(t) = at(sj.thread);
       step_clock[j] = at(sj.thread);
+    }
+  }
+
+  // The readers of each location that could tell the order of two commuting
+  // RMWs of it that ran before them: any step that reads it and is not itself
+  // such an RMW, unless barriers and waits (joins) order both RMWs before it,
+  // so that it sees both (semantics.md, "Barriers"; host synchronization).
+  class Witnesses {
+   public:
+    Witnesses(const std::vector<Step>& steps, std::size_t n) : steps_(steps), joined_(n) {
+      std::vector<std::vector<std::uint32_t>> clock;  // per thread, by program order and joins only
+      auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& {
+        if (clock.size() <= t) clock.resize(t + 1);
+        return clock[t];
+      };
+      for (std::size_t j = 0; j < n; ++j) {
+        const Step& s = steps[j];
+        std::vector<std::uint32_t>& c = at(s.thread);
+        if (c.size() <= s.thread) c.resize(s.thread + 1, 0);
+        c[s.thread] = static_cast<std::uint32_t>(j + 1);
+        if (!s.joins.empty()) {
+          std::vector<std::uint32_t> merged = at(s.thread);
+          for (ThreadId t : s.joins) join(merged, at(t));
+          for (ThreadId t : s.joins) at(t) = merged;
+          at(s.thread) = merged;
+        }
+        if (!s.spawned.empty()) {
+          const std::vector<std::uint32_t> parent = at(s.thread);
+          for (ThreadId t : s.spawned) at(t) = parent;
+        }
+        if (s.shape.reads && s.shape.addr != 0 && s.shape.commutes == 0) {
+          readers_[s.shape.addr].push_back(j);
+          joined_[j] = at(s.thread);
+        }
+      }
+    }
+    // Could a step after commuting RMW steps i < j tell their order?
+    bool tell(std::size_t i, std::size_t j) const {
+      auto it = readers_.find(steps_[j].shape.addr);
+      if (it == readers_.end()) return false;
+      for (std::size_t k : it->second)
+        if (k > j && !(sees(k, i) && sees(k, j))) return true;
+      return false;
+    }
+
+   private:
+    bool sees(std::size_t k, std::size_t i) const {
+      const ThreadId t = steps_[i].thread;
+      return t < joined_[k].size() && joined_[k][t] >= i + 1;
+    }
+    const std::vector<Step>& steps_;
+    std::map<std::uintptr_t, std::vector<std::size_t>> readers_;
+    std::vector<std::vector<std::uint32_t>> joined_;  // readers: the steps joined before them
+  };
+
+  static void join(std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+    if (a.size() < b.size()) a.resize(b.size(), 0);
+    for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
+  }
+
+  // A step that reads a location while a thread sleeps whose commuting RMW of
+  // it the rule kept asleep: the reader might have told the order of that RMW
+  // and the one it stayed asleep behind, so it wakes where it was kept.
+  void wake_commuting_sleepers(const std::vector<Step>& steps, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const StepShape& reader = steps[k].shape;
+      if (!reader.reads || reader.addr == 0 || reader.commutes != 0) continue;
+      std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
+      for (const auto& [q, s] : stack_[thread_nodes_[k]].sleep)
+        if (s.kept != npos && s.shape.addr == reader.addr && s.shape.commutes != 0) wake.emplace_back(q, s.kept);
+      for (const auto& [q, node] : wake) {
+        Node& at = stack_[node];
+        at.sleep.erase(q);
+        if (std::find(at.keys.begin(), at.keys.end(), q) != at.keys.end()) at.backtrack.insert(q);
+      }
     }
   }
 
@@ -254,6 +358,14 @@ class Dpor final : public Chooser {
     const StepShape& b = r.shape;
     if (a.global || b.global || (a.fence_sc && b.fence_sc)) return false;
     return a.writes && !a.reads && b.reads && !b.writes && a.addr == b.addr && r.reads_from != Step::unknown;
+  }
+  // Is step `w2` a store that was offered a coherence slot before the write
+  // of the earlier store `w1` (step `i`)?
+  static bool store_may_precede(const Step& w1, const Step& w2, std::size_t i) {
+    const StepShape& a = w1.shape;
+    const StepShape& b = w2.shape;
+    if (a.global || b.global || (a.fence_sc && b.fence_sc) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.

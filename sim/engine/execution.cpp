@@ -191,6 +191,8 @@ class Run final : public Door, public HostApi {
   }
   const Coords& coords() const override { return threads_[cur_].coords; }
   bool simulated(const void* p) const override { return arena().contains(p); }
+  std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
+  void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
   // ---- HostApi ----
   void* alloc(const std::string& name, std::size_t bytes, std::size_t align) override {
@@ -381,6 +383,7 @@ class Run final : public Door, public HostApi {
       p.actor = last_;
       p.keys.clear();
       p.shapes.clear();
+      p.previous = r_.steps.empty() ? StepShape{} : r_.steps.back().shape;
       for (ThreadId id : runnable) {
         p.keys.push_back(id);
         p.shapes.push_back(threads_[id].pending_shape);
@@ -503,8 +506,8 @@ class Run final : public Door, public HostApi {
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where, step_});
     const Lowering low = lower(e);
+    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
     std::uint64_t result = 0;
     std::string note;
     for (int i = 0; i < low.count; ++i) {
@@ -538,7 +541,7 @@ class Run final : public Door, public HostApi {
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
-          place_write(m, e);
+          events_[ev].write = place_write(m, e);
           ++threads_[cur_].mods;
           if (o_.keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
@@ -562,15 +565,59 @@ class Run final : public Door, public HostApi {
     return i.initial ? 0 : events_[i.event].step + 1;
   }
 
-  void place_write(MemOp& m, const Event& e) {
+  WriteId place_write(MemOp& m, const Event& e) {
     const unsigned n = mm_->placements(m);
+    if (n > 1 && in_step_ && m.rmw_source == no_write) note_precedes(m);
     ChoicePoint& p = choice(ChoiceKind::coherence);
     for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
     const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
       return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
              " coherence slot " + std::to_string(j) + " at " + describe(e.where);
     }) : 0;
-    mm_->write(m, k);
+    return mm_->write(m, k);
+  }
+
+  // For the explorer: the steps whose writes store `m` may be placed before.
+  void note_precedes(const MemOp& m) {
+    for (WriteId w : mm_->may_precede(m))
+      if (!mm_->info(w).initial) r_.steps[step_].precedes.push_back(made_by(w));
+  }
+
+  // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
+  // relaxed atom (no fence, no release or acquire) of an integer type whose
+  // operation commutes with itself (add and sub together, and, or, xor, min,
+  // max), with its scope and, at cta scope, its block (two of one family are
+  // then morally strong: atomic with each other). 0: none.
+  static std::uint64_t commuting_family(const Event& e, const Lowering& l, std::uint32_t block) {
+    if (e.kind != EventKind::rmw || l.count != 1 || l.ops[0].kind != PtxKind::atom || l.ops[0].sem != Sem::relaxed)
+      return 0;
+    if (e.type == ValueType::f32 || e.type == ValueType::f64) return 0;  // rounding depends on the order
+    std::uint64_t op = 0;
+    switch (e.rmw) {
+      case RmwOp::add:
+      case RmwOp::sub: op = 1; break;
+      case RmwOp::and_: op = 2; break;
+      case RmwOp::or_: op = 3; break;
+      case RmwOp::xor_: op = 4; break;
+      case RmwOp::min: op = 5; break;
+      case RmwOp::max: op = 6; break;
+      default: return 0;
+    }
+    const std::uint64_t scope = static_cast<std::uint64_t>(l.ops[0].scope);
+    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{block} + 1 : 0;
+    return op | static_cast<std::uint64_t>(e.type) << 4 | scope << 8 | in_block << 16;
+  }
+
+  // The kernel dropped the result of RMW `event` (the dialect's rmw_result).
+  // It counts only while the step that performed it runs and nothing else was
+  // accessed since: otherwise the step is over and was taken as using it.
+  // The memory model has the last word (a write that passes on a release does
+  // not commute: reading it synchronizes).
+  void note_unused_result(std::uint64_t event) {
+    if (!in_step_ || event + 1 != events_.size()) return;
+    const EventRef& ref = events_[event];
+    if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
+    if (mm_->commutes(ref.write, ref.commutes)) r_.steps[step_].shape.commutes = ref.commutes;
   }
 
   static bool fails_cas(const Event& e, std::uint64_t old) {
@@ -1235,7 +1282,9 @@ class Run final : public Door, public HostApi {
   struct EventRef {
     ThreadId thread;
     Where where;
-    std::size_t step;  // the step that performed it (an index in r_.steps)
+    std::size_t step;        // the step that performed it (an index in r_.steps)
+    WriteId write;           // an RMW: the write it made
+    std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
   std::vector<EventRef> events_;
   ThreadId cur_ = 0, last_ = 0;

@@ -43,6 +43,9 @@ struct Step {
   // A spin wait of its thread counted the writes that existed when this step
   // read (semantics.md, spin-assume): then when it read, not only what, matters.
   bool counted = false;
+  // A store: the earlier steps (1 + index) whose writes a coherence slot it
+  // was offered comes before (semantics.md, "Strong writes choose a coherence slot").
+  std::vector<std::size_t> precedes;
 };
 
 struct RunResult {

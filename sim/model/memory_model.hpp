@@ -68,6 +68,9 @@ class MemoryModel {
   virtual void read(const MemOp& r, WriteId w) = 0;
   // Number of permitted coherence placements for write `w` (at least 1).
   virtual unsigned placements(const MemOp& w) = 0;
+  // The writes that some permitted placement of write `w` comes before (the
+  // writes of the location its thread does not know and may precede).
+  virtual std::vector<WriteId> may_precede(const MemOp& w) = 0;
   virtual WriteId write(const MemOp& w, unsigned placement) = 0;
   virtual void fence(ThreadId t, const PtxOp& f) = 0;
   // A block barrier or syncwarp: release/acquire at cta scope among `participants`.
@@ -79,6 +82,13 @@ class MemoryModel {
   // How many writes exist to the location at `addr` (spin loops wait for more).
   virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
   virtual std::vector<ModelFinding> take_findings() = 0;
+  // The RMW that made `w` had its result discarded and is of commuting
+  // `family` (the engine's StepShape::commutes). True when the model agrees
+  // that its order among adjacent RMWs of its family cannot be observed but
+  // by reading the location: it passes on no release (reading it
+  // synchronizes with nothing) and read no uninitialised memory. Then the
+  // fingerprint ignores that order and the reads-from of such RMWs.
+  virtual bool commutes(WriteId w, std::uint64_t family) = 0;
   // A fingerprint of the execution so far: reads-from, coherence and fence.sc
   // order, independent of the interleaving that produced them.
   virtual std::uint64_t fingerprint() const = 0;

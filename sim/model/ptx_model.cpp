@@ -55,6 +55,8 @@ struct Write {
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
   std::vector<WriteId> chain;         // writes observed by whoever observes this one (itself first)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
+  std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
+  std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
 };
 
 struct Thread {
@@ -63,6 +65,7 @@ struct Thread {
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewPtr fence_release[3];           // view at the last release fence, per scope
+  std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
 };
 
 struct Visit {
@@ -341,7 +344,8 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                           "read of simulated memory that was never written"});
-  s.rf_hash += spread(mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0)));
+  t.last_rf_term = spread(mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0)));
+  s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(x.chain);
@@ -360,6 +364,14 @@ unsigned PtxModel::placements(const MemOp& w) {
   s.placed_positions = s.positions(w, l);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
+}
+
+std::vector<WriteId> PtxModel::may_precede(const MemOp& w) {
+  State& s = *s_;
+  const Location& l = s.locs[s.location(w)];
+  const std::vector<std::size_t> pos = s.positions(w, l);
+  const std::size_t first = *std::min_element(pos.begin(), pos.end());
+  return {l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end()};
 }
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
@@ -382,6 +394,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   x.strong = is_strong(w.op.sem);
   x.scope = w.op.scope;
   x.rmw_source = w.rmw_source;
+  if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
   for (const WriteId k : l.co)
     if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
   const WriteId id = static_cast<WriteId>(s.writes.size());
@@ -462,25 +475,45 @@ std::vector<ModelFinding> PtxModel::take_findings() {
   return out;
 }
 
+bool PtxModel::commutes(WriteId w, std::uint64_t family) {
+  State& s = *s_;
+  Write& x = s.writes[w];
+  if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
+  if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
+  x.commutes = family;
+  return true;
+}
+
 std::uint64_t PtxModel::fingerprint() const {
   // Coherence counts by its edges alone: racing writes stay unordered (partial
   // coherence), so where the list happens to put one of them before the other
-  // tells nothing about the execution.
+  // tells nothing about the execution. Nor does the order within a run of
+  // adjacent commuting RMWs of one family (MemoryModel::commutes): edges
+  // between two of them are left out.
+  // A commuting RMW that read the write just before it in the list: its
+  // reads-from is implied by coherence, so it is left out.
   const State& s = *s_;
-  std::uint64_t h = mix(s.rf_hash, s.fence_hash);
+  std::uint64_t rf = s.rf_hash;
+  std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
+    std::vector<std::size_t> run(l.co.size());  // the first position of each one's run of commuting RMWs
+    for (std::size_t i = 0; i < l.co.size(); ++i) {
+      const Write& x = s.writes[l.co[i]];
+      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes ? run[i - 1] : i;
+      if (i > 0 && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+    }
     std::uint64_t edges = 0;  // a commutative sum: the edges in any order
     for (std::size_t i = 1; i < l.co.size(); ++i)
       for (std::size_t j = i + 1; j < l.co.size(); ++j)
-        if (s.edge(l.co[i], l.co[j])) {
+        if (run[i] != run[j] && s.edge(l.co[i], l.co[j])) {
           const Write& a = s.writes[l.co[i]];
           const Write& b = s.writes[l.co[j]];
           edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
         }
-    h = mix(mix(h, l.co.size()), edges);
+    co = mix(mix(co, l.co.size()), edges);
   }
-  return h;
+  return mix(mix(rf, s.fence_hash), co);
 }
 
 }  // namespace scopesim

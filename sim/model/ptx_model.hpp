@@ -27,6 +27,7 @@ class PtxModel final : public MemoryModel {
   std::vector<WriteId> readable(const MemOp& r) override;
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
+  std::vector<WriteId> may_precede(const MemOp& w) override;
   WriteId write(const MemOp& w, unsigned placement) override;
   void fence(ThreadId t, const PtxOp& f) override;
   void barrier(const std::vector<ThreadId>& participants) override;
@@ -34,6 +35,7 @@ class PtxModel final : public MemoryModel {
   bool morally_strong(const MemOp& r, WriteId w) const override;
   std::size_t writes_to(std::uintptr_t addr) const override;
   std::vector<ModelFinding> take_findings() override;
+  bool commutes(WriteId w, std::uint64_t family) override;
   std::uint64_t fingerprint() const override;
 
  private:
