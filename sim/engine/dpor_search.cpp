@@ -1,8 +1,6 @@
 #include "sim/engine/dpor_search.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <condition_variable>
 #include <exception>
 #include <iterator>
@@ -109,18 +107,6 @@ class SpeculativeSearch {
       std::erase(tasks_at_[e], t);
       finish(t, own);
       if (t->error) std::rethrow_exception(t->error);
-      if (getenv("SCOPESIM_DEBUG_SPEC")) {
-        Dpor ref = dpor_;
-        ref.begin_run();
-        RunResult rr = run_once(m_, c_, o_, ref);
-        ref.analyse(rr);
-        bool same = rr.log.size() == t->run.log.size();
-        for (std::size_t k = 0; same && k < rr.log.size(); ++k) same = rr.log[k].key == t->run.log[k].key;
-        if (!same || ref.stack_.size() != e + 1 + t->nodes.size()) {
-          fprintf(stderr, "MISMATCH at node %zu chosen %u: log %zu vs %zu, nodes %zu vs %zu; parent %zu\n", e, dpor_.stack_[e].chosen, rr.log.size(), t->run.log.size(), ref.stack_.size(), e + 1 + t->nodes.size(), t->parent);
-          for (std::size_t k = 0; k < rr.log.size() && k < t->run.log.size(); ++k) if (rr.log[k].key != t->run.log[k].key) { fprintf(stderr, " first diff at %zu\n", k); break; }
-        }
-      }
       for (auto& [k, threads] : t->added) dpor_.stack_[k].backtrack.insert(threads.begin(), threads.end());
       for (Dpor::Node& n : t->nodes) dpor_.stack_.push_back(std::move(n));
       segment_of_.resize(dpor_.stack_.size(), t->made);
