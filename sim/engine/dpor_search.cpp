@@ -37,6 +37,8 @@ struct Task {
   std::size_t parent = none;
   std::set<std::uint64_t> done;
   std::shared_ptr<const Segment> segment;  // holds node `node`
+  std::size_t root_node = 0;               // the branch on the search's stack this run hangs below
+  unsigned root_choice = 0;
   std::uint64_t serial = 0;                // tie-break in the queue
   enum class State : std::uint8_t { queued, running, finished, cancelled } state = State::queued;
   // The run, and what it adds to the search.
@@ -45,13 +47,17 @@ struct Task {
   std::vector<std::pair<std::size_t, std::set<std::uint64_t>>> added;  // backtrack entries at nodes 0..node
   std::vector<Dpor::Node> nodes;                                       // made below the branch
   std::shared_ptr<const Segment> made;                                 // the same, for other runs to copy
+  std::vector<std::shared_ptr<Task>> children;  // runs made ahead below this one's nodes
   std::exception_ptr error;
 };
 using TaskPtr = std::shared_ptr<Task>;
 
-// The search takes deeper branches first, and at one node the lower choices.
+// The search takes deeper branches first, and at one node the lower choices;
+// the runs below a branch after it.
 struct Sooner {
   bool operator()(const TaskPtr& a, const TaskPtr& b) const {
+    if (a->root_node != b->root_node) return a->root_node > b->root_node;
+    if (a->root_choice != b->root_choice) return a->root_choice < b->root_choice;
     if (a->node != b->node) return a->node > b->node;
     if (a->path.back() != b->path.back()) return a->path.back() < b->path.back();
     return a->serial < b->serial;
@@ -103,7 +109,9 @@ class SpeculativeSearch {
       tasks_at_.resize(e + 1);
       segment_of_.resize(e + 1);
       if (!go_on()) return;
-      TaskPtr t = expect(e, dpor_.stack_[e].chosen);
+      static const std::set<std::uint64_t> nothing;
+      const std::size_t parent = thread_above(dpor_.stack_, e);
+      TaskPtr t = expect(e, dpor_.stack_[e].chosen, parent == none ? nothing : dpor_.stack_[parent].done);
       std::erase(tasks_at_[e], t);
       finish(t, own);
       if (t->error) std::rethrow_exception(t->error);
@@ -111,6 +119,7 @@ class SpeculativeSearch {
       for (Dpor::Node& n : t->nodes) dpor_.stack_.push_back(std::move(n));
       segment_of_.resize(dpor_.stack_.size(), t->made);
       tasks_at_.resize(dpor_.stack_.size());
+      for (const TaskPtr& c : t->children) tasks_at_[c->node].push_back(c);
       predict();
       if (!take(t->run, t->redundant)) return;
     }
@@ -118,39 +127,76 @@ class SpeculativeSearch {
 
  private:
   // The last thread node at or above `node`, none if there is none.
-  std::size_t thread_above(std::size_t node) const {
+  static std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node) {
     for (std::size_t k = node + 1; k-- > 0;)
-      if (dpor_.stack_[k].kind == ChoiceKind::thread) return k;
+      if (stack[k].kind == ChoiceKind::thread) return k;
     return none;
+  }
+
+  // The branches next() would take at nodes `low` and below of `d`'s stack,
+  // in its order, if no run added a backtrack entry: calls
+  // branch(node, choice, done set of the node's thread node) until it returns false.
+  template <class Branch>
+  static void upcoming(const Dpor& d, std::size_t low, Branch&& branch) {
+    static const std::set<std::uint64_t> nothing;
+    const auto& stack = d.stack_;
+    for (std::size_t k = stack.size(); k-- > low;) {
+      const Dpor::Node& n = stack[k];
+      unsigned chosen = n.chosen;
+      if (n.kind == ChoiceKind::thread) {
+        if (std::none_of(n.backtrack.begin(), n.backtrack.end(),
+                         [&](std::uint64_t q) { return q != n.keys[chosen] && !n.done.count(q); }))
+          continue;  // nothing left to take here
+        std::set<std::uint64_t> done = n.done;
+        done.insert(n.keys[chosen]);
+        while (const auto next = d.following(n, chosen, done)) {
+          chosen = *next;
+          if (!branch(k, chosen, done)) return;
+          done.insert(n.keys[chosen]);
+        }
+      } else {
+        const std::size_t parent = thread_above(stack, k);
+        while (const auto next = d.following(n, chosen, n.done)) {
+          chosen = *next;
+          if (!branch(k, chosen, parent == none ? nothing : stack[parent].done)) return;
+        }
+      }
+    }
+  }
+
+  // A run below choice `chosen` at node `node` of `stack`, `done` explored at
+  // the node's thread node, its nodes above held by `segment`.
+  static TaskPtr branch_of(const std::vector<Dpor::Node>& stack, std::size_t node, unsigned chosen,
+                           const std::set<std::uint64_t>& done, std::shared_ptr<const Segment> segment) {
+    auto t = std::make_shared<Task>();
+    t->node = node;
+    t->path.reserve(node + 1);
+    for (std::size_t k = 0; k < node; ++k) t->path.push_back(stack[k].chosen);
+    t->path.push_back(chosen);
+    t->parent = thread_above(stack, node);
+    t->done = done;
+    t->segment = std::move(segment);
+    t->root_node = node;
+    t->root_choice = chosen;
+    return t;
   }
 
   // Makes sure a run is made (or being made) for choice `chosen` at node
   // `node` with `done` explored at the node's thread node; returns it.
-  TaskPtr expect(std::size_t node, unsigned chosen, const std::set<std::uint64_t>* done = nullptr) {
-    const std::size_t parent = thread_above(node);
-    if (done == nullptr && parent != none) done = &dpor_.stack_[parent].done;
-    static const std::set<std::uint64_t> empty;
-    if (done == nullptr) done = &empty;
+  TaskPtr expect(std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
     std::vector<TaskPtr>& at = tasks_at_[node];
     for (auto it = at.begin(); it != at.end(); ++it) {
       if ((*it)->path.back() != chosen) continue;
-      if ((*it)->done == *done) return *it;
+      if ((*it)->done == done) return *it;
       cancel(*it);
       at.erase(it);
       break;
     }
-    auto t = std::make_shared<Task>();
-    t->node = node;
-    t->path.reserve(node + 1);
-    for (std::size_t k = 0; k < node; ++k) t->path.push_back(dpor_.stack_[k].chosen);
-    t->path.push_back(chosen);
-    t->parent = parent;
-    t->done = *done;
-    t->segment = segment_of_[node];
-    t->serial = ++serial_;
+    TaskPtr t = branch_of(dpor_.stack_, node, chosen, done, segment_of_[node]);
     at.push_back(t);
     {
       std::lock_guard<std::mutex> g(lock_);
+      t->serial = ++serial_;
       queue_.insert(t);
     }
     work_.notify_one();
@@ -160,42 +206,23 @@ class SpeculativeSearch {
   // Runs ahead: the next `ahead_` branches next() would take if no run
   // before them added a backtrack entry.
   void predict() {
-    if (s_.jobs <= 1) return;
     std::size_t listed = 0;
-    const auto& stack = dpor_.stack_;
-    for (std::size_t k = stack.size(); k-- > 0 && listed < ahead_;) {
-      const Dpor::Node& n = stack[k];
-      unsigned chosen = n.chosen;
-      if (n.kind == ChoiceKind::thread) {
-        if (std::none_of(n.backtrack.begin(), n.backtrack.end(),
-                         [&](std::uint64_t q) { return q != n.keys[chosen] && !n.done.count(q); }))
-          continue;  // nothing left to take here
-        std::set<std::uint64_t> done = n.done;
-        done.insert(n.keys[chosen]);
-        while (listed < ahead_) {
-          const auto next = dpor_.following(n, chosen, done);
-          if (!next) break;
-          chosen = *next;
-          expect(k, chosen, &done);
-          done.insert(n.keys[chosen]);
-          ++listed;
-        }
-      } else {
-        while (listed < ahead_) {
-          const auto next = dpor_.following(n, chosen, n.done);
-          if (!next) break;
-          chosen = *next;
-          expect(k, chosen);
-          ++listed;
-        }
-      }
-    }
+    upcoming(dpor_, 0, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
+      expect(node, chosen, done);
+      return ++listed < ahead_;
+    });
   }
 
   void cancel(const TaskPtr& t) {
     std::lock_guard<std::mutex> g(lock_);
+    drop(t);
+  }
+  // With lock_ held: `t` and the runs made ahead below it will not be taken.
+  void drop(const TaskPtr& t) {
     if (t->state == Task::State::queued) queue_.erase(t);
     t->state = Task::State::cancelled;
+    for (const TaskPtr& c : t->children) drop(c);
+    t->children.clear();
   }
 
   // Waits for the run of `t`, or makes it here when no worker has started it.
@@ -228,6 +255,7 @@ class SpeculativeSearch {
 
   // Makes the run of `t` on `own`, a worker's copy of the stack.
   void make(Task& t, Dpor& own) {
+    std::vector<TaskPtr> children;
     try {
       align(t, own);
       own.begin_run();
@@ -246,6 +274,14 @@ class SpeculativeSearch {
       made->first = t.node + 1;
       made->nodes.assign(below, stack.end());
       t.made = std::move(made);
+      // The first branches below this run, made ahead in turn (used once it is).
+      upcoming(own, t.node + 1, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
+        TaskPtr c = branch_of(stack, node, chosen, done, t.made);
+        c->root_node = t.root_node;
+        c->root_choice = t.root_choice;
+        children.push_back(std::move(c));
+        return children.size() < kChildren;
+      });
       t.nodes.assign(std::make_move_iterator(below), std::make_move_iterator(stack.end()));
       stack.resize(t.node + 1);
       r.steps = {};
@@ -256,7 +292,15 @@ class SpeculativeSearch {
       own.stack_.clear();
     }
     std::lock_guard<std::mutex> g(lock_);
-    if (t.state == Task::State::running) t.state = Task::State::finished;
+    if (t.state != Task::State::running) return;
+    t.state = Task::State::finished;
+    if (queue_.size() < ahead_)
+      for (TaskPtr& c : children) {
+        c->serial = ++serial_;
+        queue_.insert(c);
+        t.children.push_back(std::move(c));
+      }
+    work_.notify_all();
     done_.notify_all();
   }
 
@@ -291,7 +335,8 @@ class SpeculativeSearch {
   const RunOptions& o_;
   const DporSearch& s_;
   Dpor dpor_;  // the search
-  const std::size_t ahead_;
+  const std::size_t ahead_;                    // runs made ahead: branches listed, and most queued
+  static constexpr std::size_t kChildren = 4;  // runs made ahead below one run
   std::vector<std::shared_ptr<const Segment>> segment_of_;  // per node of the stack
   std::vector<std::vector<TaskPtr>> tasks_at_;             // per node: runs made ahead below it
   std::uint64_t serial_ = 0;
