@@ -1,9 +1,9 @@
-// Parallel exploration: with --jobs N the exhaustive search takes the runs in
-// the order of one thread, so everything it reports (outcomes with their
+// Parallel exploration: with --jobs N every strategy takes the runs in the
+// order of one thread, so everything it reports (outcomes with their
 // counts and witness schedules, findings with theirs, the counts of explored,
 // distinct, redundant runs and of decisions, completeness, what stopped it)
-// is the one-thread result, for every N; bounds (max-executions,
-// stop-at-first) count in that order.
+// is the one-thread result, for every N, for exhaustive, random and PCT
+// search; bounds (max-executions, stop-at-first) count in that order.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -63,6 +63,14 @@ ExploreOptions under_sc() {
   o.run.memory_model = "sc";
   return o;
 }
+ExploreOptions sampled(Mode mode, std::uint64_t runs, bool stop = false) {
+  ExploreOptions o;
+  o.mode = mode;
+  o.seed = 11;
+  o.max_executions = runs;
+  o.stop_at_first = stop;
+  return o;
+}
 ExploreOptions preemptions(int bound) {
   ExploreOptions o;
   o.preemption_bound = bound;
@@ -76,7 +84,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"spin.naive_grid_barrier", false, {}}, Case{"spin.naive_grid_barrier", false, stop_at_first()},
                       Case{"host.reuse_source_early", false, {}}, Case{"host.reuse_source_early", false, at_most(100)},
                       Case{"histogram.plain_rmw", true, {}}, Case{"histogram.plain_rmw", true, at_most(57)},
-                      Case{"tile.missing_barrier", true, {}}, Case{"tile.missing_barrier", true, preemptions(1)}),
+                      Case{"tile.missing_barrier", true, {}}, Case{"tile.missing_barrier", true, preemptions(1)},
+                      Case{"publish.relaxed", false, sampled(Mode::pct, 300)},
+                      Case{"spin.naive_grid_barrier", false, sampled(Mode::pct, 200, true)},
+                      Case{"histogram.plain_rmw", true, sampled(Mode::random, 150)}),
     [](const auto& info) { return test::test_name(info.param.model) + "_" + std::to_string(info.index); });
 
 // The bounds count in the one-thread order, so they stop every N at the same run.

@@ -178,7 +178,7 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
       ->check(CLI::PositiveNumber);
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
-  app.add_option("--jobs", s.jobs, "Threads for the exhaustive search; the same result for every N (default 1)")
+  app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
       ->check(CLI::Range(1u, 1024u));
   if (launch) {
     app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
