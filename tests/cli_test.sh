@@ -40,6 +40,15 @@ cmp -s j1.json j2.json && pass || fail "random --json differs between two runs"
 "$bin" explore publish.relaxed --mode pct --seed 9 --max-executions 200 --json --no-schedules >p1.json
 "$bin" explore publish.relaxed --mode pct --seed 9 --max-executions 200 --json --no-schedules >p2.json
 cmp -s p1.json p2.json && pass || fail "pct --json differs between two runs"
+# --jobs: the exhaustive search on several threads prints the same JSON, schedules included.
+"$bin" explore spin.naive_grid_barrier --json --schedules sj1 >x1.json
+"$bin" explore spin.naive_grid_barrier --json --schedules sj3 --jobs 3 >x3.json
+sed 's/sj3/sj1/' x3.json | cmp -s x1.json - && pass || fail "explore --jobs 3 --json differs from --jobs 1"
+diff -r sj1 sj3 >/dev/null && pass || fail "explore --jobs 3 writes other schedules"
+"$bin" check publish.relaxed histogram.plain_rmw --json --no-schedules >c1.json
+"$bin" check publish.relaxed histogram.plain_rmw --json --no-schedules --jobs 4 >c4.json
+cmp -s c1.json c4.json && pass || fail "check --jobs 4 --json differs from --jobs 1"
+expect_code 2 "--jobs 0" -- "$bin" explore publish.relaxed --jobs 0
 
 # bad input: exit 2 with a one-line message, never a crash.
 expect_code 2 "unknown model" -- "$bin" explore no.such.model

@@ -48,6 +48,8 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
       ->check(CLI::PositiveNumber);
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
+  app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
+      ->check(CLI::Range(1u, 1024u));
   if (launch) {
     app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
     s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
@@ -68,6 +70,7 @@ ExploreOptions explore_options(const Settings& s) {
   o.run.memory_model = s.memory_model;
   o.run.max_steps = s.max_steps;
   o.run.keep_trace = false;
+  o.jobs = s.jobs;
   return o;
 }
 

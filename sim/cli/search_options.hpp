@@ -26,6 +26,7 @@ struct Settings {
   CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
   std::uint64_t max_steps = 20000;
   std::string memory_model = "ptx";
+  unsigned jobs = 1;
   // explore only: the launch, when not the model's chapter one.
   bool quick = false;
   unsigned grid = 0, block = 0;  // 0: the model's

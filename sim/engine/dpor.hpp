@@ -323,27 +323,40 @@ class Dpor final : public Chooser {
   bool next() {
     while (!stack_.empty()) {
       Node& top = stack_.back();
-      if (top.kind == ChoiceKind::thread) {
-        top.done.insert(top.keys[top.chosen]);
-        for (std::size_t k = 0; k < top.keys.size(); ++k) {
-          if (!top.backtrack.count(top.keys[k]) || top.done.count(top.keys[k]) || !allowed(top, k)) continue;
-          top.chosen = static_cast<unsigned>(k);
-          return true;
-        }
-      } else {
-        unsigned k = top.chosen + 1;
-        while (k < top.keys.size() && is_banned(top, k)) ++k;
-        if (k < top.keys.size()) {
-          top.chosen = k;
-          return true;
-        }
+      if (top.kind == ChoiceKind::thread) top.done.insert(top.keys[top.chosen]);
+      if (const auto k = following(top, top.chosen, top.done)) {
+        top.chosen = *k;
+        return true;
       }
       stack_.pop_back();
     }
     return false;
   }
 
+  // The branch next() takes at `n` after `chosen`, with `done` explored there
+  // (thread nodes): the lowest backtrack thread not done and allowed; the next
+  // alternative not banned (value nodes). nullopt: none left.
+  std::optional<unsigned> following(const Node& n, unsigned chosen, const std::set<std::uint64_t>& done) const {
+    if (n.kind == ChoiceKind::thread) {
+      for (std::size_t k = 0; k < n.keys.size(); ++k)
+        if (n.backtrack.count(n.keys[k]) && !done.count(n.keys[k]) && allowed(n, k)) return static_cast<unsigned>(k);
+      return std::nullopt;
+    }
+    unsigned k = chosen + 1;
+    while (k < n.keys.size() && is_banned(n, k)) ++k;
+    if (k < n.keys.size()) return k;
+    return std::nullopt;
+  }
+
  private:
+  // The parallel search (dpor_search.cpp) runs branches on copies of the
+  // stack. It relies on this: a run below the branch the search stands at
+  // reads, of the stack, only the choices, the parts of each node fixed when
+  // it was made (keys, shapes, sleep set, bans, suspects, preemptions) and the
+  // done set of the last thread node (the sleep set of the next); analyse()
+  // only adds to backtrack sets.
+  friend class SpeculativeSearch;
+
   // Does `taken` conflict with the sleeping step `s` only as a write to the
   // location `s` only reads? Then `s` may still read what it could read
   // before `taken`, in the execution explored already; only newer writes are new.

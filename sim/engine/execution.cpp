@@ -47,6 +47,8 @@ class Arena {
     next_ = at + n + guard;
     return base_ + at;
   }
+  // Where `a` lies in the arena: the same for the same run on every thread's arena.
+  std::uintptr_t offset(std::uintptr_t a) const { return a - reinterpret_cast<std::uintptr_t>(base_); }
   bool contains(const void* p) const {
     auto c = static_cast<const char*>(p);
     return c >= base_ && c < base_ + bytes;
@@ -298,9 +300,10 @@ class Run final : public Door, public HostApi {
     StepShape s;
     const Event& e = t.pending;
     switch (e.kind) {
-      case EventKind::load: s.addr = e.addr; s.reads = true; break;
-      case EventKind::store: s.addr = e.addr; s.writes = true; break;
-      case EventKind::rmw: s.addr = e.addr; s.reads = s.writes = true; break;
+      // Offsets: shapes of runs made on different threads are compared (parallel exploration).
+      case EventKind::load: s.addr = arena().offset(e.addr); s.reads = true; break;
+      case EventKind::store: s.addr = arena().offset(e.addr); s.writes = true; break;
+      case EventKind::rmw: s.addr = arena().offset(e.addr); s.reads = s.writes = true; break;
       case EventKind::barrier:
       case EventKind::syncwarp:
       case EventKind::shfl:

@@ -7,7 +7,8 @@
 #include <set>
 #include <unordered_set>
 
-#include "sim/engine/dpor.hpp"
+#include "sim/engine/dpor_search.hpp"
+#include "sim/engine/sampling_search.hpp"
 #include "sim/engine/strategies.hpp"
 
 namespace scopesim {
@@ -61,56 +62,48 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   };
 
   if (o.mode == Mode::exhaustive) {
-    Dpor dpor(o.preemption_bound, o.run.memory_model != "sc");
-    bool more = true;
-    while (more) {
+    auto go_on = [&] {
       if (x.executions >= max_exec) {
         x.stopped_by = "max-executions";
-        break;
+        return false;
       }
       if (out_of_time()) {
         x.stopped_by = "time-limit";
-        break;
+        return false;
       }
-      dpor.begin_run();
-      RunResult r = run_once(m, c, o.run, dpor);
+      return true;
+    };
+    auto take = [&](const RunResult& r, bool redundant) {
       x.decisions += scheduling_decisions(r);
-      dpor.analyse(r);
-      if (r.abandoned || dpor.repeats(r)) {
+      if (redundant) {
         ++x.redundant;
       } else if (record(r)) {
         x.stopped_by = "stop-at-first";
-        break;
+        return false;
       }
       if (o.progress && (x.executions + x.redundant) % 256 == 0) o.progress(x.executions);
-      more = dpor.next();
-    }
+      return true;
+    };
+    dpor_search(m, c, o.run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
-    std::uint64_t expected_steps = 64;
-    for (std::uint64_t k = 0; k < max_exec; ++k) {
-      if (out_of_time()) {
-        x.stopped_by = "time-limit";
-        break;
-      }
-      const std::uint64_t seed = o.seed * 0x100000001b3ULL + k;
-      RunResult r;
-      if (o.mode == Mode::random) {
-        RandomChooser ch(seed);
-        r = run_once(m, c, o.run, ch);
-      } else {
-        PctChooser ch(seed, o.pct_depth, expected_steps);
-        r = run_once(m, c, o.run, ch);
-      }
-      expected_steps = std::max<std::uint64_t>(expected_steps, r.steps.size());
+    auto go_on = [&] {
+      if (!out_of_time()) return true;
+      x.stopped_by = "time-limit";
+      return false;
+    };
+    auto take = [&](const RunResult& r) {
       x.decisions += scheduling_decisions(r);
       if (record(r)) {
         x.stopped_by = "stop-at-first";
-        break;
+        return false;
       }
       if (o.progress && x.executions % 256 == 0) o.progress(x.executions);
-    }
+      return true;
+    };
+    sampling_search(m, c, o.run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
+                    go_on, take);
   }
   for (auto& [text, s] : outcomes) x.outcomes.push_back(std::move(s));
   x.distinct = fingerprints.size();

@@ -22,6 +22,10 @@ struct ExploreOptions {
   double time_limit = 0;             // seconds, 0: none
   int preemption_bound = -1;         // -1: none
   bool stop_at_first = false;        // stop at the first bad outcome or finding
+  // Threads that make runs. The result is the same for every number (the
+  // runs are taken in the order of one thread; max-executions and
+  // stop-at-first count in it); only a time limit stops at a moment that varies.
+  unsigned jobs = 1;
   RunOptions run;
   std::function<void(std::uint64_t executions)> progress;  // called now and then
 };
