@@ -26,8 +26,6 @@ inline const std::string* known_engine_failure(const std::string& model) {
 // executions more than once (docs/performance.md, "What is left").
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
-      {"litmus.2+2W+fence.sc.gpu.xcta", "morally strong writes to one location explored in both run-time orders"},
-      {"litmus.2+2W+relaxed.gpu.xcta", "morally strong writes to one location explored in both run-time orders"},
       {"litmus.MP+rel.gpu+rmw.relaxed.gpu+acq.gpu.xcta", "an RMW and a store to one location in both orders"},
       {"litmus.INC+relaxed.cta+relaxed.gpu.xcta", "RMWs reading init explored in both run-time orders"},
       {"litmus.SB+fence.sc.cta.xcta", "unordered fence.sc (not morally strong) explored in both run-time orders"},
