@@ -18,6 +18,7 @@
 
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/input.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/report/compare.hpp"
 
@@ -37,28 +38,16 @@ struct CompareSettings {
   double time_limit = 20;
 };
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 int run_compare(const CompareSettings& s) {
   try {
-    if (s.all == !s.models.empty()) throw InputError("compare needs MODEL... or --all");
+    if (s.all == !s.models.empty()) throw UsageError("compare needs MODEL... or --all");
     std::map<std::string, report::GpuResult> gpu;
     try {
-      gpu = report::parse_gpu_results(read_file(s.gpu));
-    } catch (const InputError&) {
+      gpu = report::parse_gpu_results(read_text(s.gpu));
+    } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
-      throw InputError(s.gpu + ": " + e.what());
+      throw UsageError(s.gpu + ": " + e.what());
     }
     // The sanitizer log beside the results is read unless another is named.
     std::string log = s.sanitizer;
@@ -67,11 +56,11 @@ int run_compare(const CompareSettings& s) {
     std::map<std::string, std::vector<report::SanitizerRun>> sanitizer;
     if (!log.empty()) {
       try {
-        sanitizer = report::parse_sanitizer_log(read_file(log));
-      } catch (const InputError&) {
+        sanitizer = report::parse_sanitizer_log(read_text(log));
+      } catch (const UsageError&) {
         throw;
       } catch (const std::exception& e) {
-        throw InputError(log + ": " + e.what());
+        throw UsageError(log + ": " + e.what());
       }
     }
 
@@ -83,7 +72,7 @@ int run_compare(const CompareSettings& s) {
       std::set<std::string> seen;
       for (const std::string& n : s.models) {
         auto it = std::find_if(ms.begin(), ms.end(), [&](auto* m) { return m->name == n; });
-        if (it == ms.end()) throw InputError("unknown model '" + n + "' (see 'scopesim list')");
+        if (it == ms.end()) throw UsageError("unknown model '" + n + "' (see 'scopesim list')");
         if (seen.insert(n).second) chosen.push_back(*it);
       }
       ms = chosen;
@@ -116,7 +105,7 @@ int run_compare(const CompareSettings& s) {
       fmt::print("{}", report::compare_text(cs));
     const bool unsound = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty(); });
     return unsound ? 1 : 0;
-  } catch (const InputError& e) {
+  } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", e.what());
     return 2;
