@@ -8,7 +8,9 @@
 //   chapter      exhaustive exploration of the chapter's large launches, with a
 //                time limit;
 //   scaling      exhaustive exploration against threads per block, as tables
-//                and (--markdown) Mermaid charts.
+//                and (--markdown) Mermaid charts;
+//   parallel     one long exhaustive exploration with --jobs 1, 2, 4, ...:
+//                speed-up, efficiency, and whether every result is the same.
 // Times vary from run to run; this command is the one place they are measured.
 #include <algorithm>
 #include <chrono>
@@ -17,6 +19,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/context/fiber.hpp>
@@ -25,6 +28,7 @@
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/engine/explorer.hpp"
+#include "sim/report/report.hpp"
 
 namespace scopesim::cli {
 
@@ -38,6 +42,7 @@ struct BenchSettings {
   unsigned seeds = 20;                // first-bug: PCT seeds per model
   std::uint64_t max_executions = 10000;  // first-bug: executions per seed
   unsigned max_threads = 1024;        // scaling: the largest block
+  unsigned max_jobs = 0;              // parallel: the most workers (0: the machine's hardware threads)
   bool markdown = false;
 };
 
@@ -332,16 +337,56 @@ void scaling_section(const BenchSettings& s) {
   }
 }
 
+// ---- parallel: one exploration with 1, 2, 4, ... jobs ----
+
+// The workload: exhaustive, long enough (about 25 s single-threaded on one
+// core of the development machine) that starting the workers is noise.
+constexpr const char* parallel_model = "histogram.plain_rmw";
+constexpr unsigned parallel_block = 6;
+
+void parallel_section(const BenchSettings& s) {
+  const models::Model* m = find(parallel_model);
+  if (m == nullptr) return;
+  models::Config c = m->quick ? *m->quick : m->chapter;
+  c.block = parallel_block;
+  const unsigned most = s.max_jobs ? s.max_jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<unsigned> jobs;
+  for (unsigned n = 1; n < most; n *= 2) jobs.push_back(n);
+  jobs.push_back(most);
+  heading(s, fmt::format("Parallel exploration: {} {} exhaustively with --jobs N, on {} hardware threads",
+                         parallel_model, launch(c), std::thread::hardware_concurrency()));
+  // "same result": the --json of the exploration (outcomes, findings, counts,
+  // witnesses; times left out) is byte-identical to the one of --jobs 1.
+  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result"}, "rrrrrl");
+  std::string first_json;
+  double first_seconds = 0;
+  for (unsigned n : jobs) {
+    ExploreOptions o = exhaustive(c, 0);
+    o.jobs = n;
+    const Exploration x = explore(*m, c, o);
+    const report::ExploreReport r{m, c, o, &x, {}, {}};
+    const std::string json = report::explore_json(r, false).dump();
+    if (n == 1) {
+      first_json = json;
+      first_seconds = x.seconds;
+    }
+    const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
+    t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
+           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO"});
+  }
+  t.print(s.markdown);
+}
+
 struct Section {
   const char* name;
   void (*run)(const BenchSettings&);
 };
-// In report order. (A parallel speed-up section, exploration with --jobs N
-// against one job, belongs here as one more entry.)
+// In report order.
 constexpr Section sections[] = {{"exploration", exploration_section},
                                 {"first-bug", first_bug_section},
                                 {"chapter", chapter_section},
-                                {"scaling", scaling_section}};
+                                {"scaling", scaling_section},
+                                {"parallel", parallel_section}};
 
 int run_bench(const BenchSettings& s) {
   for (const std::string& n : s.models)
@@ -355,7 +400,8 @@ int run_bench(const BenchSettings& s) {
   for (const auto* list : {&s.only, &s.skip})
     for (const std::string& n : *list)
       if (!known.count(n)) {
-        fmt::print(stderr, "scopesim: unknown bench section '{}' (exploration, first-bug, chapter, scaling)\n", n);
+        fmt::print(stderr, "scopesim: unknown bench section '{}' (exploration, first-bug, chapter, scaling, parallel)\n",
+                   n);
         return 2;
       }
   for (const Section& sec : sections) {
@@ -381,13 +427,16 @@ Command add_bench_command(CLI::App& app) {
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
-      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block. Times vary from run "
-      "to run. Exit 0; 2: usage error.");
+      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block; 'parallel' explores "
+      "histogram.plain_rmw <<<1,6>>> exhaustively with --jobs 1, 2, 4, ... up to --max-jobs and prints the speed-up, "
+      "the efficiency and whether the result is the same as with one job. Times vary from run to run. Exit 0; "
+      "2: usage error.");
   b->add_option("MODEL", s->models,
                 "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
   b->add_option("--repeat", s->repeat, "Explorations per model in 'exploration'; the median time is shown (default 3)")
       ->check(CLI::Range(1u, 1000u));
-  b->add_option("--only", s->only, "Run only this section: exploration, first-bug, chapter, scaling (repeatable)")
+  b->add_option("--only", s->only,
+                "Run only this section: exploration, first-bug, chapter, scaling, parallel (repeatable)")
       ->allow_extra_args(false);
   b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false);
   b->add_option("--time-limit", s->time_limit,
@@ -398,6 +447,8 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   b->add_option("--max-threads", s->max_threads, "Largest block in scaling (default 1024)")
       ->check(CLI::Range(2u, 1024u));
+  b->add_option("--max-jobs", s->max_jobs, "Most workers in parallel (default: the machine's hardware threads)")
+      ->check(CLI::Range(1u, 1024u));
   b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
   return {b, [s] { return run_bench(*s); }};
 }
