@@ -2,7 +2,9 @@
 # End-to-end tests of the scopesim command, as a user runs it.
 # Usage: cli_test.sh PATH_TO_SCOPESIM
 set -u
-bin="$1"
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: cli_test.sh PATH_TO_SCOPESIM" >&2; exit 2; fi
+bin=$(realpath "$1")  # the tests run in a scratch directory
+repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -82,7 +84,7 @@ expect_code 0 "explore --help" -- "$bin" explore --help
 # committed GPU results compare clean (no soundness failure) against every model.
 expect_code 2 "gpu without a GPU" -- "$bin" gpu --all
 [ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "gpu without a GPU prints more than one line"
-docs="$(cd "$(dirname "$0")/.." && pwd)/docs/gpu"
+docs="$repo/docs/gpu"
 expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl" --time-limit 1
 grep -q "litmus.SB.xcta" out.txt && pass || fail "compare does not list litmus.SB.xcta"
 expect_code 2 "compare without results" -- "$bin" compare --all --gpu does-not-exist.jsonl

@@ -239,16 +239,17 @@ Schedule parse_schedule(std::string_view text) {
         fail(ln, "second '" + std::string(field) + "' line (the first is line " + std::to_string(it->second) +
                      ")");
     }
-    if (value.empty()) fail(ln, "'" + std::string(field) + "' needs a value");
+    const std::string named = quote(field);  // 'field'
+    if (value.empty()) fail(ln, named + " needs a value");
     auto one_word = [&]() {
-      if (words(value).size() != 1) fail(ln, "'" + std::string(field) + "' takes one word, got " + quote(value));
+      if (words(value).size() != 1) fail(ln, named + " takes one word, got " + quote(value));
       return std::string(value);
     };
     auto number = [&](std::uint64_t max) -> std::uint64_t {
       auto v = parse_uint<std::uint64_t>(value);
       const bool digits = value.find_first_not_of("0123456789") == std::string_view::npos;
-      if (!v && !digits) fail(ln, "'" + std::string(field) + "' needs a decimal number, got " + quote(value));
-      if (!v || *v > max) fail(ln, "'" + std::string(field) + "' value " + quote(value) + " is too large");
+      if (!v && !digits) fail(ln, named + " needs a decimal number, got " + quote(value));
+      if (!v || *v > max) fail(ln, named + " value " + quote(value) + " is too large");
       return *v;
     };
     constexpr std::uint64_t u32max = std::numeric_limits<std::uint32_t>::max();
