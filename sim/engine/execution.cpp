@@ -694,6 +694,11 @@ class Run final : public Door, public HostApi {
           if (t.read_steps[k] < r_.steps.size()) r_.steps[t.read_steps[k]].counted = true;
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
         t.visits.erase(visit);  // once woken, the old write may be read again
+        // The step read nothing: it only waits (its read is the step that
+        // runs once woken). Run after a newer write instead, it would read
+        // one of the writes the woken read may return (which may also return
+        // the old one again): so for the explorer it touches no location.
+        if (in_step_) r_.steps[step_].shape = StepShape{};
         t.state = State::spin;
         fiber::FiberPool::suspend();
         continue;
