@@ -270,8 +270,8 @@ class Dpor final : public Chooser {
           at(s.thread) = merged;
         }
         for (ThreadId t : s.learns) {
-          const std::vector<std::uint32_t> ended = at(t);
-          join(at(s.thread), ended);
+          const std::vector<std::uint32_t> ended = at(t);  // a copy: at() may grow the clocks
+          learn(at(s.thread), ended);
         }
         if (!s.spawned.empty()) {
           const std::vector<std::uint32_t> parent = at(s.thread);

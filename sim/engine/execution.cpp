@@ -1104,6 +1104,9 @@ class Run final : public Door, public HostApi {
   // (kernel start synchronizes) and its blocks may be dispatched.
   void spawn_grid(OpId op) {
     const OpData& d = ops_[op];
+    // A competitor may have been enqueued since the start was primed: the
+    // step, as it turned out, is dependent with everything then.
+    if (step_ < r_.steps.size() && kernel_competes(threads_[cur_])) r_.steps[step_].shape.global = true;
     std::vector<ThreadId> spawned;
     for (std::uint32_t k = 0; k < d.threads; ++k) {
       mm_->join(d.first_thread + k, cur_);
@@ -1119,10 +1122,11 @@ class Run final : public Door, public HostApi {
   }
 
   // May the start of kernel `t` change which blocks take the block slots?
-  // Only with a limited number of slots and another kernel that stream order
-  // does not place before or after it: then the two compete for the slots,
-  // and which starts first matters (semantics.md, "Spin loops and progress":
-  // residency).
+  // Only with a limited number of slots and another kernel enqueued so far
+  // that stream order does not place before or after it: then the two
+  // compete for the slots, and whether `t` starts before or after the other's
+  // start and its blocks' exits matters (semantics.md, "Spin loops and
+  // progress": residency). A kernel enqueued later sees `t` in turn.
   bool kernel_competes(const SimThread& t) const {
     if (t.op == no_op || ops_[t.op].kind != OpKind::kernel || resident_slots() == 0) return false;
     for (OpId o = 0; o < streams_.size(); ++o)
