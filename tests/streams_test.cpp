@@ -118,6 +118,64 @@ TEST(Streams, HostReadsBeforeStreamSynchronize) {
   EXPECT_NE(test::finding(x, FindingKind::data_race), nullptr);
 }
 
+// The kernel may end before the host reaches cudaStreamSynchronize (the host
+// writes z in between): the synchronize still covers it, and the host learns
+// its write whenever it finished (semantics.md: stream order and synchronize
+// calls are API edges). So the host reads x = 1, never the initial 0, and the
+// kernel's write and the host's read do not race.
+TEST(Streams, SynchronizeCoversWorkThatAlreadyFinished) {
+  const auto m = host_program("t.finished_early", [](Host& h, const models::Config&) {
+    plain<int>* x = device_alloc<plain<int>>(h, "x");
+    plain<int>* z = host_alloc<plain<int>>(h, "z");
+    host_write(*x, 0);
+    const stream_t s = stream_create(h);
+    launch<write_one>(h, "write_one", dim3{1}, dim3{1}, s, x);
+    host_write(*z, 1);
+    stream_synchronize(h, s);
+    observe(h, "x", *x);
+  });
+  // Exhaustively, and sampled at random: the search takes the kernel's end
+  // and the host's steps as independent, and runs one order of them; the
+  // samples run the kernel to its end before the host's synchronize too.
+  ExploreOptions sampled;
+  sampled.mode = Mode::random;
+  sampled.max_executions = 200;
+  for (const Exploration& x : {exhaustive(m), explore(m, m.chapter, sampled)}) {
+    EXPECT_TRUE(x.findings.empty());
+    ASSERT_EQ(x.outcomes.size(), 1u);
+    EXPECT_EQ(x.outcomes[0].outcome.text(), "x=1");
+  }
+}
+
+SCOPESIM_KERNEL void wait_for_flag(plain<int>* flag) {
+  while (atomic_ref<int, thread_scope_device>(*flag).load(memory_order_acquire) == 0) {
+  }
+}
+SCOPESIM_KERNEL void set_flag(plain<int>* flag) {
+  atomic_ref<int, thread_scope_device>(*flag).store(1, memory_order_release);
+}
+
+// Two kernels in two streams share one block slot. Whichever starts first
+// takes it: when the waiter does, it spins on a flag that only the other
+// kernel's block, never resident, would set (deadlock); when the setter does,
+// it sets the flag and ends, and the waiter then sees it. Both starts orders
+// must be explored: the starts compete for the slot.
+TEST(Streams, KernelsOfTwoStreamsCompeteForBlockSlots) {
+  auto m = host_program("t.compete", [](Host& h, const models::Config&) {
+    plain<int>* flag = device_alloc<plain<int>>(h, "flag");
+    host_write(*flag, 0);
+    const stream_t s1 = stream_create(h), s2 = stream_create(h);
+    launch<wait_for_flag>(h, "wait_for_flag", dim3{1}, dim3{1}, s1, flag);
+    launch<set_flag>(h, "set_flag", dim3{1}, dim3{1}, s2, flag);
+    device_synchronize(h);
+    observe(h, "flag", *flag);
+  });
+  m.chapter.resident_blocks = 1;
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(test::permits(x, "flag=1"));
+  EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
 // An event that was never recorded waits for nothing; an unknown stream is an
 // input error, reported as such.
 TEST(Streams, UnknownStreamIsAnError) {

@@ -87,6 +87,10 @@ Config four{1, 4};
 Config two{1, 2};
 
 Registrar models{
+    // Executions: 1. The copy starts after the kernel ended (stream order) and the kernel's out[i] is the only
+    // write it may read (the allocation's uninitialised value is coherence-before it and known through kernel end
+    // and copy start); the host wrote buf before enqueueing the copy, so the copy's writes follow its own in
+    // coherence; cudaStreamSynchronize makes the copy's writes known to the host: each host read has one write.
     {.name = "host.stream_sync",
      .summary = "kernel fills out, cudaMemcpyAsync to a host buffer, cudaStreamSynchronize, host reads",
      .invariant = "The copy follows the kernel in the stream, so it starts after the kernel ended and reads "
@@ -96,7 +100,11 @@ Registrar models{
      .chapter = four,
      .program = copy_back<true>,
      .bad = stale,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 1},
+    // Executions: 4. The copy reads only the kernel's out[i] (as in host.stream_sync); each of the host's two
+    // reads of buf[i] before the synchronize returns its own 0 or the copy's 10 + i, nothing ordering the copy's
+    // write before or after it (2 × 2). The synchronize after the reads changes nothing they return.
     {.name = "host.read_before_sync",
      .summary = "as host.stream_sync, but the host reads the buffer before cudaStreamSynchronize",
      .invariant = "Launch and copy are asynchronous: until the host synchronizes with the stream nothing "
@@ -106,7 +114,11 @@ Registrar models{
      .chapter = two,
      .program = copy_back<false>,
      .bad = stale,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .exhaustive_executions = 4},
+    // Executions: 4. The first copy's read of src[i] returns the host's 10 + i (written before the enqueue) or
+    // its -1 (written after, unordered with the copy) (2 × 2); the kernel, the second copy and the host's reads
+    // after cudaStreamSynchronize each have one write to read, ordered by the stream and the synchronize.
     {.name = "host.reuse_source_early",
      .summary = "the host overwrites the source of an async host-to-device copy before the copy ran",
      .invariant = "cudaMemcpyAsync returns before it copies: the host's later writes to the source are not "
@@ -116,7 +128,10 @@ Registrar models{
      .chapter = two,
      .program = reuse_source,
      .bad = stale,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .exhaustive_executions = 4},
+    // Executions: 2. The last thread's read of x returns the host's 0 or thread 0's 1 (unordered); the host reads
+    // seen after cudaDeviceSynchronize, which makes the last thread's write the only one it may read.
     {.name = "host.sync_does_not_fix_race",
      .summary = "a kernel with an internal race; the host synchronizes correctly",
      .invariant = "cudaDeviceSynchronize orders the kernel's end before the host's reads; it does nothing "
@@ -126,7 +141,8 @@ Registrar models{
      .chapter = four,
      .program = racy_kernel,
      .bad = [](const Outcome& o) { return o.i("seen") != 1; },
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
+     .exhaustive_executions = 2},
 };
 
 }  // namespace scopesim::models::host

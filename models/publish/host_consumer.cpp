@@ -38,6 +38,19 @@ const char* const kStaleOnHost = "stale payload on the host: it saw the flag but
 const char* const kHostOnly = "the host program polls mapped host memory while the kernel runs; the harness "
                               "runs many instances of one host program at once and cannot poll per instance";
 
+// Executions (semantics.md, "Spin loops and progress"): the host's polls of
+// ready return [1], [0, 1] or [0, 0, 1]: a second read of 0 at the same point
+// returns it only once a newer write (the kernel's 1) exists, and a third
+// would wait for a write newer than 1, which never comes.
+// - host_consumer: 6. The device-scope release and the host's system-scope
+//   acquire are not morally strong: nothing synchronizes, and the host's read
+//   of payload returns its own 0 or the kernel's 42 (which exists: the kernel
+//   stored it before the flag the host saw). 3 × 2.
+// - host_consumer_system_scope: 3. The acquire that reads 1 synchronizes with
+//   the release, so the host knows the kernel's 42 and its own 0 is
+//   coherence-before it: the payload read has one write. 3 × 1.
+// seen is the host's alone, and cudaDeviceSynchronize orders nothing the
+// host reads afterwards differently.
 Registrar host_consumer_models{
     {.name = "publish.host_consumer",
      .summary = "a host thread polls a mapped flag that the kernel releases at device scope",
@@ -52,6 +65,7 @@ Registrar host_consumer_models{
      .expect = {.bad_outcome_permitted = true,
                 .required = {FindingKind::data_race, FindingKind::scoped_race,
                              FindingKind::possible_non_termination}},
+     .exhaustive_executions = 6,
      .gpu_skip = kHostOnly},
     {.name = "publish.host_consumer_system_scope",
      .summary = "as publish.host_consumer with a system-scope flag",
@@ -63,6 +77,7 @@ Registrar host_consumer_models{
      .program = host_consumer<thread_scope_system>,
      .bad = stale_on_host,
      .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 3,
      .gpu_skip = kHostOnly},
 };
 

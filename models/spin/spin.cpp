@@ -127,7 +127,9 @@ bool stale_neighbour(const Outcome& o) {
 //   producer's ended, and kernel end and start synchronize (semantics.md), so
 //   every waiter's first acquire load reads 1 and its read of data returns
 //   42, with one resident block too (the kernels never share the slots): no
-//   bad outcome, no finding.
+//   bad outcome, no finding. Executions: 1 (every read has one write it may
+//   return: the host's 0 for ready and data is coherence-before the
+//   producer's writes, which the waiters know through the kernel boundary).
 
 Registrar models{
     {.name = "spin.separate_kernels",
@@ -142,7 +144,8 @@ Registrar models{
      .expect = {.bad_outcome_permitted = false, .required = {}},
      .also = {{.options = "--resident-blocks 1",
                .config = {2, 32, 1},
-               .expect = {.bad_outcome_permitted = false, .required = {}}}}},
+               .expect = {.bad_outcome_permitted = false, .required = {}}}},
+     .exhaustive_executions = 1},
     {.name = "spin.coresidency_assumed",
      .summary = "wait_for_last_block<<<3,32>>> on 2 block slots: blocks 0 and 1 spin on a flag block 2 sets",
      .invariant = "The device-scope release/acquire flag would order the data, but a spinning block holds its "

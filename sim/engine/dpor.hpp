@@ -193,6 +193,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j) {
       threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
       for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
     }
     clock.resize(threads);
@@ -210,6 +211,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::vector<std::uint32_t>& cj = at(sj.thread);
+      for (ThreadId t : sj.learns) learn(cj, at(t));  // it runs after they ended
       for (std::size_t i = j; i-- > 0;) {
         const Step& si = r.steps[i];
         if (si.thread == sj.thread) continue;
@@ -267,6 +269,10 @@ class Dpor final : public Chooser {
           for (ThreadId t : s.joins) at(t) = merged;
           at(s.thread) = merged;
         }
+        for (ThreadId t : s.learns) {
+          const std::vector<std::uint32_t> ended = at(t);  // a copy: at() may grow the clocks
+          learn(at(s.thread), ended);
+        }
         if (!s.spawned.empty()) {
           const std::vector<std::uint32_t> parent = at(s.thread);
           for (ThreadId t : s.spawned) at(t) = parent;
@@ -299,6 +305,11 @@ class Dpor final : public Chooser {
   static void join(std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
     if (a.size() < b.size()) a.resize(b.size(), 0);
     for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
+  }
+  // One way (Step::learns): the waiter's clock takes the finished thread's,
+  // which stays as it was (a later waiter on it must not learn this one).
+  static void learn(std::vector<std::uint32_t>& waiter, const std::vector<std::uint32_t>& ended) {
+    if (&waiter != &ended) join(waiter, ended);
   }
 
   // A step that reads a location while a thread sleeps whose commuting RMW of

@@ -119,6 +119,7 @@ struct SimThread {
 
 struct Block {
   OpId grid = no_op;  // the kernel launch it belongs to
+  bool launched = false;  // its kernel started: it may be dispatched
   bool dispatched = false;
   std::uint32_t first = 0, count = 0;
   std::uint32_t live = 0;
@@ -246,12 +247,12 @@ class Run final : public Door, public HostApi {
     enqueue(std::move(d));
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
-    host_wait(streams_.pending_in(check_stream(stream)), "cudaStreamSynchronize", where);
+    host_wait(streams_.enqueued_in(check_stream(stream)), "cudaStreamSynchronize", where);
   }
   void synchronize_event(std::uint32_t event, Where where) override {
-    host_wait(streams_.pending_event(check_event(event)), "cudaEventSynchronize", where);
+    host_wait(streams_.recorded(check_event(event)), "cudaEventSynchronize", where);
   }
-  void synchronize(Where where) override { host_wait(streams_.pending_all(), "cudaDeviceSynchronize", where); }
+  void synchronize(Where where) override { host_wait(streams_.enqueued(), "cudaDeviceSynchronize", where); }
   void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_.outcome.add(name, t, bits); }
 
  private:
@@ -308,10 +309,13 @@ class Run final : public Door, public HostApi {
       case EventKind::syncwarp:
       case EventKind::shfl:
       case EventKind::ballot: s.barrier = true; s.block = t.block; break;
-      // Enqueueing or starting stream work: dependent with everything.
-      // Waiting commutes; its end joins the waiter with what it waited for
-      // (Step::joins).
-      case EventKind::stream_op: s.global = true; break;
+      // Enqueueing or starting stream work touches no memory: the enqueue
+      // spawns the operation's thread (Step::spawned), whose start learns
+      // the operations before it (Step::learns); a kernel's start spawns its
+      // grid. Only a kernel that may compete for block slots with another
+      // running kernel is dependent with everything (kernel_competes()).
+      // Waiting commutes; it learns what it waited for (Step::learns).
+      case EventKind::stream_op: s.global = kernel_competes(t); break;
       default: break;
     }
     if (e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw || e.kind == EventKind::fence) {
@@ -690,6 +694,11 @@ class Run final : public Door, public HostApi {
           if (t.read_steps[k] < r_.steps.size()) r_.steps[t.read_steps[k]].counted = true;
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
         t.visits.erase(visit);  // once woken, the old write may be read again
+        // The step read nothing: it only waits (its read is the step that
+        // runs once woken). Run after a newer write instead, it would read
+        // one of the writes the woken read may return (which may also return
+        // the old one again): so for the explorer it touches no location.
+        if (in_step_) r_.steps[step_].shape = StepShape{};
         t.state = State::spin;
         fiber::FiberPool::suspend();
         continue;
@@ -940,6 +949,8 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
+      if (step_ < r_.steps.size())
+        for (OpId p : streams_.predecessors(t.op)) r_.steps[step_].learns.push_back(ops_[p].thread);
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -959,6 +970,7 @@ class Run final : public Door, public HostApi {
     threads_.push_back(std::move(a));
     if (ops_.size() <= op) ops_.resize(op + 1);
     ops_[op] = std::move(d);
+    if (ops_[op].kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
   }
@@ -1044,18 +1056,18 @@ class Run final : public Door, public HostApi {
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
     }
     for (ThreadId f : from) mm_->join(cur_, f);
-    if (step_ < r_.steps.size()) {
-      auto& j = r_.steps[step_].joins;
-      j = from;
-      j.push_back(cur_);
-    }
+    if (step_ < r_.steps.size()) r_.steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
   }
 
-  void spawn_grid(OpId op) {
+  // A kernel's blocks and threads get their ids when the host enqueues it
+  // (host program order), not when it starts: ids name the same thread in
+  // every interleaving (the explorer's backtrack and sleep sets, and the
+  // fingerprint, identify threads by id). Its threads are unborn, with the
+  // host's view, until the kernel starts.
+  void reserve_grid(OpId op) {
     OpData& d = ops_[op];
-    const ThreadId parent = cur_;
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
     const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
     // Threads of the first kernel are "b0.t5"; of later ones "k2.b0.t5".
@@ -1063,7 +1075,6 @@ class Run final : public Door, public HostApi {
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
-    std::vector<ThreadId> spawned;
     for (std::uint32_t b = 0; b < nb; ++b) {
       Block blk;
       blk.grid = op;
@@ -1083,16 +1094,45 @@ class Run final : public Door, public HostApi {
         t.place.warp = i / 32;
         t.place.lane = i % 32;
         t.body = d.body;
-        mm_->spawn(t.place, static_cast<long>(parent));
-        spawned.push_back(static_cast<ThreadId>(threads_.size()));
+        mm_->spawn(t.place, static_cast<long>(d.thread));
         threads_.push_back(std::move(t));
       }
     }
+  }
+
+  // The kernel starts: its threads learn the view of its operation's thread
+  // (kernel start synchronizes) and its blocks may be dispatched.
+  void spawn_grid(OpId op) {
+    const OpData& d = ops_[op];
+    // A competitor may have been enqueued since the start was primed: the
+    // step, as it turned out, is dependent with everything then.
+    if (step_ < r_.steps.size() && kernel_competes(threads_[cur_])) r_.steps[step_].shape.global = true;
+    std::vector<ThreadId> spawned;
+    for (std::uint32_t k = 0; k < d.threads; ++k) {
+      mm_->join(d.first_thread + k, cur_);
+      spawned.push_back(d.first_thread + k);
+    }
+    for (Block& b : blocks_)
+      if (b.grid == op) b.launched = true;
     if (step_ < r_.steps.size()) {
       auto& s = r_.steps[step_].spawned;
       s.insert(s.end(), spawned.begin(), spawned.end());
     }
     fill_slots();
+  }
+
+  // May the start of kernel `t` change which blocks take the block slots?
+  // Only with a limited number of slots and another kernel enqueued so far
+  // that stream order does not place before or after it: then the two
+  // compete for the slots, and whether `t` starts before or after the other's
+  // start and its blocks' exits matters (semantics.md, "Spin loops and
+  // progress": residency). A kernel enqueued later sees `t` in turn.
+  bool kernel_competes(const SimThread& t) const {
+    if (t.op == no_op || ops_[t.op].kind != OpKind::kernel || resident_slots() == 0) return false;
+    for (OpId o = 0; o < streams_.size(); ++o)
+      if (o != t.op && streams_.kind(o) == OpKind::kernel && !streams_.ordered(o, t.op) && !streams_.ordered(t.op, o))
+        return true;
+    return false;
   }
 
   // Resident blocks: blocks that are dispatched and still have live threads.
@@ -1103,7 +1143,7 @@ class Run final : public Door, public HostApi {
   }
   void fill_slots() {
     unsigned picks = 0;  // blocks this fill dispatches (the explorer takes them as a set)
-    for (const Block& b : blocks_) picks += !b.dispatched;
+    for (const Block& b : blocks_) picks += b.launched && !b.dispatched;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
     while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
@@ -1113,7 +1153,7 @@ class Run final : public Door, public HostApi {
 
   bool undispatched() const {
     for (const Block& b : blocks_)
-      if (!b.dispatched) return true;
+      if (b.launched && !b.dispatched) return true;
     return false;
   }
 
@@ -1124,7 +1164,7 @@ class Run final : public Door, public HostApi {
     p.actor = cur_;
     p.picks = picks;
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (!blocks_[b].dispatched) p.keys.push_back(b);
+      if (blocks_[b].launched && !blocks_[b].dispatched) p.keys.push_back(b);
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
@@ -1189,7 +1229,7 @@ class Run final : public Door, public HostApi {
       msg += " the host waits in " + std::string(threads_[0].pending.label) + " at " +
              describe(threads_[0].pending.where) + ";";
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (!blocks_[b].dispatched) {
+      if (blocks_[b].launched && !blocks_[b].dispatched) {
         msg += " block " + std::to_string(b) + " never becomes resident (" +
                std::to_string(resident_slots()) +
                " slot(s), held by blocked blocks);";

@@ -36,8 +36,11 @@ struct Step {
   ThreadId thread = 0;
   StepShape shape;
   std::size_t decision = 0;            // index in the log of the thread decision before it
-  std::vector<ThreadId> joins;         // barrier/synchronize: these threads' clocks merge
-  std::vector<ThreadId> spawned;       // launch: threads started by this step
+  std::vector<ThreadId> joins;         // barrier, warp collective: these threads' clocks merge
+  // Synchronize, kernel end, a stream operation's start: this step's thread
+  // learns everything these ended threads did (one way: they learn nothing).
+  std::vector<ThreadId> learns;
+  std::vector<ThreadId> spawned;       // enqueue, kernel start: threads started by this step
   std::size_t reads_from = unknown;    // a load in its step: 1 + the step whose write it read (0: initial)
   static constexpr std::size_t unknown = ~std::size_t{0};
   // A spin wait of its thread counted the writes that existed when this step

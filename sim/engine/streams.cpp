@@ -56,24 +56,34 @@ std::vector<OpId> Streams::predecessors(OpId id) const {
   return out;
 }
 
-std::vector<OpId> Streams::pending_in(StreamId s) const {
+bool Streams::ordered(OpId a, OpId b) const {
+  std::vector<OpId> todo = predecessors(b);
+  std::vector<bool> seen(ops_.size(), false);
+  while (!todo.empty()) {
+    const OpId p = todo.back();
+    todo.pop_back();
+    if (p == a) return true;
+    if (seen[p]) continue;
+    seen[p] = true;
+    for (OpId q : predecessors(p)) todo.push_back(q);
+  }
+  return false;
+}
+
+std::vector<OpId> Streams::enqueued_in(StreamId s) const {
   if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
-  std::vector<OpId> out;
-  for (OpId id : queues_[s])
-    if (!ops_[id].finished) out.push_back(id);
+  return queues_[s];
+}
+
+std::vector<OpId> Streams::enqueued() const {
+  std::vector<OpId> out(ops_.size());
+  for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
   return out;
 }
 
-std::vector<OpId> Streams::pending_all() const {
-  std::vector<OpId> out;
-  for (OpId id = 0; id < ops_.size(); ++id)
-    if (!ops_[id].finished) out.push_back(id);
-  return out;
-}
-
-std::vector<OpId> Streams::pending_event(StreamEventId e) const {
+std::vector<OpId> Streams::recorded(StreamEventId e) const {
   if (e >= recorded_.size()) throw std::invalid_argument("unknown event " + std::to_string(e));
-  if (recorded_[e] == no_op || ops_[recorded_[e]].finished) return {};
+  if (recorded_[e] == no_op) return {};
   return {recorded_[e]};
 }
 

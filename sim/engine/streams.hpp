@@ -9,6 +9,11 @@
 // of the wait, finished. Streams are independent of each other otherwise:
 // stream 0 behaves as a non-blocking stream (no implicit synchronization with
 // the others; docs/limitations.md).
+//
+// What an operation or a synchronize learns is fixed by the host program, not
+// by the interleaving: a synchronize joins every operation it covers, finished
+// before it was called or not (semantics.md, "Synchronization": API edges), so
+// the explorer can order the waiter after them (Step::learns) whenever they ran.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -37,14 +42,19 @@ class Streams {
   void start(OpId op);
   void finish(OpId op);
   bool finished(OpId op) const { return ops_[op].finished; }
+  bool started(OpId op) const { return ops_[op].started; }
+  // Does `a` finish before `b` starts, through stream order and event waits?
+  bool ordered(OpId a, OpId b) const;
   // The finished operations `op` starts after: its stream predecessor and, for
   // a wait, the recording it waits for.
   std::vector<OpId> predecessors(OpId op) const;
 
-  // What a synchronize waits for, as of now.
-  std::vector<OpId> pending_in(StreamId s) const;   // cudaStreamSynchronize
-  std::vector<OpId> pending_all() const;            // cudaDeviceSynchronize
-  std::vector<OpId> pending_event(StreamEventId e) const;  // cudaEventSynchronize
+  // What a synchronize waits for and learns: the operations enqueued so far,
+  // finished or not.
+  std::vector<OpId> enqueued_in(StreamId s) const;      // cudaStreamSynchronize
+  std::vector<OpId> enqueued() const;                   // cudaDeviceSynchronize
+  std::vector<OpId> recorded(StreamEventId e) const;    // cudaEventSynchronize
+  std::size_t size() const { return ops_.size(); }
   OpKind kind(OpId op) const { return ops_[op].kind; }
   StreamId stream(OpId op) const { return ops_[op].stream; }
 
