@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "sim/api/scopesim.hpp"
+#include "sim/engine/dpor_search.hpp"
+#include "tests/test_kernels.hpp"
 #include "tests/test_support.hpp"
 
 namespace scopesim {
@@ -121,6 +123,71 @@ TEST(ParallelExploration, TheLibraryTakesJobsInItsOptions) {
   EXPECT_TRUE(r.permits("error=1"));
   EXPECT_TRUE(r.complete());
   EXPECT_EQ(everything(r.exploration()), everything(run(Case{"publish.relaxed", false, {}}, 1)));
+}
+
+// The exhaustive search's runs as dpor_search hands them over, in order: each
+// run's decisions and whether it is redundant; and how many subtrees were
+// walked on other threads and taken over.
+struct Runs {
+  std::vector<std::string> runs;
+  std::size_t taken_over = 0;
+};
+Runs runs_of(const models::Model& m, const models::Config& c, const DporSearch& s) {
+  RunOptions o;
+  o.keep_trace = false;
+  Runs x;
+  x.taken_over = dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
+    x.runs.push_back(log_token(r.log) + (redundant ? " redundant" : ""));
+    return true;
+  });
+  return x;
+}
+
+using namespace scopesim::dialect;
+
+// Three commuting adds to x (results unused) and a reader of a flag set after
+// the first add, then of x (as in the commuting-RMW tests): the search keeps
+// threads asleep behind commuting adds and wakes them where the load runs,
+// at nodes above the branch a subtree hangs below.
+SCOPESIM_KERNEL void adds_then_read(test::Cells c) {
+  const unsigned t = thread_idx().x;
+  if (t == 0) {
+    atomic_add(c.x, 1);
+    atomic_ref<int, thread_scope_device>(*c.r3).store(1, memory_order_relaxed);
+  } else if (t < 3) {
+    atomic_add(c.x, static_cast<int>(t) * 2);
+  } else {
+    *c.r0 = atomic_ref<int, thread_scope_device>(*c.r3).load(memory_order_relaxed);
+    *c.r1 = atomic_ref<int, thread_scope_device>(*c.x).load(memory_order_relaxed);
+  }
+}
+
+// Subtrees handed over at every node with a thread decision below it, up to
+// eight waiting per walk, each walked on another thread (no walk takes one
+// back): the runs, in order, with their redundancy, are those of one thread.
+// Each model takes subtrees over (the search's first run leaves branches to
+// take at its first nodes, and nothing changes them before they are taken
+// on these models), so a wrong hand-over (a copy that disagrees with the
+// stack, an effect above the branch lost) shows as other runs.
+TEST(ParallelExploration, SubtreesWalkedOnOtherThreadsGiveTheRunsOfOneThread) {
+  const models::Model adds = test::kernel_model<adds_then_read>("t.adds_then_read", 1, 4);
+  const std::vector<std::pair<const models::Model*, models::Config>> cases{
+      {&adds, adds.chapter},
+      {&test::model("histogram.plain_rmw"), *test::model("histogram.plain_rmw").quick},
+      {&test::model("publish.relaxed"), test::model("publish.relaxed").chapter},
+      {&test::model("host.reuse_source_early"), test::model("host.reuse_source_early").chapter},
+      {&test::model("spin.naive_grid_barrier"), test::model("spin.naive_grid_barrier").chapter},
+  };
+  for (const auto& [m, c] : cases) {
+    const Runs one = runs_of(*m, c, DporSearch{});
+    ASSERT_GT(one.runs.size(), 1u) << m->name;
+    EXPECT_EQ(one.taken_over, 0u) << m->name;
+    for (unsigned jobs : {2u, 4u}) {
+      const Runs many = runs_of(*m, c, DporSearch{-1, jobs, 1, 8, false});
+      EXPECT_EQ(many.runs, one.runs) << m->name << ", " << jobs << " jobs";
+      EXPECT_GT(many.taken_over, 0u) << m->name << ", " << jobs << " jobs";
+    }
+  }
 }
 
 }  // namespace

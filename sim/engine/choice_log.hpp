@@ -28,6 +28,7 @@ struct StepShape {
   // (docs/architecture.md, "Commuting RMWs"): its family (operation, type,
   // scope, and the block for cta scope), else 0. Known only once the step ran.
   std::uint64_t commutes = 0;
+  bool operator==(const StepShape&) const = default;
 };
 // Two steps that would be dependent as accesses of one location but commute:
 // RMWs of one family whose results are unused.

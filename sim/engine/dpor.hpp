@@ -59,6 +59,7 @@ class Dpor final : public Chooser {
     // with the step taken before (npos: none): it wakes there if a reader of
     // its location could tell their order.
     std::size_t kept = npos;
+    bool operator==(const Sleeper&) const = default;
   };
   static constexpr std::size_t npos = ~std::size_t{0};
 
@@ -330,9 +331,10 @@ class Dpor final : public Chooser {
     }
   }
 
-  // Moves to the next unexplored branch; false when the search is complete.
-  bool next() {
-    while (!stack_.empty()) {
+  // Moves to the next unexplored branch below the first `floor` nodes; false
+  // when none is left there (the search is complete, for floor 0).
+  bool next(std::size_t floor = 0) {
+    while (stack_.size() > floor) {
       Node& top = stack_.back();
       if (top.kind == ChoiceKind::thread) top.done.insert(top.keys[top.chosen]);
       if (const auto k = following(top, top.chosen, top.done)) {
@@ -360,13 +362,16 @@ class Dpor final : public Chooser {
   }
 
  private:
-  // The parallel search (dpor_search.cpp) runs branches on copies of the
-  // stack. It relies on this: a run below the branch the search stands at
-  // reads, of the stack, only the choices, the parts of each node fixed when
-  // it was made (keys, shapes, sleep set, bans, suspects, preemptions) and the
-  // done set of the last thread node (the sleep set of the next); analyse()
-  // only adds to backtrack sets.
-  friend class SpeculativeSearch;
+  // The parallel search (dpor_search.cpp) walks subtrees on copies of the
+  // stack. It relies on this: the runs below a branch at node e, until next()
+  // comes back to e, read of nodes 0..e only the choices, the parts of each
+  // node fixed when it was made (keys, bans, suspects, preemptions, actor),
+  // the sleep sets (a run may wake a sleeper there), and, at the last thread
+  // node at or above e, the done set and the steps of the done threads as
+  // they turned out (the sleep set of the next node); they change there only
+  // backtrack sets (adding), sleep sets (waking) and the steps taken (as they
+  // turned out).
+  friend class SubtreeSearch;
 
   // Does `taken` conflict with the sleeping step `s` only as a write to the
   // location `s` only reads? Then `s` may still read what it could read

@@ -1,13 +1,17 @@
 #include "sim/engine/dpor_search.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <exception>
-#include <iterator>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/dpor.hpp"
@@ -18,134 +22,294 @@ namespace {
 
 constexpr std::size_t none = ~std::size_t{0};
 
-// Nodes one run added to the stack, as it made them; never changed after.
-// A speculative run copies the nodes above its branch from these.
-struct Segment {
-  std::shared_ptr<const Segment> above;  // holds the nodes before `first`
-  std::size_t first = 0;
-  std::vector<Dpor::Node> nodes;
-};
+// The last thread node at or above `node`, none if there is none.
+std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node) {
+  for (std::size_t k = node + 1; k-- > 0;)
+    if (stack[k].kind == ChoiceKind::thread) return k;
+  return none;
+}
 
-// A branch the search is expected to take, and the run below it. The run is
-// the one the sequential search makes there when, at that time, the choices
-// on the stack are `path` and the done set of node `parent` (the last thread
-// node at or above the branch) is `done`: only those parts of the stack that
-// change are read by a run (dpor.hpp, at SpeculativeSearch).
-struct Task {
-  std::size_t node = 0;         // the branch node
-  std::vector<unsigned> path;   // choices at nodes 0..node
-  std::size_t parent = none;
-  std::set<std::uint64_t> done;
-  std::shared_ptr<const Segment> segment;  // holds node `node`
-  std::size_t root_node = 0;               // the branch on the search's stack this run hangs below
-  unsigned root_choice = 0;
-  std::uint64_t serial = 0;                // tie-break in the queue
-  enum class State : std::uint8_t { queued, running, finished, cancelled } state = State::queued;
-  // The run, and what it adds to the search.
-  RunResult run;
-  bool redundant = false;
-  std::vector<std::pair<std::size_t, std::set<std::uint64_t>>> added;  // backtrack entries at nodes 0..node
-  std::vector<Dpor::Node> nodes;                                       // made below the branch
-  std::shared_ptr<const Segment> made;                                 // the same, for other runs to copy
-  std::vector<std::shared_ptr<Task>> children;  // runs made ahead below this one's nodes
-  std::exception_ptr error;
-};
-using TaskPtr = std::shared_ptr<Task>;
-
-// The search takes deeper branches first, and at one node the lower choices;
-// the runs below a branch after it.
-struct Sooner {
-  bool operator()(const TaskPtr& a, const TaskPtr& b) const {
-    if (a->root_node != b->root_node) return a->root_node > b->root_node;
-    if (a->root_choice != b->root_choice) return a->root_choice < b->root_choice;
-    if (a->node != b->node) return a->node > b->node;
-    if (a->path.back() != b->path.back()) return a->path.back() < b->path.back();
-    return a->serial < b->serial;
-  }
+// Where the runs go: the explorer (the whole search) or the subtree task
+// that consumes them in order.
+struct Sink {
+  virtual ~Sink() = default;
+  virtual bool go_on() = 0;
+  virtual bool take(RunResult&& r, bool redundant) = 0;
 };
 
 }  // namespace
 
-// The sequential DPOR search stays the one source of truth: it takes every
-// branch in its order and applies every run's analysis itself. Runs below the
-// branches it will take next are made ahead on worker threads, each on its own
-// copy of the stack; a run is used only when the branch the search reaches is
-// the one predicted (same node, choice, and done set of the node's thread),
-// else made again. So every run, every count and every witness is the
-// sequential search's for any number of jobs.
-class SpeculativeSearch {
+// The exhaustive search on several threads, with the runs, their order and
+// every count of the sequential search (`next()` from the first run on).
+//
+// The sequential search explores the subtree below a branch (choice c at node
+// e) as a function of what its runs read of nodes 0..e (dpor.hpp, at
+// SubtreeSearch): the choices, the parts fixed when each node was made, the
+// sleep sets of nodes 0..e (a run may wake a sleeper there) and, at the last
+// thread node P at or above e, its done set and the steps of the done threads
+// as they last turned out. Its effect on nodes 0..e: backtrack entries added,
+// sleepers woken, steps as they turned out. Nothing else above e is read or
+// written until the search comes back to e.
+//
+// So a walk (one thread's sequential search below a root), while a thread
+// has nothing to do, lists the branches it will take next at shallow nodes and
+// hands the shallowest, with a copy of nodes 0..e as they will then be (the
+// predicted done set), to a task another thread walks on its own stack,
+// recursively. When the walk reaches that branch it compares
+// the copy with its own nodes 0..e in everything the subtree reads; equal, it
+// takes the task's runs in their order instead of making them, then applies
+// its effect on nodes 0..e; else it drops the task and walks the subtree
+// itself. A task is a pure function of its copy, so the runs, their order and
+// the stack after each subtree are the sequential search's for every number of
+// jobs and any timing.
+class SubtreeSearch {
  public:
-  SpeculativeSearch(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s)
-      : m_(m), c_(c), o_(o), s_(s), dpor_(s.preemption_bound, o.memory_model != "sc"),
-        ahead_(8 * std::size_t{s.jobs}) {}
+  SubtreeSearch(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s)
+      : m_(m), c_(c), o_(o), s_(s), free_(static_cast<int>(s.jobs) - 1) {}
 
-  ~SpeculativeSearch() {
+  ~SubtreeSearch() {
     {
       std::lock_guard<std::mutex> g(lock_);
       stopping_ = true;
     }
     work_.notify_all();
-    for (std::thread& t : workers_) t.join();
+    for (std::thread& t : threads_) t.join();
   }
 
-  void search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
-    if (!go_on()) return;
-    dpor_.begin_run();
-    RunResult first = run_once(m_, c_, o_, dpor_);
-    dpor_.analyse(first);
-    const bool redundant = first.abandoned || dpor_.repeats(first);
-    auto root = std::make_shared<Segment>();
-    root->nodes = dpor_.stack_;
-    segment_of_.assign(dpor_.stack_.size(), root);
-    tasks_at_.assign(dpor_.stack_.size(), {});
-    for (unsigned k = 1; k < s_.jobs; ++k) workers_.emplace_back([this] { work(); });
-    predict();
-    if (!take(first, redundant)) return;
-    Dpor own(s_.preemption_bound, o_.memory_model != "sc");
-    while (dpor_.next()) {
-      const std::size_t e = dpor_.stack_.size() - 1;
-      for (std::size_t k = e + 1; k < tasks_at_.size(); ++k)
-        for (const TaskPtr& t : tasks_at_[k]) cancel(t);
-      tasks_at_.resize(e + 1);
-      segment_of_.resize(e + 1);
-      if (!go_on()) return;
-      static const std::set<std::uint64_t> nothing;
-      const std::size_t parent = thread_above(dpor_.stack_, e);
-      TaskPtr t = expect(e, dpor_.stack_[e].chosen, parent == none ? nothing : dpor_.stack_[parent].done);
-      std::erase(tasks_at_[e], t);
-      finish(t, own);
-      if (t->error) std::rethrow_exception(t->error);
-      for (auto& [k, threads] : t->added) dpor_.stack_[k].backtrack.insert(threads.begin(), threads.end());
-      for (Dpor::Node& n : t->nodes) dpor_.stack_.push_back(std::move(n));
-      segment_of_.resize(dpor_.stack_.size(), t->made);
-      tasks_at_.resize(dpor_.stack_.size());
-      for (const TaskPtr& c : t->children) tasks_at_[c->node].push_back(c);
-      predict();
-      if (!take(t->run, t->redundant)) return;
-    }
+  // Returns how many subtrees were walked on other threads and taken over.
+  std::size_t search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
+    struct Explorer final : Sink {
+      const std::function<bool()>& go_on_;
+      const std::function<bool(const RunResult&, bool)>& take_;
+      Explorer(const std::function<bool()>& g, const std::function<bool(const RunResult&, bool)>& t)
+          : go_on_(g), take_(t) {}
+      bool go_on() override { return go_on_(); }
+      bool take(RunResult&& r, bool redundant) override { return take_(r, redundant); }
+    } explorer(go_on, take);
+    Dpor d(s_.preemption_bound, o_.memory_model != "sc");
+    walk(d, 0, explorer, {});
+    return taken_over_;
   }
 
  private:
-  // The last thread node at or above `node`, none if there is none.
-  static std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node) {
-    for (std::size_t k = node + 1; k-- > 0;)
-      if (stack[k].kind == ChoiceKind::thread) return k;
-    return none;
+  // A subtree handed to another thread: the runs below choice `prefix[root].chosen`
+  // at node `root`, made on a copy of nodes 0..root as the walk expects them.
+  struct Task {
+    std::vector<Dpor::Node> prefix;  // nodes 0..root; backtrack sets empty
+    std::size_t root = 0;
+    std::vector<std::uint64_t> order;  // the search's order: the least first
+    // Guarded by lock_:
+    enum class State : std::uint8_t { queued, running, finished, dropped } state = State::queued;
+    std::deque<std::pair<RunResult, bool>> runs;  // made, not yet taken by the walk that spawned it
+    std::vector<Dpor::Node> after;                // finished: nodes 0..root after the subtree
+    std::exception_ptr error;
+    std::condition_variable progress, room;  // runs or the end came; room in `runs` (with lock_)
+  };
+  using TaskPtr = std::shared_ptr<Task>;
+  // Threads take the shallowest branch first (the largest subtree, the one
+  // its walk reaches last: the most time to finish before it is needed), then
+  // the one the search takes first.
+  struct Sooner {
+    bool operator()(const TaskPtr& a, const TaskPtr& b) const {
+      if (a->root != b->root) return a->root < b->root;
+      if (a->order != b->order) return a->order < b->order;
+      return a.get() < b.get();
+    }
+  };
+
+  // Runs a task makes ahead of the walk that will take them.
+  static constexpr std::size_t kBuffered = 4096;
+  // How often a waiting thread looks whether the search is stopping.
+  static constexpr std::chrono::milliseconds kPatience{20};
+
+  // The sequential search below the first `floor` nodes of `d`'s stack (its
+  // choices set), from the run at the current choices until next() would
+  // leave them. false: `sink` stopped it.
+  bool walk(Dpor& d, std::size_t floor, Sink& sink, const std::vector<std::uint64_t>& order) {
+    std::vector<std::vector<TaskPtr>> spawned;  // per node: tasks for branches there
+    std::uint64_t serial = 0;
+    struct DropAll {
+      SubtreeSearch& s;
+      std::vector<std::vector<TaskPtr>>& spawned;
+      ~DropAll() {
+        std::lock_guard<std::mutex> g(s.lock_);
+        for (auto& at : spawned)
+          for (const TaskPtr& t : at) s.drop(*t);
+      }
+    } drop_all{*this, spawned};
+    for (;;) {
+      if (!sink.go_on()) return false;
+      d.begin_run();
+      RunResult r = run_once(m_, c_, o_, d);
+      d.analyse(r);
+      const bool redundant = r.abandoned || d.repeats(r);
+      if (!sink.take(std::move(r), redundant)) return false;
+      for (;;) {
+        spawn(d, floor, spawned, order, serial);
+        if (!d.next(floor)) return true;
+        const std::size_t e = d.stack_.size() - 1;
+        if (spawned.size() > e + 1) {
+          std::lock_guard<std::mutex> g(lock_);
+          for (std::size_t k = e + 1; k < spawned.size(); ++k)
+            for (const TaskPtr& t : spawned[k]) drop(*t);
+          spawned.resize(e + 1);
+        }
+        TaskPtr t = claim(d, e, spawned);
+        if (!t) break;  // walk it here
+        if (!consume(*t, d, e, sink)) return false;
+      }
+    }
   }
 
-  // The branches next() would take at nodes `low` and below of `d`'s stack,
-  // in its order, if no run added a backtrack entry: calls
-  // branch(node, choice, done set of the node's thread node) until it returns false.
-  template <class Branch>
-  static void upcoming(const Dpor& d, std::size_t low, Branch&& branch) {
-    static const std::set<std::uint64_t> nothing;
+  // The task for the branch the walk stands at (node e), if one was handed
+  // out and its copy agrees with the walk's nodes in what the subtree reads
+  // (and a thread has started it; a queued one is walked here instead).
+  TaskPtr claim(const Dpor& d, std::size_t e, std::vector<std::vector<TaskPtr>>& spawned) {
+    if (spawned.size() <= e) return nullptr;
+    std::vector<TaskPtr>& at = spawned[e];
+    const auto it = std::find_if(at.begin(), at.end(), [&](const TaskPtr& t) {
+      return t->prefix[e].chosen == d.stack_[e].chosen;
+    });
+    if (it == at.end()) return nullptr;
+    TaskPtr t = *it;
+    at.erase(it);
+    std::unique_lock<std::mutex> g(lock_);
+    if (t->state != Task::State::queued || !s_.take_back) {
+      g.unlock();  // the copy is not changed once the task is queued
+      if (agrees(t->prefix, d.stack_, e)) {
+        ++taken_over_;
+        return t;
+      }
+      g.lock();
+    }
+    drop(*t);
+    return nullptr;
+  }
+
+  // Do `a` and `b` agree in what the subtree below node e reads of nodes 0..e,
+  // given the same choices above e? (the sleep sets; the done set of the last
+  // thread node and the steps of its done threads as they turned out)
+  static bool agrees(const std::vector<Dpor::Node>& a, const std::vector<Dpor::Node>& b, std::size_t e) {
+    const std::size_t p = thread_above(a, e);
+    if (p != none) {
+      if (a[p].done != b[p].done) return false;
+      for (std::size_t k = 0; k < a[p].keys.size(); ++k)
+        if (a[p].done.count(a[p].keys[k]) && !(a[p].shapes[k] == b[p].shapes[k])) return false;
+    }
+    for (std::size_t k = 0; k <= e; ++k)
+      if (a[k].sleep != b[k].sleep) return false;
+    return true;
+  }
+
+  // Takes the runs of task `t` (the subtree below node e of `d`) in order,
+  // then applies its effect on nodes 0..e.
+  bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink) {
+    std::unique_lock<std::mutex> g(lock_);
+    std::deque<std::pair<RunResult, bool>> runs;
+    for (;;) {
+      auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
+      if (!ready()) {  // a walk waiting here holds no slot
+        release(g);
+        while (!t.progress.wait_for(g, kPatience, ready)) continue;
+        acquire(g);
+      }
+      if (stopping_) return false;
+      if (t.runs.empty()) break;  // finished
+      runs.swap(t.runs);
+      t.room.notify_one();
+      g.unlock();
+      for (auto& [r, redundant] : runs)
+        if (!sink.go_on() || !sink.take(std::move(r), redundant)) {
+          g.lock();
+          drop(t);
+          return false;
+        }
+      runs.clear();
+      g.lock();
+    }
+    if (t.error) std::rethrow_exception(t.error);
+    for (std::size_t k = 0; k <= e; ++k) {
+      Dpor::Node& n = d.stack_[k];
+      Dpor::Node& m = t.after[k];
+      n.backtrack.insert(m.backtrack.begin(), m.backtrack.end());
+      n.sleep = std::move(m.sleep);
+      n.shapes = std::move(m.shapes);
+    }
+    return true;
+  }
+
+  // While a thread wants a task: hands out the branches the walk will take
+  // next, as far as the backtrack entries known now tell, the shallowest
+  // first, at nodes deep enough above the last run's end.
+  void spawn(const Dpor& d, std::size_t floor, std::vector<std::vector<TaskPtr>>& spawned,
+             const std::vector<std::uint64_t>& order, std::uint64_t& serial) {
+    if (s_.jobs < 2) return;
     const auto& stack = d.stack_;
-    for (std::size_t k = stack.size(); k-- > low;) {
+    std::size_t threads_below = 0;
+    std::size_t high = stack.size();  // nodes above `high` have split_above thread nodes below them
+    while (high > floor && threads_below < s_.split_above)
+      if (stack[--high].kind == ChoiceKind::thread) ++threads_below;
+    if (high <= floor) return;
+    std::size_t queued = 0;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      if (free_ <= 0 || queue_.size() >= static_cast<std::size_t>(free_)) return;  // no thread wants a task
+      for (const auto& at : spawned)
+        for (const TaskPtr& t : at) queued += t->state == Task::State::queued;
+    }
+    if (queued >= s_.offered) return;
+    if (spawned.size() < high) spawned.resize(high);
+    std::vector<TaskPtr> fresh;
+    upcoming(d, floor, high, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
+      std::vector<TaskPtr>& at = spawned[node];
+      const auto it = std::find_if(at.begin(), at.end(), [&](const TaskPtr& t) {
+        return t->prefix[node].chosen == chosen;
+      });
+      const std::size_t p = thread_above(stack, node);
+      if (it != at.end()) {
+        if (p == none || (*it)->prefix[p].done == done) return true;  // handed out already
+        {
+          std::lock_guard<std::mutex> g(lock_);
+          queued -= (*it)->state == Task::State::queued;
+          drop(**it);
+        }
+        at.erase(it);
+      }
+      auto t = std::make_shared<Task>();
+      t->root = node;
+      t->prefix.assign(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(node + 1));
+      for (Dpor::Node& n : t->prefix) n.backtrack.clear();
+      t->prefix[node].chosen = chosen;
+      if (p != none) t->prefix[p].done = done;
+      t->order = order;
+      t->order.push_back(std::numeric_limits<std::uint64_t>::max() - node);  // deeper first, as the walk
+      t->order.push_back(serial++);
+      at.push_back(t);
+      fresh.push_back(std::move(t));
+      return ++queued < s_.offered;
+    });
+    if (fresh.empty()) return;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      for (TaskPtr& t : fresh) queue_.insert(std::move(t));
+      start_threads();
+    }
+    work_.notify_all();
+  }
+
+  // The branches next() would take at nodes low..high-1 of `d`'s stack, the
+  // shallowest first and at one node in its order, if no run added a
+  // backtrack entry: calls branch(node, choice, done set of the node's thread
+  // node then) until it returns false.
+  template <class Branch>
+  static void upcoming(const Dpor& d, std::size_t low, std::size_t high, Branch&& branch) {
+    const auto& stack = d.stack_;
+    for (std::size_t k = low; k < std::min(high, stack.size()); ++k) {
       const Dpor::Node& n = stack[k];
       unsigned chosen = n.chosen;
       if (n.kind == ChoiceKind::thread) {
         if (std::none_of(n.backtrack.begin(), n.backtrack.end(),
-                         [&](std::uint64_t q) { return q != n.keys[chosen] && !n.done.count(q); }))
+                         [&](std::uint64_t q) { return q != n.keys[n.chosen] && !n.done.count(q); }))
           continue;  // nothing left to take here
         std::set<std::uint64_t> done = n.done;
         done.insert(n.keys[chosen]);
@@ -155,6 +319,7 @@ class SpeculativeSearch {
           done.insert(n.keys[chosen]);
         }
       } else {
+        static const std::set<std::uint64_t> nothing;
         const std::size_t parent = thread_above(stack, k);
         while (const auto next = d.following(n, chosen, n.done)) {
           chosen = *next;
@@ -164,204 +329,124 @@ class SpeculativeSearch {
     }
   }
 
-  // A run below choice `chosen` at node `node` of `stack`, `done` explored at
-  // the node's thread node, its nodes above held by `segment`.
-  static TaskPtr branch_of(const std::vector<Dpor::Node>& stack, std::size_t node, unsigned chosen,
-                           const std::set<std::uint64_t>& done, std::shared_ptr<const Segment> segment) {
-    auto t = std::make_shared<Task>();
-    t->node = node;
-    t->path.reserve(node + 1);
-    for (std::size_t k = 0; k < node; ++k) t->path.push_back(stack[k].chosen);
-    t->path.push_back(chosen);
-    t->parent = thread_above(stack, node);
-    t->done = done;
-    t->segment = std::move(segment);
-    t->root_node = node;
-    t->root_choice = chosen;
-    return t;
+  // With lock_ held: nobody will take `t`'s runs.
+  void drop(Task& t) {
+    if (t.state == Task::State::queued) {
+      for (auto it = queue_.begin(); it != queue_.end(); ++it)
+        if (it->get() == &t) {
+          queue_.erase(it);
+          break;
+        }
+    }
+    t.state = Task::State::dropped;
+    t.runs.clear();
+    t.room.notify_one();
   }
 
-  // Makes sure a run is made (or being made) for choice `chosen` at node
-  // `node` with `done` explored at the node's thread node; returns it.
-  TaskPtr expect(std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
-    std::vector<TaskPtr>& at = tasks_at_[node];
-    for (auto it = at.begin(); it != at.end(); ++it) {
-      if ((*it)->path.back() != chosen) continue;
-      if ((*it)->done == done) return *it;
-      cancel(*it);
-      at.erase(it);
-      break;
+  // A task's walk hands its runs to the walk that will take them.
+  struct Buffer final : Sink {
+    SubtreeSearch& s;
+    Task& t;
+    Buffer(SubtreeSearch& search, Task& task) : s(search), t(task) {}
+    bool go_on() override {
+      std::unique_lock<std::mutex> g(s.lock_);
+      if (t.runs.size() >= kBuffered) {
+        s.release(g);  // a thread waiting here holds no slot
+        while (!t.room.wait_for(g, kPatience, [&] {
+          return s.stopping_ || t.state == Task::State::dropped || t.runs.size() < kBuffered;
+        }))
+          continue;
+        s.acquire(g);
+      }
+      return !s.stopping_ && t.state != Task::State::dropped;
     }
-    TaskPtr t = branch_of(dpor_.stack_, node, chosen, done, segment_of_[node]);
-    at.push_back(t);
-    {
-      std::lock_guard<std::mutex> g(lock_);
-      t->serial = ++serial_;
-      queue_.insert(t);
+    bool take(RunResult&& r, bool redundant) override {
+      r.steps = {};
+      r.trace = {};
+      std::lock_guard<std::mutex> g(s.lock_);
+      if (t.state == Task::State::dropped) return false;
+      t.runs.emplace_back(std::move(r), redundant);
+      t.progress.notify_one();
+      return true;
     }
+  };
+
+  // Slots: at most `jobs` threads make runs (the thread that called search()
+  // holds one). A worker waiting for room gives its slot back meanwhile.
+  void release(std::unique_lock<std::mutex>&) {
+    ++free_;
+    start_threads();
     work_.notify_one();
-    return t;
   }
+  void acquire(std::unique_lock<std::mutex>&) { --free_; }  // may go below 0 until a task ends
 
-  // Runs ahead: the next `ahead_` branches next() would take if no run
-  // before them added a backtrack entry.
-  void predict() {
-    std::size_t listed = 0;
-    upcoming(dpor_, 0, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
-      expect(node, chosen, done);
-      return ++listed < ahead_;
-    });
-  }
-
-  void cancel(const TaskPtr& t) {
-    std::lock_guard<std::mutex> g(lock_);
-    drop(t);
-  }
-  // With lock_ held: `t` and the runs made ahead below it will not be taken.
-  void drop(const TaskPtr& t) {
-    if (t->state == Task::State::queued) queue_.erase(t);
-    t->state = Task::State::cancelled;
-    for (const TaskPtr& c : t->children) drop(c);
-    t->children.clear();
-  }
-
-  // Waits for the run of `t`, or makes it here when no worker has started it.
-  void finish(const TaskPtr& t, Dpor& own) {
-    std::unique_lock<std::mutex> g(lock_);
-    if (t->state == Task::State::queued) {
-      queue_.erase(t);
-      t->state = Task::State::running;
-      g.unlock();
-      make(*t, own);
-      return;
+  // With lock_ held: a thread for every free slot with a task queued.
+  void start_threads() {
+    const std::size_t wanted = std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
+    while (idle_ < wanted && threads_.size() < kMostThreads) {
+      ++idle_;
+      threads_.emplace_back([this] { work(); });
     }
-    done_.wait(g, [&] { return t->state == Task::State::finished; });
   }
+  static constexpr std::size_t kMostThreads = 256;
 
   void work() {
-    Dpor own(s_.preemption_bound, o_.memory_model != "sc");
     std::unique_lock<std::mutex> g(lock_);
     for (;;) {
-      work_.wait(g, [&] { return stopping_ || !queue_.empty(); });
+      work_.wait(g, [&] { return stopping_ || (!queue_.empty() && free_ > 0); });
       if (stopping_) return;
       TaskPtr t = *queue_.begin();
       queue_.erase(queue_.begin());
       t->state = Task::State::running;
+      --free_;
+      --idle_;
       g.unlock();
-      make(*t, own);
+      make(*t);
       g.lock();
+      ++free_;
+      ++idle_;
+      if (!queue_.empty()) work_.notify_one();
     }
   }
 
-  // Makes the run of `t` on `own`, a worker's copy of the stack.
-  void make(Task& t, Dpor& own) {
-    std::vector<TaskPtr> children;
+  // Walks the subtree of `t` on a stack of this thread's own.
+  void make(Task& t) {
+    Buffer buffer(*this, t);
+    Dpor d(s_.preemption_bound, o_.memory_model != "sc");
+    std::exception_ptr error;
     try {
-      align(t, own);
-      own.begin_run();
-      RunResult r = run_once(m_, c_, o_, own);
-      own.analyse(r);
-      t.redundant = r.abandoned || own.repeats(r);
-      auto& stack = own.stack_;
-      for (std::size_t k = 0; k <= t.node; ++k)
-        if (!stack[k].backtrack.empty()) {
-          t.added.emplace_back(k, std::move(stack[k].backtrack));
-          stack[k].backtrack.clear();
-        }
-      const auto below = stack.begin() + static_cast<std::ptrdiff_t>(t.node + 1);
-      auto made = std::make_shared<Segment>();
-      made->above = t.segment;
-      made->first = t.node + 1;
-      made->nodes.assign(below, stack.end());
-      t.made = std::move(made);
-      // The first branches below this run, made ahead in turn (used once it is).
-      upcoming(own, t.node + 1, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
-        TaskPtr c = branch_of(stack, node, chosen, done, t.made);
-        c->root_node = t.root_node;
-        c->root_choice = t.root_choice;
-        children.push_back(std::move(c));
-        return children.size() < kChildren;
-      });
-      t.nodes.assign(std::make_move_iterator(below), std::make_move_iterator(stack.end()));
-      stack.resize(t.node + 1);
-      r.steps = {};
-      r.trace = {};
-      t.run = std::move(r);
+      d.stack_ = t.prefix;
+      walk(d, t.root + 1, buffer, t.order);
     } catch (...) {
-      t.error = std::current_exception();
-      own.stack_.clear();
+      error = std::current_exception();
     }
     std::lock_guard<std::mutex> g(lock_);
-    if (t.state != Task::State::running) return;
+    if (t.state == Task::State::dropped) return;
+    t.error = error;
+    d.stack_.resize(std::min(d.stack_.size(), t.root + 1));
+    t.after = std::move(d.stack_);
     t.state = Task::State::finished;
-    if (queue_.size() < ahead_)
-      for (TaskPtr& c : children) {
-        c->serial = ++serial_;
-        queue_.insert(c);
-        t.children.push_back(std::move(c));
-      }
-    work_.notify_all();
-    done_.notify_all();
-  }
-
-  // Brings `own`'s stack to the branch of `t`. A node is the same node as
-  // long as the choices above it are (the search never takes a path twice),
-  // so the nodes `own` holds from an earlier run are kept up to the first
-  // choice that differs; the rest are copied from the segments.
-  static void align(const Task& t, Dpor& own) {
-    auto& stack = own.stack_;
-    std::size_t same = 0;  // choices above node `same` agree
-    const std::size_t common = std::min(stack.size(), t.node + 1);
-    while (same < common && same < t.node && stack[same].chosen == t.path[same]) ++same;
-    std::size_t keep = std::min(common, same + 1);  // nodes 0..keep-1 are the task's nodes
-    stack.resize(keep);
-    std::vector<const Segment*> chain;  // the segments that hold nodes keep..t.node, deepest first
-    for (const Segment* s = t.segment.get(); s != nullptr; s = s->above.get()) {
-      chain.push_back(s);
-      if (s->first <= keep) break;
-    }
-    std::size_t at = chain.size() - 1;
-    for (std::size_t k = keep; k <= t.node; ++k) {
-      while (at > 0 && chain[at - 1]->first <= k) --at;
-      stack.push_back(chain[at]->nodes[k - chain[at]->first]);
-      stack.back().backtrack.clear();
-    }
-    for (std::size_t k = std::min(same, t.node); k <= t.node; ++k) stack[k].chosen = t.path[k];
-    if (t.parent != none) stack[t.parent].done = t.done;
+    t.progress.notify_one();
   }
 
   const models::Model& m_;
   const models::Config& c_;
   const RunOptions& o_;
   const DporSearch& s_;
-  Dpor dpor_;  // the search
-  const std::size_t ahead_;                    // runs made ahead: branches listed, and most queued
-  static constexpr std::size_t kChildren = 4;  // runs made ahead below one run
-  std::vector<std::shared_ptr<const Segment>> segment_of_;  // per node of the stack
-  std::vector<std::vector<TaskPtr>> tasks_at_;             // per node: runs made ahead below it
-  std::uint64_t serial_ = 0;
 
-  std::mutex lock_;  // guards queue_, stopping_ and every Task::state
-  std::condition_variable work_, done_;
+  std::mutex lock_;  // guards the queue, every Task's state, runs and after, and the counts below
+  std::condition_variable work_;
   std::set<TaskPtr, Sooner> queue_;
   bool stopping_ = false;
-  std::vector<std::thread> workers_;
+  int free_;              // slots free
+  std::size_t idle_ = 0;  // threads waiting for a task
+  std::vector<std::thread> threads_;
+  std::atomic<std::size_t> taken_over_{0};
 };
 
-void dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
+std::size_t dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take) {
-  if (s.jobs > 1) {
-    SpeculativeSearch(m, c, o, s).search(go_on, take);
-    return;
-  }
-  Dpor dpor(s.preemption_bound, o.memory_model != "sc");
-  do {
-    if (!go_on()) return;
-    dpor.begin_run();
-    RunResult r = run_once(m, c, o, dpor);
-    dpor.analyse(r);
-    if (!take(r, r.abandoned || dpor.repeats(r))) return;
-  } while (dpor.next());
+  return SubtreeSearch(m, c, o, s).search(go_on, take);
 }
 
 }  // namespace scopesim

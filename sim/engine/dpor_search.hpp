@@ -1,7 +1,8 @@
 // The exhaustive search's loop: the runs DPOR (dpor.hpp) asks for, in its
-// order, on one thread or speculatively on several with the same runs in the
-// same order.
+// order, on one thread or with subtrees walked ahead on several, with the same
+// runs in the same order.
 #pragma once
+#include <cstddef>
 #include <functional>
 
 #include "sim/engine/execution.hpp"
@@ -11,15 +12,26 @@ namespace scopesim {
 struct DporSearch {
   int preemption_bound = -1;  // -1: none
   unsigned jobs = 1;          // threads that run executions
+  // With jobs > 1: while a thread has no task, subtrees are handed over at
+  // nodes with at least `split_above` thread decisions below them in the run
+  // just made, at most `offered` waiting per walk (docs/performance.md: tuned
+  // on histogram.plain_rmw). Neither changes what reaches `take`.
+  std::size_t split_above = 12;
+  std::size_t offered = 4;
+  // A walk that reaches a branch it handed out before a thread started it
+  // walks it itself (false: waits for a thread to; tests).
+  bool take_back = true;
 };
 
 // Hands every run of the exhaustive search to `take`, in the order of the
 // sequential search, with whether it is redundant (cut short by the sleep
 // sets, or repeating an explored execution). `go_on` is asked before each run
 // and `take` after it; either stops the search by returning false. With
-// jobs > 1 runs are made ahead on other threads; what reaches `take` (and how
-// many times `go_on` is asked) is the same for every number of jobs.
-void dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
+// jobs > 1 subtrees are walked ahead on other threads (dpor_search.cpp); what
+// reaches `take` (and how many times `go_on` is asked) is the same for every
+// number of jobs. Returns how many subtrees were walked on other threads and
+// taken over.
+std::size_t dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take);
 
 }  // namespace scopesim
