@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory_resource>
 #include <stdexcept>
 
 #include "sim/core/door.hpp"
@@ -18,9 +19,11 @@ namespace scopesim {
 
 std::string Finding::key() const {
   std::string k(name(kind));
-  std::vector<std::string> w = where;
-  std::sort(w.begin(), w.end());
-  for (const auto& s : w) k += "|" + s;
+  std::vector<const std::string*> w;
+  w.reserve(where.size());
+  for (const auto& s : where) w.push_back(&s);
+  std::sort(w.begin(), w.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  for (const std::string* s : w) k.append("|").append(*s);
   return k;
 }
 
@@ -83,6 +86,7 @@ struct Fault {
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
 struct SimThread {
+  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -106,7 +110,7 @@ struct SimThread {
     std::uint64_t mods;
     std::size_t read_index;
   };
-  std::map<SpinKey, Visit> visits;
+  std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
@@ -153,7 +157,7 @@ class Run final : public Door, public HostApi {
   RunResult go() {
     set_current_door(this);
     // The host program is thread 0.
-    SimThread h;
+    SimThread h(&scratch_);
     h.name = "host";
     h.host = true;
     h.place.host = true;
@@ -284,6 +288,10 @@ class Run final : public Door, public HostApi {
   static Sizes& sizes() {
     thread_local Sizes z;
     return z;
+  }
+  static std::vector<std::byte>& scratch_buffer() {
+    thread_local std::vector<std::byte> b(std::size_t{1} << 18);
+    return b;
   }
   static fiber::FiberPool& pool() {
     thread_local fiber::FiberPool p;
@@ -582,7 +590,8 @@ class Run final : public Door, public HostApi {
 
   // For the explorer: the steps whose writes store `m` may be placed before.
   void note_precedes(const MemOp& m) {
-    for (WriteId w : mm_->may_precede(m))
+    mm_->may_precede(m, cand_);
+    for (WriteId w : cand_)
       if (!mm_->info(w).initial) r_.steps[step_].precedes.push_back(made_by(w));
   }
 
@@ -636,16 +645,17 @@ class Run final : public Door, public HostApi {
 
   // The writes read `m` may return. A compare-and-swap may read any write a
   // load may; those it would succeed on must also keep it atomic.
-  std::vector<WriteId> readable(const MemOp& m, const Event& e) {
-    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m);
+  // (Into `cand`; the buffers are the run's, used with no switch in between.)
+  void readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
+    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m, cand);
     MemOp as_load = m;
     as_load.op = load_part(m.op);
-    std::vector<WriteId> cand = mm_->readable(as_load);
-    const std::vector<WriteId> atomic = mm_->readable(m);
+    mm_->readable(as_load, cand);
+    std::vector<WriteId>& atomic = atomic_;
+    mm_->readable(m, atomic);
     std::erase_if(cand, [&](WriteId w) {
       return !fails_cas(e, mm_->info(w).value) && std::find(atomic.begin(), atomic.end(), w) == atomic.end();
     });
-    return cand;
   }
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
@@ -670,7 +680,8 @@ class Run final : public Door, public HostApi {
     const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
     for (;;) {
       SimThread& t = threads_[cur_];
-      std::vector<WriteId> cand = readable(m, e);
+      std::vector<WriteId>& cand = cand_;
+      readable(m, e, cand);
       auto visit = t.visits.find(vkey);
       bool spinning = false;
       if (visit != t.visits.end() && visit->second.mods == t.mods &&
@@ -945,7 +956,7 @@ class Run final : public Door, public HostApi {
     }
     OpData d = std::move(enqueuing_);
     const OpId op = streams_.enqueue(d.stream, d.kind, d.event);
-    SimThread a;
+    SimThread a(&scratch_);
     static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
     a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
     a.op = op;
@@ -1072,7 +1083,7 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread t;
+        SimThread t(&scratch_);
         t.name = prefix + "b" + std::to_string(b) + ".t" + std::to_string(i);
         t.block = first_block + b;
         t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
@@ -1119,10 +1130,10 @@ class Run final : public Door, public HostApi {
 
   // Which block takes a free slot is a choice: CUDA promises no dispatch order.
   void dispatch_one(unsigned picks) {
-    ChoicePoint p;
-    p.kind = ChoiceKind::dispatch;
+    ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
+    p.keys.clear();
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
       if (!blocks_[b].dispatched) p.keys.push_back(b);
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
@@ -1219,9 +1230,9 @@ class Run final : public Door, public HostApi {
 
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
     Finding f{k, std::move(msg), std::move(who), std::move(where)};
-    const std::string key = f.key();
-    for (const Finding& g : r_.findings)
-      if (g.key() == key) return;
+    std::string key = f.key();
+    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
+    finding_keys_.push_back(std::move(key));
     r_.findings.push_back(std::move(f));
   }
 
@@ -1266,10 +1277,14 @@ class Run final : public Door, public HostApi {
   }
 
   const models::Model& m_;
-  models::Config c_;
-  RunOptions o_;
+  const models::Config& c_;  // run_once's caller keeps both for the run
+  const RunOptions& o_;
   Chooser& ch_;
   std::unique_ptr<MemoryModel> mm_;
+  // The run's node containers (spin visits, warps, shared arrays) allocate
+  // here; it is dropped whole with the run, and starts in a buffer kept from
+  // run to run.
+  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer().data(), scratch_buffer().size()};
   std::vector<SimThread> threads_;
   std::vector<Block> blocks_;
   // Lanes waiting in a warp collective, per (block, warp).
@@ -1279,9 +1294,9 @@ class Run final : public Door, public HostApi {
     EventKind kind = EventKind::syncwarp;
     Where where;
   };
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_;
+  std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   std::vector<Region> regions_;
-  std::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_;
+  std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
   struct EventRef {
     ThreadId thread;
     Where where;
@@ -1301,10 +1316,13 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;
+  std::vector<std::string> finding_keys_;  // Finding::key() of each of r_.findings
   // The thread decision's buffers, kept from one decision to the next.
   std::vector<ThreadId> runnable_;
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;
+  std::vector<WriteId> cand_, atomic_;  // a read's candidates (choose_read)
+  ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 
 }  // namespace
