@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory_resource>
 #include <stdexcept>
@@ -986,10 +987,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // The body of a stream operation's thread. (A copy of the operation: the
-  // host may enqueue more, and ops_ grow, while it runs.)
+  // The body of a stream operation's thread. (The host may enqueue more, and
+  // ops_ grow, while it runs: a deque keeps `d` where it is.)
   void perform_op(OpId op) {
-    const OpData d = ops_[op];
+    const OpData& d = ops_[op];
     Event start;
     start.kind = EventKind::stream_op;
     start.label = label(d.kind);
@@ -1093,7 +1094,7 @@ class Run final : public Door, public HostApi {
         t.place.block = first_block + b;
         t.place.warp = i / 32;
         t.place.lane = i % 32;
-        t.body = d.body;
+        t.body = [body = &d.body] { (*body)(); };  // ops_ keeps it where it is
         mm_->spawn(t.place, static_cast<long>(parent));
         spawned.push_back(static_cast<ThreadId>(threads_.size()));
         threads_.push_back(std::move(t));
@@ -1308,7 +1309,7 @@ class Run final : public Door, public HostApi {
   ThreadId cur_ = 0, last_ = 0;
   std::size_t step_ = ~std::size_t{0};
   Streams streams_;
-  std::vector<OpData> ops_;  // by OpId
+  std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
   bool stopped_ = false;
