@@ -87,7 +87,8 @@ struct Fault {
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
 struct SimThread {
-  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
+  explicit SimThread(std::pmr::memory_resource* scratch)
+      : visits(scratch), reads(scratch), read_steps(scratch), waiting_for(scratch) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -113,9 +114,9 @@ struct SimThread {
   };
   std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
-  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
-  std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
+  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  std::pmr::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
   Where barrier_where;
@@ -143,10 +144,11 @@ std::uint64_t where_key(const Where& w) {
 class Run final : public Door, public HostApi {
  public:
   Run(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch)
-      : m_(m), c_(c), o_(o), ch_(ch), mm_(make_memory_model(o.memory_model)) {
+      : m_(m), c_(c), o_(o), ch_(ch), mm_(memory_model(o.memory_model)) {
     if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
     arena().reset();
     pool().reset();
+    finding_keys_.clear();
     // Runs of one exploration are alike: start with the previous run's sizes.
     const Sizes& z = sizes();
     r_.log.reserve(z.log);
@@ -289,6 +291,18 @@ class Run final : public Door, public HostApi {
   static Sizes& sizes() {
     thread_local Sizes z;
     return z;
+  }
+  // One memory model per OS thread and name, reset for each run (it keeps its buffers).
+  static MemoryModel* memory_model(const std::string& name) {
+    thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
+    auto it = models.find(name);
+    if (it == models.end()) {
+      std::unique_ptr<MemoryModel> mm = make_memory_model(name);
+      if (!mm) return nullptr;
+      it = models.emplace(name, std::move(mm)).first;
+    }
+    it->second->reset();
+    return it->second.get();
   }
   static std::vector<std::byte>& scratch_buffer() {
     thread_local std::vector<std::byte> b(std::size_t{1} << 18);
@@ -1281,7 +1295,7 @@ class Run final : public Door, public HostApi {
   const models::Config& c_;  // run_once's caller keeps both for the run
   const RunOptions& o_;
   Chooser& ch_;
-  std::unique_ptr<MemoryModel> mm_;
+  MemoryModel* mm_;  // memory_model()'s, for this run
   // The run's node containers (spin visits, warps, shared arrays) allocate
   // here; it is dropped whole with the run, and starts in a buffer kept from
   // run to run.
@@ -1317,13 +1331,28 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;
-  std::vector<std::string> finding_keys_;  // Finding::key() of each of r_.findings
-  // The thread decision's buffers, kept from one decision to the next.
-  std::vector<ThreadId> runnable_;
-  ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
-  ChoicePoint choice_;
-  std::vector<WriteId> cand_, atomic_;  // a read's candidates (choose_read)
-  ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
+  // Buffers kept from one decision, and one run, to the next (one run at a
+  // time per OS thread).
+  struct Buffers {
+    std::vector<std::string> finding_keys;  // Finding::key() of each of r_.findings
+    std::vector<ThreadId> runnable;         // the thread decision's
+    ChoicePoint next_thread{ChoiceKind::thread, 0, {}, {}, {}, 1};
+    ChoicePoint choice;                     // read and coherence decisions (choice())
+    std::vector<WriteId> cand, atomic;      // a read's candidates (choose_read)
+    ChoicePoint dispatch{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
+  };
+  static Buffers& buffers() {
+    thread_local Buffers b;
+    return b;
+  }
+  Buffers& b_ = buffers();
+  std::vector<std::string>& finding_keys_ = b_.finding_keys;
+  std::vector<ThreadId>& runnable_ = b_.runnable;
+  ChoicePoint& next_thread_ = b_.next_thread;
+  ChoicePoint& choice_ = b_.choice;
+  std::vector<WriteId>& cand_ = b_.cand;
+  std::vector<WriteId>& atomic_ = b_.atomic;
+  ChoicePoint& dispatch_ = b_.dispatch;
 };
 
 }  // namespace

@@ -55,6 +55,9 @@ class MemoryModel {
  public:
   virtual ~MemoryModel() = default;
   virtual std::string_view name() const = 0;
+  // Forgets every thread, write and location: the model of a new run (it
+  // keeps its buffers).
+  virtual void reset() = 0;
 
   // A new thread placed at `where`; its view starts as `parent`'s (kernel
   // start synchronizes the launching host with every thread). parent < 0: none.

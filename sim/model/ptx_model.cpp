@@ -303,6 +303,19 @@ std::string_view PtxModel::name() const {
   return "ptx";
 }
 
+void PtxModel::reset() {
+  State& s = *s_;
+  s.threads.clear();
+  s.writes.clear();
+  s.locs.clear();
+  s.loc_at.clear();
+  s.sc_fences.clear();
+  s.findings.clear();
+  s.rf_hash = 0;
+  s.fence_hash = 0;
+  s.placed.reset();
+}
+
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
   Thread t;
   t.where = where;

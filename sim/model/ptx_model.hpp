@@ -21,6 +21,7 @@ class PtxModel final : public MemoryModel {
   explicit PtxModel(PtxOptions o = {});
   ~PtxModel() override;
   std::string_view name() const override;
+  void reset() override;
 
   ThreadId spawn(const Placement& where, long parent) override;
   void join(ThreadId waiter, ThreadId ended) override;
