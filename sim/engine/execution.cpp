@@ -383,21 +383,22 @@ class Run final : public Door, public HostApi {
           if (stopped_) return;
         }
       }
-      // Waiters whose work finished may run again.
-      for (auto& t : threads_)
+      // In one pass: waiters whose work finished and spinners whose location
+      // got a new write may run again (neither depends on the other), then
+      // the runnable threads.
+      std::vector<ThreadId>& runnable = runnable_;
+      runnable.clear();
+      for (ThreadId id = 0; id < threads_.size(); ++id) {
+        SimThread& t = threads_[id];
         if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
-      // Spinners whose location got a new write may run again.
-      for (auto& t : threads_)
         if (t.state == State::spin)
           for (auto [addr, n] : t.waiting_for)
             if (mm_->writes_to(addr) > n) {
               t.state = State::runnable;
               break;
             }
-      std::vector<ThreadId>& runnable = runnable_;
-      runnable.clear();
-      for (ThreadId id = 0; id < threads_.size(); ++id)
-        if (threads_[id].state == State::runnable) runnable.push_back(id);
+        if (t.state == State::runnable) runnable.push_back(id);
+      }
       if (runnable.empty()) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
