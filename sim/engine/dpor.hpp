@@ -186,10 +186,11 @@ class Dpor final : public Chooser {
       Node& node = stack_[thread_nodes_[j]];
       node.shapes[node.chosen] = r.steps[j].shape;
     }
-    const Witnesses witnesses(r.steps, n);
+    // Witnesses are needed only where two steps commute.
+    const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
+                                       [](const Step& s) { return s.shape.commutes != 0; });
+    const Witnesses witnesses(r.steps, commuting ? n : 0);
     wake_commuting_sleepers(r.steps, n);
-    std::vector<std::vector<std::uint32_t>> clock;  // per thread: last known step (+1) of each thread
-    std::vector<std::vector<std::uint32_t>> step_clock(n);
     std::size_t threads = 0;
     for (std::size_t j = 0; j < n; ++j) {
       threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
@@ -197,11 +198,15 @@ class Dpor final : public Chooser {
       for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
     }
-    clock.resize(threads);
-    auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& { return clock[t]; };
+    // Vector clocks, one row of `threads` entries each (the last known step
+    // + 1 of each thread), in buffers kept from run to run: per thread
+    // (clock), per step (step_clock), and one to merge joins in.
+    Clocks clock(clock_buf_, threads, threads), step_clock(step_clock_buf_, n, threads), merged(merged_buf_, 1, threads);
+    auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing.
-    std::vector<bool> inserted(n, false);
+    std::vector<bool>& inserted = inserted_buf_;
+    inserted.assign(n, false);
     for (std::size_t k = 0; k < r.log.size(); ++k) {
       const Decision& d = r.log[k];
       if (d.kind != ChoiceKind::coherence || d.index == 0) continue;
@@ -211,8 +216,9 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
-      std::vector<std::uint32_t>& cj = at(sj.thread);
-      for (ThreadId t : sj.learns) learn(cj, at(t));  // it runs after they ended
+      std::uint32_t* cj = at(sj.thread);
+      for (ThreadId t : sj.learns)  // it runs after they ended; they learn nothing back
+        if (at(t) != cj) clock.join(cj, at(t));
       for (std::size_t i = j; i-- > 0;) {
         const Step& si = r.steps[i];
         if (si.thread == sj.thread) continue;
@@ -227,25 +233,44 @@ class Dpor final : public Chooser {
         // both orders, so the run-time order is no race to reverse.
         if (reads_choose_ && store_may_precede(si, sj, i)) continue;
         if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
-          if (sj.reads_from == i + 1) join(cj, step_clock[i]);
+          if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
-        const bool ordered = si.thread < cj.size() && cj[si.thread] >= i + 1;
+        const bool ordered = cj[si.thread] >= i + 1;
         if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
-        join(cj, step_clock[i]);
+        clock.join(cj, step_clock.row(i));
       }
-      if (cj.size() <= sj.thread) cj.resize(sj.thread + 1, 0);
       cj[sj.thread] = static_cast<std::uint32_t>(j + 1);
       if (!sj.joins.empty()) {
-        std::vector<std::uint32_t> merged = cj;
-        for (ThreadId t : sj.joins) join(merged, at(t));
-        for (ThreadId t : sj.joins) at(t) = merged;
-        at(sj.thread) = merged;
+        std::uint32_t* m = merged.row(0);
+        clock.copy(m, cj);
+        for (ThreadId t : sj.joins) clock.join(m, at(t));
+        for (ThreadId t : sj.joins) clock.copy(at(t), m);
+        clock.copy(at(sj.thread), m);
       }
-      for (ThreadId t : sj.spawned) at(t) = at(sj.thread);
-      step_clock[j] = at(sj.thread);
+      for (ThreadId t : sj.spawned) clock.copy(at(t), at(sj.thread));
+      clock.copy(step_clock.row(j), at(sj.thread));
     }
   }
+
+  // Rows of vector clocks of one width, zeroed, in a buffer kept by the caller.
+  class Clocks {
+   public:
+    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, std::size_t width) : buf_(buf), width_(width) {
+      buf_.assign(rows * width, 0);
+    }
+    std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
+    void join(std::uint32_t* a, const std::uint32_t* b) const {
+      for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
+    }
+    void copy(std::uint32_t* a, const std::uint32_t* b) const {
+      if (a != b) std::copy(b, b + width_, a);
+    }
+
+   private:
+    std::vector<std::uint32_t>& buf_;
+    std::size_t width_;
+  };
 
   // The readers of each location that could tell the order of two commuting
   // RMWs of it that ran before them: any step that reads it and is not itself
@@ -443,6 +468,8 @@ class Dpor final : public Chooser {
   }
 
   int bound_;
+  std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
+  std::vector<bool> inserted_buf_;
   std::vector<Node> stack_;
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;

@@ -3,7 +3,9 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
+#include <memory_resource>
 #include <stdexcept>
 
 #include "sim/core/door.hpp"
@@ -18,9 +20,11 @@ namespace scopesim {
 
 std::string Finding::key() const {
   std::string k(name(kind));
-  std::vector<std::string> w = where;
-  std::sort(w.begin(), w.end());
-  for (const auto& s : w) k += "|" + s;
+  std::vector<const std::string*> w;
+  w.reserve(where.size());
+  for (const auto& s : where) w.push_back(&s);
+  std::sort(w.begin(), w.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  for (const std::string* s : w) k.append("|").append(*s);
   return k;
 }
 
@@ -83,6 +87,8 @@ struct Fault {
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
 struct SimThread {
+  explicit SimThread(std::pmr::memory_resource* scratch)
+      : visits(scratch), reads(scratch), read_steps(scratch), waiting_for(scratch) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -106,11 +112,11 @@ struct SimThread {
     std::uint64_t mods;
     std::size_t read_index;
   };
-  std::map<SpinKey, Visit> visits;
+  std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
-  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
-  std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
+  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  std::pmr::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
   Where barrier_where;
@@ -139,10 +145,11 @@ std::uint64_t where_key(const Where& w) {
 class Run final : public Door, public HostApi {
  public:
   Run(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch)
-      : m_(m), c_(c), o_(o), ch_(ch), mm_(make_memory_model(o.memory_model)) {
+      : m_(m), c_(c), o_(o), ch_(ch), mm_(memory_model(o.memory_model)) {
     if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
     arena().reset();
     pool().reset();
+    finding_keys_.clear();
     // Runs of one exploration are alike: start with the previous run's sizes.
     const Sizes& z = sizes();
     r_.log.reserve(z.log);
@@ -154,7 +161,7 @@ class Run final : public Door, public HostApi {
   RunResult go() {
     set_current_door(this);
     // The host program is thread 0.
-    SimThread h;
+    SimThread h(&scratch_);
     h.name = "host";
     h.host = true;
     h.place.host = true;
@@ -286,6 +293,22 @@ class Run final : public Door, public HostApi {
     thread_local Sizes z;
     return z;
   }
+  // One memory model per OS thread and name, reset for each run (it keeps its buffers).
+  static MemoryModel* memory_model(const std::string& name) {
+    thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
+    auto it = models.find(name);
+    if (it == models.end()) {
+      std::unique_ptr<MemoryModel> mm = make_memory_model(name);
+      if (!mm) return nullptr;
+      it = models.emplace(name, std::move(mm)).first;
+    }
+    it->second->reset();
+    return it->second.get();
+  }
+  static std::vector<std::byte>& scratch_buffer() {
+    thread_local std::vector<std::byte> b(std::size_t{1} << 18);
+    return b;
+  }
   static fiber::FiberPool& pool() {
     thread_local fiber::FiberPool p;
     return p;
@@ -364,21 +387,22 @@ class Run final : public Door, public HostApi {
           if (stopped_) return;
         }
       }
-      // Waiters whose work finished may run again.
-      for (auto& t : threads_)
+      // In one pass: waiters whose work finished and spinners whose location
+      // got a new write may run again (neither depends on the other), then
+      // the runnable threads.
+      std::vector<ThreadId>& runnable = runnable_;
+      runnable.clear();
+      for (ThreadId id = 0; id < threads_.size(); ++id) {
+        SimThread& t = threads_[id];
         if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
-      // Spinners whose location got a new write may run again.
-      for (auto& t : threads_)
         if (t.state == State::spin)
           for (auto [addr, n] : t.waiting_for)
             if (mm_->writes_to(addr) > n) {
               t.state = State::runnable;
               break;
             }
-      std::vector<ThreadId>& runnable = runnable_;
-      runnable.clear();
-      for (ThreadId id = 0; id < threads_.size(); ++id)
-        if (threads_[id].state == State::runnable) runnable.push_back(id);
+        if (t.state == State::runnable) runnable.push_back(id);
+      }
       if (runnable.empty()) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
@@ -586,7 +610,8 @@ class Run final : public Door, public HostApi {
 
   // For the explorer: the steps whose writes store `m` may be placed before.
   void note_precedes(const MemOp& m) {
-    for (WriteId w : mm_->may_precede(m))
+    mm_->may_precede(m, cand_);
+    for (WriteId w : cand_)
       if (!mm_->info(w).initial) r_.steps[step_].precedes.push_back(made_by(w));
   }
 
@@ -640,16 +665,17 @@ class Run final : public Door, public HostApi {
 
   // The writes read `m` may return. A compare-and-swap may read any write a
   // load may; those it would succeed on must also keep it atomic.
-  std::vector<WriteId> readable(const MemOp& m, const Event& e) {
-    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m);
+  // (Into `cand`; the buffers are the run's, used with no switch in between.)
+  void readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
+    if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m, cand);
     MemOp as_load = m;
     as_load.op = load_part(m.op);
-    std::vector<WriteId> cand = mm_->readable(as_load);
-    const std::vector<WriteId> atomic = mm_->readable(m);
+    mm_->readable(as_load, cand);
+    std::vector<WriteId>& atomic = atomic_;
+    mm_->readable(m, atomic);
     std::erase_if(cand, [&](WriteId w) {
       return !fails_cas(e, mm_->info(w).value) && std::find(atomic.begin(), atomic.end(), w) == atomic.end();
     });
-    return cand;
   }
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
@@ -674,7 +700,8 @@ class Run final : public Door, public HostApi {
     const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
     for (;;) {
       SimThread& t = threads_[cur_];
-      std::vector<WriteId> cand = readable(m, e);
+      std::vector<WriteId>& cand = cand_;
+      readable(m, e, cand);
       auto visit = t.visits.find(vkey);
       bool spinning = false;
       if (visit != t.visits.end() && visit->second.mods == t.mods &&
@@ -956,7 +983,7 @@ class Run final : public Door, public HostApi {
     }
     OpData d = std::move(enqueuing_);
     const OpId op = streams_.enqueue(d.stream, d.kind, d.event);
-    SimThread a;
+    SimThread a(&scratch_);
     static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
     a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
     a.op = op;
@@ -987,10 +1014,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // The body of a stream operation's thread. (A copy of the operation: the
-  // host may enqueue more, and ops_ grow, while it runs.)
+  // The body of a stream operation's thread. (The host may enqueue more, and
+  // ops_ grow, while it runs: a deque keeps `d` where it is.)
   void perform_op(OpId op) {
-    const OpData d = ops_[op];
+    const OpData& d = ops_[op];
     Event start;
     start.kind = EventKind::stream_op;
     start.label = label(d.kind);
@@ -1083,7 +1110,7 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread t;
+        SimThread t(&scratch_);
         t.name = prefix + "b" + std::to_string(b) + ".t" + std::to_string(i);
         t.block = first_block + b;
         t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
@@ -1093,7 +1120,7 @@ class Run final : public Door, public HostApi {
         t.place.block = first_block + b;
         t.place.warp = i / 32;
         t.place.lane = i % 32;
-        t.body = d.body;
+        t.body = [body = &d.body] { (*body)(); };  // ops_ keeps it where it is
         mm_->spawn(t.place, static_cast<long>(d.thread));
         threads_.push_back(std::move(t));
       }
@@ -1159,10 +1186,10 @@ class Run final : public Door, public HostApi {
 
   // Which block takes a free slot is a choice: CUDA promises no dispatch order.
   void dispatch_one(unsigned picks) {
-    ChoicePoint p;
-    p.kind = ChoiceKind::dispatch;
+    ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
+    p.keys.clear();
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
       if (blocks_[b].launched && !blocks_[b].dispatched) p.keys.push_back(b);
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
@@ -1259,9 +1286,9 @@ class Run final : public Door, public HostApi {
 
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
     Finding f{k, std::move(msg), std::move(who), std::move(where)};
-    const std::string key = f.key();
-    for (const Finding& g : r_.findings)
-      if (g.key() == key) return;
+    std::string key = f.key();
+    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
+    finding_keys_.push_back(std::move(key));
     r_.findings.push_back(std::move(f));
   }
 
@@ -1306,10 +1333,14 @@ class Run final : public Door, public HostApi {
   }
 
   const models::Model& m_;
-  models::Config c_;
-  RunOptions o_;
+  const models::Config& c_;  // run_once's caller keeps both for the run
+  const RunOptions& o_;
   Chooser& ch_;
-  std::unique_ptr<MemoryModel> mm_;
+  MemoryModel* mm_;  // memory_model()'s, for this run
+  // The run's node containers (spin visits, warps, shared arrays) allocate
+  // here; it is dropped whole with the run, and starts in a buffer kept from
+  // run to run.
+  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer().data(), scratch_buffer().size()};
   std::vector<SimThread> threads_;
   std::vector<Block> blocks_;
   // Lanes waiting in a warp collective, per (block, warp).
@@ -1319,9 +1350,9 @@ class Run final : public Door, public HostApi {
     EventKind kind = EventKind::syncwarp;
     Where where;
   };
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_;
+  std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   std::vector<Region> regions_;
-  std::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_;
+  std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
   struct EventRef {
     ThreadId thread;
     Where where;
@@ -1333,7 +1364,7 @@ class Run final : public Door, public HostApi {
   ThreadId cur_ = 0, last_ = 0;
   std::size_t step_ = ~std::size_t{0};
   Streams streams_;
-  std::vector<OpData> ops_;  // by OpId
+  std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
   bool stopped_ = false;
@@ -1341,10 +1372,28 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   RunResult r_;
-  // The thread decision's buffers, kept from one decision to the next.
-  std::vector<ThreadId> runnable_;
-  ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
-  ChoicePoint choice_;
+  // Buffers kept from one decision, and one run, to the next (one run at a
+  // time per OS thread).
+  struct Buffers {
+    std::vector<std::string> finding_keys;  // Finding::key() of each of r_.findings
+    std::vector<ThreadId> runnable;         // the thread decision's
+    ChoicePoint next_thread{ChoiceKind::thread, 0, {}, {}, {}, 1};
+    ChoicePoint choice;                     // read and coherence decisions (choice())
+    std::vector<WriteId> cand, atomic;      // a read's candidates (choose_read)
+    ChoicePoint dispatch{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
+  };
+  static Buffers& buffers() {
+    thread_local Buffers b;
+    return b;
+  }
+  Buffers& b_ = buffers();
+  std::vector<std::string>& finding_keys_ = b_.finding_keys;
+  std::vector<ThreadId>& runnable_ = b_.runnable;
+  ChoicePoint& next_thread_ = b_.next_thread;
+  ChoicePoint& choice_ = b_.choice;
+  std::vector<WriteId>& cand_ = b_.cand;
+  std::vector<WriteId>& atomic_ = b_.atomic;
+  ChoicePoint& dispatch_ = b_.dispatch;
 };
 
 }  // namespace

@@ -16,14 +16,32 @@ namespace ctx = boost::context::detail;
 
 namespace {
 
+// How much of a reused stack, from the top, starts zeroed.
+constexpr std::size_t clear_bytes = 16 * 1024;
+
 struct Stack {
   void* base = nullptr;  // lowest address: the guard page
   std::size_t bytes = 0;
+  bool used = false;     // a fiber ran on it since it was mapped (zero) or cleared
   void* top() const { return static_cast<char*>(base) + bytes; }
-};
 
-// How much of a reused stack, from the top, starts zeroed.
-constexpr std::size_t clear_bytes = 16 * 1024;
+  // Zeroes the outermost `n` bytes, where a fiber's own frames live, so
+  // that what a fiber finds in a slot it has not written yet is the same in
+  // every run. A fiber writes its stack from the top down, so below the lowest
+  // nonzero word of that part, it is still zero: only the rest is cleared.
+  void clear(std::size_t n) {
+    if (!used) return;
+    used = false;
+    char* const low = static_cast<char*>(top()) - n;
+    const auto* w = reinterpret_cast<const std::uint64_t*>(low);
+    const std::size_t words = n / sizeof(std::uint64_t);
+    std::size_t k = 0;
+    for (; k + 8 <= words; k += 8)
+      if ((w[k] | w[k + 1] | w[k + 2] | w[k + 3] | w[k + 4] | w[k + 5] | w[k + 6] | w[k + 7]) != 0) break;
+    const std::size_t zero = k * sizeof(std::uint64_t);
+    std::memset(low + zero, 0, n - zero);
+  }
+};
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
@@ -152,11 +170,8 @@ FiberPool::Id FiberPool::create(std::function<void()> body) {
   f->stack = impl_->take_stack();
   const Stack& s = impl_->stacks[f->stack];
   f->top = s.top();
-  // A reused stack still holds the last fiber's frames. Its outermost part,
-  // where a fiber's own frames live, starts zeroed, so that what a fiber
-  // finds in a slot it has not written yet is the same in every run.
-  const std::size_t clear = std::min<std::size_t>(clear_bytes, s.bytes - page_size());
-  std::memset(static_cast<char*>(s.top()) - clear, 0, clear);
+  impl_->stacks[f->stack].clear(std::min<std::size_t>(clear_bytes, s.bytes - page_size()));
+  impl_->stacks[f->stack].used = true;
   f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
   return static_cast<Id>(impl_->live++);
 }

@@ -55,6 +55,9 @@ class MemoryModel {
  public:
   virtual ~MemoryModel() = default;
   virtual std::string_view name() const = 0;
+  // Forgets every thread, write and location: the model of a new run (it
+  // keeps its buffers).
+  virtual void reset() = 0;
 
   // A new thread placed at `where`; its view starts as `parent`'s (kernel
   // start synchronizes the launching host with every thread). parent < 0: none.
@@ -62,15 +65,21 @@ class MemoryModel {
   // `waiter` learns everything `ended` did (kernel end, synchronize calls).
   virtual void join(ThreadId waiter, ThreadId ended) = 0;
 
-  // Writes that read `r` may return, in coherence-list order. For an RMW, only
-  // sources that keep it atomic. Never empty for a valid access.
-  virtual std::vector<WriteId> readable(const MemOp& r) = 0;
+  // Writes that read `r` may return, in coherence-list order (into `out`,
+  // a buffer the caller keeps). For an RMW, only sources that keep it
+  // atomic. Never empty for a valid access.
+  virtual void readable(const MemOp& r, std::vector<WriteId>& out) = 0;
+  std::vector<WriteId> readable(const MemOp& r) {
+    std::vector<WriteId> out;
+    readable(r, out);
+    return out;
+  }
   virtual void read(const MemOp& r, WriteId w) = 0;
   // Number of permitted coherence placements for write `w` (at least 1).
   virtual unsigned placements(const MemOp& w) = 0;
   // The writes that some permitted placement of write `w` comes before (the
-  // writes of the location its thread does not know and may precede).
-  virtual std::vector<WriteId> may_precede(const MemOp& w) = 0;
+  // writes of the location its thread does not know and may precede), into `out`.
+  virtual void may_precede(const MemOp& w, std::vector<WriteId>& out) = 0;
   virtual WriteId write(const MemOp& w, unsigned placement) = 0;
   virtual void fence(ThreadId t, const PtxOp& f) = 0;
   // A block barrier or syncwarp: release/acquire at cta scope among `participants`.

@@ -24,12 +24,11 @@ struct View {
   }
   void observe(const std::vector<WriteId>& ws) {
     if (ws.empty()) return;
-    std::vector<WriteId> merged;
-    merged.reserve(observed.size() + ws.size());
-    std::vector<WriteId> sorted(ws);
-    std::sort(sorted.begin(), sorted.end());
-    std::set_union(observed.begin(), observed.end(), sorted.begin(), sorted.end(), std::back_inserter(merged));
-    observed.swap(merged);
+    const auto old = static_cast<std::ptrdiff_t>(observed.size());
+    observed.insert(observed.end(), ws.begin(), ws.end());
+    std::sort(observed.begin() + old, observed.end());
+    std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
+    observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
   }
 };
 using ViewPtr = std::shared_ptr<const View>;
@@ -105,7 +104,7 @@ struct PtxModel::State {
   std::vector<Thread> threads;
   std::vector<Write> writes;
   std::vector<Location> locs;
-  std::map<std::uintptr_t, std::uint32_t> loc_at;
+  std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;  // (address, location), by address
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
@@ -127,6 +126,14 @@ struct PtxModel::State {
   };
   std::optional<Placed> placed;
   std::vector<std::size_t> placed_positions;
+  std::vector<std::size_t> positions_buf;      // may_precede()'s
+  mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
+
+  // The location at `addr`, if any was accessed.
+  const Location* find(std::uintptr_t addr) const {
+    auto it = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(addr, std::uint32_t{0}));
+    return it != loc_at.end() && it->first == addr ? &locs[it->second] : nullptr;
+  }
 
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
 
@@ -165,15 +172,15 @@ struct PtxModel::State {
   }
 
   std::uint32_t location(const MemOp& op) {
-    auto it = loc_at.find(op.addr);
-    if (it != loc_at.end()) {
+    auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
+    if (next != loc_at.end() && next->first == op.addr) {
+      auto it = next;
       Location& l = locs[it->second];
       if (l.size != op.size)
         unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
                             std::to_string(l.size));
       return it->second;
     }
-    auto next = loc_at.lower_bound(op.addr);
     if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
     if (next != loc_at.begin()) {
       auto prev = std::prev(next);
@@ -181,7 +188,7 @@ struct PtxModel::State {
     }
     const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
     locs.push_back({op.addr, op.size, {}, {}, {}});
-    loc_at.emplace(op.addr, id);
+    loc_at.insert(next, {op.addr, id});
     // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
     Write init;
     init.loc = id;
@@ -250,7 +257,9 @@ struct PtxModel::State {
   }
 
   // Candidate coherence positions for write op (index into co to insert before).
-  std::vector<std::size_t> positions(const MemOp& op, const Location& l) const {
+  // (Into `out`.)
+  void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
+    out.clear();
     const Thread& t = threads[op.thread];
     std::size_t p0 = 1;
     for (std::size_t i = 0; i < l.co.size(); ++i)
@@ -262,10 +271,11 @@ struct PtxModel::State {
       std::size_t p = 0;
       for (std::size_t i = 0; i < l.co.size(); ++i)
         if (l.co[i] == op.rmw_source) p = i + 1;
-      return {std::max(p, p0)};
+      out.push_back(std::max(p, p0));
+      return;
     }
-    if (opt.sequential || !is_strong(op.op.sem)) return {end};
-    std::vector<std::size_t> out{end};
+    out.push_back(end);
+    if (opt.sequential || !is_strong(op.op.sem)) return;
     for (std::size_t i = end; i-- > p0;) {
       const Write& m = writes[l.co[i]];
       if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
@@ -281,7 +291,6 @@ struct PtxModel::State {
       }
       if (!splits) out.push_back(i);
     }
-    return out;
   }
 };
 
@@ -292,6 +301,19 @@ std::string_view PtxModel::name() const {
   if (s_->opt.sequential) return "sc";
   if (s_->opt.scope_blind) return "scope-blind";
   return "ptx";
+}
+
+void PtxModel::reset() {
+  State& s = *s_;
+  s.threads.clear();
+  s.writes.clear();
+  s.locs.clear();
+  s.loc_at.clear();
+  s.sc_fences.clear();
+  s.findings.clear();
+  s.rf_hash = 0;
+  s.fence_hash = 0;
+  s.placed.reset();
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
@@ -307,13 +329,16 @@ void PtxModel::join(ThreadId waiter, ThreadId ended) {
   s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
-std::vector<WriteId> PtxModel::readable(const MemOp& r) {
+void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   const Location& l = s.locs[s.location(r)];
-  if (s.opt.sequential) return {l.co.back()};
+  out.clear();
+  if (s.opt.sequential) {
+    out.push_back(l.co.back());
+    return;
+  }
   const Thread& t = s.threads[r.thread];
   const std::vector<bool>& hid = s.hidden(l, t);
-  std::vector<WriteId> out;
   const bool atomic = r.op.kind == PtxKind::atom;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
     if (hid[i]) continue;
@@ -330,7 +355,6 @@ std::vector<WriteId> PtxModel::readable(const MemOp& r) {
     }
     out.push_back(w);
   }
-  return out;
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
@@ -361,17 +385,17 @@ void PtxModel::read(const MemOp& r, WriteId w) {
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
   const Location& l = s.locs[s.location(w)];
-  s.placed_positions = s.positions(w, l);
+  s.positions(w, l, s.placed_positions);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
 }
 
-std::vector<WriteId> PtxModel::may_precede(const MemOp& w) {
+void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
   State& s = *s_;
   const Location& l = s.locs[s.location(w)];
-  const std::vector<std::size_t> pos = s.positions(w, l);
-  const std::size_t first = *std::min_element(pos.begin(), pos.end());
-  return {l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end()};
+  s.positions(w, l, s.positions_buf);
+  const std::size_t first = *std::min_element(s.positions_buf.begin(), s.positions_buf.end());
+  out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
 }
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
@@ -380,7 +404,8 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                       s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
                       s.placed->writes == s.writes.size();
-  const std::vector<std::size_t> pos = placed ? std::move(s.placed_positions) : s.positions(w, s.locs[lid]);
+  if (!placed) s.positions(w, s.locs[lid], s.placed_positions);
+  const std::vector<std::size_t>& pos = s.placed_positions;
   s.placed.reset();
   Location& l = s.locs[lid];
   Thread& t = s.threads[w.thread];
@@ -465,8 +490,8 @@ bool PtxModel::morally_strong(const MemOp& r, WriteId w) const {
 }
 
 std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
-  auto it = s_->loc_at.find(addr);
-  return it == s_->loc_at.end() ? 0 : s_->locs[it->second].co.size();
+  const Location* l = s_->find(addr);
+  return l == nullptr ? 0 : l->co.size();
 }
 
 std::vector<ModelFinding> PtxModel::take_findings() {
@@ -497,7 +522,8 @@ std::uint64_t PtxModel::fingerprint() const {
   std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
-    std::vector<std::size_t> run(l.co.size());  // the first position of each one's run of commuting RMWs
+    std::vector<std::size_t>& run = s.run_buf;  // the first position of each one's run of commuting RMWs
+    run.assign(l.co.size(), 0);
     for (std::size_t i = 0; i < l.co.size(); ++i) {
       const Write& x = s.writes[l.co[i]];
       run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes ? run[i - 1] : i;

@@ -4,7 +4,7 @@
 // their place in a per-location coherence list. Options turn it into the
 // `sc` oracle (every read sees the newest write) or the `scope-blind` variant.
 #pragma once
-#include <map>
+#include <vector>
 #include <memory>
 
 #include "sim/model/memory_model.hpp"
@@ -21,13 +21,15 @@ class PtxModel final : public MemoryModel {
   explicit PtxModel(PtxOptions o = {});
   ~PtxModel() override;
   std::string_view name() const override;
+  void reset() override;
 
   ThreadId spawn(const Placement& where, long parent) override;
   void join(ThreadId waiter, ThreadId ended) override;
-  std::vector<WriteId> readable(const MemOp& r) override;
+  using MemoryModel::readable;
+  void readable(const MemOp& r, std::vector<WriteId>& out) override;
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
-  std::vector<WriteId> may_precede(const MemOp& w) override;
+  void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
   WriteId write(const MemOp& w, unsigned placement) override;
   void fence(ThreadId t, const PtxOp& f) override;
   void barrier(const std::vector<ThreadId>& participants) override;
