@@ -30,6 +30,7 @@ class PtxModel final : public MemoryModel {
   std::vector<WriteId> may_precede(const MemOp& w) override;
   WriteId write(const MemOp& w, unsigned placement) override;
   void fence(ThreadId t, const PtxOp& f) override;
+  Scope scope(Scope s) const override;
   void barrier(const std::vector<ThreadId>& participants) override;
   const WriteInfo& info(WriteId w) const override;
   bool morally_strong(const MemOp& r, WriteId w) const override;
