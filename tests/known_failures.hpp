@@ -26,9 +26,8 @@ inline const std::string* known_engine_failure(const std::string& model) {
 // executions more than once (docs/performance.md, "What is left").
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
-      {"litmus.MP+rel.gpu+rmw.relaxed.gpu+acq.gpu.xcta", "an RMW and a store to one location in both orders"},
+      {"litmus.MP+rel.gpu+rmw.relaxed.gpu+acq.gpu.xcta", "a load and an RMW placed before a store, in both orders"},
       {"litmus.INC+relaxed.cta+relaxed.gpu.xcta", "RMWs reading init explored in both run-time orders"},
-      {"litmus.SB+fence.sc.cta.xcta", "unordered fence.sc (not morally strong) explored in both run-time orders"},
   };
   return list;
 }

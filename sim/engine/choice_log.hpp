@@ -21,6 +21,10 @@ struct StepShape {
   bool reads = false;
   bool writes = false;
   bool fence_sc = false;
+  // fence.sc: its scope (as the memory model gives it) and its thread's
+  // placement; two fence.sc are ordered only when morally strong (sc_ordered()).
+  Scope sc_scope = Scope::sys;
+  Placement where;
   bool barrier = false;      // arrives at a block barrier / syncwarp
   std::uint32_t block = 0;   // the block of a barrier arrival
   bool global = false;       // host operations: dependent with everything
@@ -33,6 +37,10 @@ struct StepShape {
 // Two steps that would be dependent as accesses of one location but commute:
 // RMWs of one family whose results are unused.
 bool commute(const StepShape& a, const StepShape& b);
+// Two fence.sc whose run-time order is part of the execution: morally strong
+// ones (semantics.md, "Morally strong pair": each one's scope includes the
+// other's thread). Others synchronize nothing with each other.
+bool sc_ordered(const StepShape& a, const StepShape& b);
 bool dependent(const StepShape& a, const StepShape& b);
 
 // A point where the run needs a decision. `keys` identify the alternatives

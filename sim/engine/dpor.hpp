@@ -204,7 +204,9 @@ class Dpor final : public Chooser {
     Clocks clock(clock_buf_, threads, threads), step_clock(step_clock_buf_, n, threads), merged(merged_buf_, 1, threads);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
-    // older writes from a reader; one placed last hides nothing.
+    // older writes from a reader; one placed last hides nothing. (An RMW's
+    // slot, right after the write it read, is no decision: it precedes the
+    // writes it was placed before, Step::precedes.)
     std::vector<bool>& inserted = inserted_buf_;
     inserted.assign(n, false);
     for (std::size_t k = 0; k < r.log.size(); ++k) {
@@ -214,6 +216,13 @@ class Dpor final : public Chooser {
       for (std::size_t j = 0; j < n && r.steps[j].decision < k; ++j) s = j;
       if (s < n) inserted[s] = true;
     }
+    for (std::size_t j = 0; j < n; ++j)
+      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+    // Loads of a location their thread reads more than once in the run: run
+    // earlier, with fewer writes to choose from, a spin wait may repeat them.
+    std::map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
+    for (std::size_t j = 0; j < n; ++j)
+      if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of[{r.steps[j].thread, r.steps[j].shape.addr}];
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
@@ -226,13 +235,18 @@ class Dpor final : public Chooser {
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now. Ordered only when it
-        // reads from it; never a race to reverse.
+        // reads from it; never a race to reverse. So too a store before an
+        // RMW (its write goes right after the write it read, in either
+        // order), and an RMW before a load its thread makes once (a spin
+        // that re-reads may wait when run first); not an RMW before an RMW:
+        // run first, the later one's write is new to the earlier one's read.
         // Two stores the later of which was offered a coherence slot before
         // the earlier: run the other way round, the earlier is offered a slot
         // before the later in turn; the coherence decision already explores
         // both orders, so the run-time order is no race to reverse.
         if (reads_choose_ && store_may_precede(si, sj, i)) continue;
-        if (reads_choose_ && load_after_plain_write(si, sj) && !inserted[i] && !sj.counted) {
+        if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
+            (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
@@ -402,23 +416,24 @@ class Dpor final : public Chooser {
   // location `s` only reads? Then `s` may still read what it could read
   // before `taken`, in the execution explored already; only newer writes are new.
   static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
-    if (taken.global || s.global || s.writes || !s.reads || (taken.fence_sc && s.fence_sc)) return false;
+    if (taken.global || s.global || s.writes || !s.reads || sc_ordered(taken, s)) return false;
     return taken.writes && taken.addr == s.addr;
   }
-  // Is step `r` a load (its read-from known) of what the earlier step `w`
-  // only writes, with nothing else between them?
-  static bool load_after_plain_write(const Step& w, const Step& r) {
+  // Is step `r` a read (its read-from known) of what the earlier step `w`
+  // writes, such that `w`, run after `r`, could read nothing new: a load, or
+  // an RMW after a store?
+  static bool read_after_write(const Step& w, const Step& r) {
     const StepShape& a = w.shape;
     const StepShape& b = r.shape;
-    if (a.global || b.global || (a.fence_sc && b.fence_sc)) return false;
-    return a.writes && !a.reads && b.reads && !b.writes && a.addr == b.addr && r.reads_from != Step::unknown;
+    if (a.global || b.global || sc_ordered(a, b) || (a.reads && b.writes)) return false;
+    return a.writes && b.reads && a.addr == b.addr && r.reads_from != Step::unknown;
   }
   // Is step `w2` a store that was offered a coherence slot before the write
   // of the earlier store `w1` (step `i`)?
   static bool store_may_precede(const Step& w1, const Step& w2, std::size_t i) {
     const StepShape& a = w1.shape;
     const StepShape& b = w2.shape;
-    if (a.global || b.global || (a.fence_sc && b.fence_sc) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
     return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read

@@ -343,7 +343,12 @@ class Run final : public Door, public HostApi {
     }
     if (e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw || e.kind == EventKind::fence) {
       const Lowering l = lower(e);
-      for (int i = 0; i < l.count; ++i) s.fence_sc |= l.ops[i].kind == PtxKind::fence_sc;
+      for (int i = 0; i < l.count; ++i)
+        if (l.ops[i].kind == PtxKind::fence_sc) {
+          s.fence_sc = true;
+          s.sc_scope = mm_->scope(l.ops[i].scope);
+          s.where = t.place;
+        }
     }
     return s;
   }
@@ -598,7 +603,7 @@ class Run final : public Door, public HostApi {
 
   WriteId place_write(MemOp& m, const Event& e) {
     const unsigned n = mm_->placements(m);
-    if (n > 1 && in_step_ && m.rmw_source == no_write) note_precedes(m);
+    if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
     ChoicePoint& p = choice(ChoiceKind::coherence);
     for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
     const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
@@ -749,7 +754,8 @@ class Run final : public Door, public HostApi {
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
-      if (in_step_ && m.op.kind == PtxKind::ld) r_.steps[step_].reads_from = made_by(w);
+      if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
+        r_.steps[step_].reads_from = made_by(w);
       t.visits[vkey] = {w, t.mods, t.reads.size()};
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);

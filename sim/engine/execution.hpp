@@ -41,13 +41,14 @@ struct Step {
   // learns everything these ended threads did (one way: they learn nothing).
   std::vector<ThreadId> learns;
   std::vector<ThreadId> spawned;       // enqueue, kernel start: threads started by this step
-  std::size_t reads_from = unknown;    // a load in its step: 1 + the step whose write it read (0: initial)
+  std::size_t reads_from = unknown;    // a load or RMW in its step: 1 + the step whose write it read (0: initial)
   static constexpr std::size_t unknown = ~std::size_t{0};
   // A spin wait of its thread counted the writes that existed when this step
   // read (semantics.md, spin-assume): then when it read, not only what, matters.
   bool counted = false;
   // A store: the earlier steps (1 + index) whose writes a coherence slot it
   // was offered comes before (semantics.md, "Strong writes choose a coherence slot").
+  // An RMW: those its one slot, right after the write it read, comes before.
   std::vector<std::size_t> precedes;
 };
 

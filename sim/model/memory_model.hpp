@@ -82,6 +82,8 @@ class MemoryModel {
   virtual void may_precede(const MemOp& w, std::vector<WriteId>& out) = 0;
   virtual WriteId write(const MemOp& w, unsigned placement) = 0;
   virtual void fence(ThreadId t, const PtxOp& f) = 0;
+  // The scope the model gives an operation at scope `s` (scope-blind: sys).
+  virtual Scope scope(Scope s) const = 0;
   // A block barrier or syncwarp: release/acquire at cta scope among `participants`.
   virtual void barrier(const std::vector<ThreadId>& participants) = 0;
 

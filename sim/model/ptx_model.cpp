@@ -469,6 +469,8 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
   }
 }
 
+Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
+
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   View all;
@@ -515,29 +517,36 @@ std::uint64_t PtxModel::fingerprint() const {
   // tells nothing about the execution. Nor does the order within a run of
   // adjacent commuting RMWs of one family (MemoryModel::commutes): edges
   // between two of them are left out.
-  // A commuting RMW that read the write just before it in the list: its
-  // reads-from is implied by coherence, so it is left out.
+  // A commuting RMW of such a run (of two or more) that read the write just
+  // before it in the list: its reads-from is implied by coherence and the
+  // run's atomicity, so it is left out. (Alone, its place in the list may be
+  // no edge of coherence: its reads-from stays.)
   const State& s = *s_;
   std::uint64_t rf = s.rf_hash;
   std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
+    const std::size_t n = l.co.size();
     std::vector<std::size_t>& run = s.run_buf;  // the first position of each one's run of commuting RMWs
-    run.assign(l.co.size(), 0);
-    for (std::size_t i = 0; i < l.co.size(); ++i) {
+    run.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
       const Write& x = s.writes[l.co[i]];
       run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes ? run[i - 1] : i;
-      if (i > 0 && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+    }
+    for (std::size_t i = 1; i < n; ++i) {
+      const Write& x = s.writes[l.co[i]];
+      const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
+      if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
     }
     std::uint64_t edges = 0;  // a commutative sum: the edges in any order
-    for (std::size_t i = 1; i < l.co.size(); ++i)
-      for (std::size_t j = i + 1; j < l.co.size(); ++j)
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
         if (run[i] != run[j] && s.edge(l.co[i], l.co[j])) {
           const Write& a = s.writes[l.co[i]];
           const Write& b = s.writes[l.co[j]];
           edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
         }
-    co = mix(mix(co, l.co.size()), edges);
+    co = mix(mix(co, n), edges);
   }
   return mix(mix(rf, s.fence_hash), co);
 }

@@ -32,6 +32,7 @@ class PtxModel final : public MemoryModel {
   void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
   WriteId write(const MemOp& w, unsigned placement) override;
   void fence(ThreadId t, const PtxOp& f) override;
+  Scope scope(Scope s) const override;
   void barrier(const std::vector<ThreadId>& participants) override;
   const WriteInfo& info(WriteId w) const override;
   bool morally_strong(const MemOp& r, WriteId w) const override;
