@@ -24,6 +24,7 @@ struct Placement {
   std::uint32_t lane = 0;
   bool host = false;
   std::uint32_t gpu = 0;
+  bool operator==(const Placement&) const = default;
 };
 
 // Scope inclusion: does an operation at scope `s` performed by thread `a`
