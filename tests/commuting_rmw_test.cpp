@@ -3,7 +3,9 @@
 // independent, unless a reader of their location could tell their order. It
 // must keep every outcome and finding of the naive enumeration: where the
 // results are used, where a load reads an intermediate value, and where a
-// load is ordered after one of the RMWs but not the other.
+// load is ordered after one of the RMWs but not the other. Also the rule
+// beside it that a store and a later load that did not read it are no race
+// to reverse, where a spin wait re-reads a flag written twice.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -192,6 +194,64 @@ TEST(CommutingRmw, FloatAdditionsKeepEveryOrder) {
   const Exploration x = exhaustive(m);
   EXPECT_TRUE(test::permits(x, "r0=4 r1=0 r2=0"));
   EXPECT_TRUE(test::permits(x, "r0=0 r1=0 r2=0"));
+  expect_same_as_naive(m, x);
+}
+
+
+// ---- reads-from, not the interleaving: spin waits on a flag written twice ----
+
+// Thread 0 stores 1 then 2 to a relaxed gpu-scope flag; thread 1 spins while
+// it reads 0, then reads the flag again (r0: the value that ended the spin,
+// r1: the next read). Under spin-assume the spin ends on 1 or 2, and coherence
+// (CoRR) keeps the next read at or after it: (r0, r1) in {(1,1), (1,2), (2,2)}.
+// The exhaustive search, which does not reverse a store and a later load that
+// did not read it, must find what the naive enumeration finds.
+SCOPESIM_KERNEL void spin_on_two_stores(Cells c) {
+  atomic_ref<int, thread_scope_device> flag(*c.x);
+  if (test::global_id() == 0) {
+    flag.store(1, memory_order_relaxed);
+    flag.store(2, memory_order_relaxed);
+  } else {
+    int v;
+    while ((v = flag.load(memory_order_relaxed)) == 0) {
+    }
+    *c.r0 = v;
+    *c.r1 = flag.load(memory_order_relaxed);
+  }
+}
+
+TEST(ReadsFromSleep, SpinOnAFlagWrittenTwiceKeepsTheNaiveOutcomes) {
+  const auto m = kernel_model<spin_on_two_stores>("t.spin_on_two_stores", 2, 1);
+  const Exploration x = exhaustive(m);
+  std::set<std::string> outcomes;
+  for (const auto& s : x.outcomes) outcomes.insert(s.outcome.text());
+  EXPECT_EQ(outcomes, (std::set<std::string>{"r0=1 r1=1 r2=0", "r0=1 r1=2 r2=0", "r0=2 r1=2 r2=0"}));
+  expect_same_as_naive(m, x);
+}
+
+// The same flag, waited for until it reads 2; r0 records whether the wait
+// ever read 1 (either is possible: the wait may read 0 or 1 before 2, or see 2
+// at once), r1 the read after the wait (2: coherence, nothing follows 2).
+// Outcomes {r0=0 r1=2, r0=1 r1=2}, as the naive enumeration finds.
+SCOPESIM_KERNEL void wait_for_second_store(Cells c) {
+  atomic_ref<int, thread_scope_device> flag(*c.x);
+  if (test::global_id() == 0) {
+    flag.store(1, memory_order_relaxed);
+    flag.store(2, memory_order_relaxed);
+  } else {
+    int saw_one = 0, v;
+    while ((v = flag.load(memory_order_relaxed)) != 2) saw_one |= v == 1;
+    *c.r0 = saw_one;
+    *c.r1 = flag.load(memory_order_relaxed);
+  }
+}
+
+TEST(ReadsFromSleep, WaitForTheSecondOfTwoStoresKeepsTheNaiveOutcomes) {
+  const auto m = kernel_model<wait_for_second_store>("t.wait_for_second_store", 2, 1);
+  const Exploration x = exhaustive(m);
+  std::set<std::string> outcomes;
+  for (const auto& s : x.outcomes) outcomes.insert(s.outcome.text());
+  EXPECT_EQ(outcomes, (std::set<std::string>{"r0=0 r1=2 r2=0", "r0=1 r1=2 r2=0"}));
   expect_same_as_naive(m, x);
 }
 
