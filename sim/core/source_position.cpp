@@ -37,12 +37,22 @@ std::string resolve(std::uintptr_t pc) {
 std::string describe(const Where& w) {
   if (w.file != nullptr) return source_path(w.file) + ":" + std::to_string(w.line);
   if (w.pc == 0) return "?";
+  // Every run of a racy model describes its findings again, on each thread
+  // of a parallel search: each thread keeps what it has described, and only a
+  // position new to it takes the lock of the shared cache (where resolving a
+  // new one runs addr2line once).
+  thread_local std::map<std::uintptr_t, std::string> mine;
+  if (auto it = mine.find(w.pc); it != mine.end()) return it->second;
   static std::mutex lock;
   static std::map<std::uintptr_t, std::string> cache;
-  std::lock_guard<std::mutex> g(lock);
-  auto it = cache.find(w.pc);
-  if (it == cache.end()) it = cache.emplace(w.pc, resolve(w.pc)).first;
-  return it->second;
+  std::string text;
+  {
+    std::lock_guard<std::mutex> g(lock);
+    auto it = cache.find(w.pc);
+    if (it == cache.end()) it = cache.emplace(w.pc, resolve(w.pc)).first;
+    text = it->second;
+  }
+  return mine.emplace(w.pc, std::move(text)).first->second;
 }
 
 }  // namespace scopesim
