@@ -186,11 +186,6 @@ class Dpor final : public Chooser {
       Node& node = stack_[thread_nodes_[j]];
       node.shapes[node.chosen] = r.steps[j].shape;
     }
-    // Witnesses are needed only where two steps commute.
-    const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
-                                       [](const Step& s) { return s.shape.commutes != 0; });
-    const Witnesses witnesses(r.steps, commuting ? n : 0);
-    wake_commuting_sleepers(r.steps, n);
     std::size_t threads = 0;
     for (std::size_t j = 0; j < n; ++j) {
       threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
@@ -198,6 +193,11 @@ class Dpor final : public Chooser {
       for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
     }
+    // Witnesses are needed only where two steps commute.
+    const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
+                                       [](const Step& s) { return s.shape.commutes != 0; });
+    Witnesses witnesses(r.steps, commuting ? n : 0, threads, witness_bufs_);
+    wake_commuting_sleepers(r.steps, n);
     // Vector clocks, one row of `threads` entries each (the last known step
     // + 1 of each thread), in buffers kept from run to run: per thread
     // (clock), per step (step_clock), and one to merge joins in.
@@ -226,8 +226,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
-      for (ThreadId t : sj.learns)  // it runs after they ended; they learn nothing back
-        if (at(t) != cj) clock.join(cj, at(t));
+      learn(clock, sj);
       for (std::size_t i = j; i-- > 0;) {
         const Step& si = r.steps[i];
         if (si.thread == sj.thread) continue;
@@ -254,15 +253,7 @@ class Dpor final : public Chooser {
         if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
         clock.join(cj, step_clock.row(i));
       }
-      cj[sj.thread] = static_cast<std::uint32_t>(j + 1);
-      if (!sj.joins.empty()) {
-        std::uint32_t* m = merged.row(0);
-        clock.copy(m, cj);
-        for (ThreadId t : sj.joins) clock.join(m, at(t));
-        for (ThreadId t : sj.joins) clock.copy(at(t), m);
-        clock.copy(at(sj.thread), m);
-      }
-      for (ThreadId t : sj.spawned) clock.copy(at(t), at(sj.thread));
+      advance(clock, merged, sj, j);
       clock.copy(step_clock.row(j), at(sj.thread));
     }
   }
@@ -286,45 +277,56 @@ class Dpor final : public Chooser {
     std::size_t width_;
   };
 
+  // Per-thread clocks before step j (of thread s.thread) runs: a wait learns
+  // what the threads it waited for did, one way (Step::learns: they learn
+  // nothing back, a later waiter on them must not learn this one).
+  static void learn(Clocks& clock, const Step& s) {
+    std::uint32_t* c = clock.row(s.thread);
+    for (ThreadId t : s.learns)
+      if (clock.row(t) != c) clock.join(c, clock.row(t));
+  }
+  // After step j: program order, then a barrier's completion joins the clocks
+  // of every participant (Step::joins) and a spawn gives the new threads the
+  // spawner's clock (Step::spawned).
+  static void advance(Clocks& clock, Clocks& merged, const Step& s, std::size_t j) {
+    std::uint32_t* c = clock.row(s.thread);
+    c[s.thread] = static_cast<std::uint32_t>(j + 1);
+    if (!s.joins.empty()) {
+      std::uint32_t* m = merged.row(0);
+      clock.copy(m, c);
+      for (ThreadId t : s.joins) clock.join(m, clock.row(t));
+      for (ThreadId t : s.joins) clock.copy(clock.row(t), m);
+      clock.copy(c, m);
+    }
+    for (ThreadId t : s.spawned) clock.copy(clock.row(t), c);
+  }
+
   // The readers of each location that could tell the order of two commuting
   // RMWs of it that ran before them: any step that reads it and is not itself
   // such an RMW, unless barriers and waits (joins) order both RMWs before it,
   // so that it sees both (semantics.md, "Barriers"; host synchronization).
   class Witnesses {
    public:
-    Witnesses(const std::vector<Step>& steps, std::size_t n) : steps_(steps), joined_(n) {
-      std::vector<std::vector<std::uint32_t>> clock;  // per thread, by program order and joins only
-      auto at = [&](ThreadId t) -> std::vector<std::uint32_t>& {
-        if (clock.size() <= t) clock.resize(t + 1);
-        return clock[t];
-      };
+    struct Buffers {
+      std::vector<std::uint32_t> clock, merged, joined;
+    };
+    // Clocks by program order and synchronization only (learn(), advance()),
+    // over the first n steps of threads < threads.
+    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, Buffers& b)
+        : steps_(steps), joined_(b.joined, n, threads) {
+      Clocks clock(b.clock, n ? threads : 0, threads), merged(b.merged, 1, threads);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
-        std::vector<std::uint32_t>& c = at(s.thread);
-        if (c.size() <= s.thread) c.resize(s.thread + 1, 0);
-        c[s.thread] = static_cast<std::uint32_t>(j + 1);
-        if (!s.joins.empty()) {
-          std::vector<std::uint32_t> merged = at(s.thread);
-          for (ThreadId t : s.joins) join(merged, at(t));
-          for (ThreadId t : s.joins) at(t) = merged;
-          at(s.thread) = merged;
-        }
-        for (ThreadId t : s.learns) {
-          const std::vector<std::uint32_t> ended = at(t);  // a copy: at() may grow the clocks
-          learn(at(s.thread), ended);
-        }
-        if (!s.spawned.empty()) {
-          const std::vector<std::uint32_t> parent = at(s.thread);
-          for (ThreadId t : s.spawned) at(t) = parent;
-        }
+        learn(clock, s);
+        advance(clock, merged, s, j);
         if (s.shape.reads && s.shape.addr != 0 && s.shape.commutes == 0) {
           readers_[s.shape.addr].push_back(j);
-          joined_[j] = at(s.thread);
+          joined_.copy(joined_.row(j), clock.row(s.thread));
         }
       }
     }
     // Could a step after commuting RMW steps i < j tell their order?
-    bool tell(std::size_t i, std::size_t j) const {
+    bool tell(std::size_t i, std::size_t j) {
       auto it = readers_.find(steps_[j].shape.addr);
       if (it == readers_.end()) return false;
       for (std::size_t k : it->second)
@@ -333,24 +335,11 @@ class Dpor final : public Chooser {
     }
 
    private:
-    bool sees(std::size_t k, std::size_t i) const {
-      const ThreadId t = steps_[i].thread;
-      return t < joined_[k].size() && joined_[k][t] >= i + 1;
-    }
+    bool sees(std::size_t k, std::size_t i) { return joined_.row(k)[steps_[i].thread] >= i + 1; }
     const std::vector<Step>& steps_;
     std::map<std::uintptr_t, std::vector<std::size_t>> readers_;
-    std::vector<std::vector<std::uint32_t>> joined_;  // readers: the steps joined before them
+    Clocks joined_;  // readers: the steps joined before them
   };
-
-  static void join(std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-    if (a.size() < b.size()) a.resize(b.size(), 0);
-    for (std::size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
-  }
-  // One way (Step::learns): the waiter's clock takes the finished thread's,
-  // which stays as it was (a later waiter on it must not learn this one).
-  static void learn(std::vector<std::uint32_t>& waiter, const std::vector<std::uint32_t>& ended) {
-    if (&waiter != &ended) join(waiter, ended);
-  }
 
   // A step that reads a location while a thread sleeps whose commuting RMW of
   // it the rule kept asleep: the reader might have told the order of that RMW
@@ -485,6 +474,7 @@ class Dpor final : public Chooser {
   int bound_;
   std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
   std::vector<bool> inserted_buf_;
+  Witnesses::Buffers witness_bufs_;
   std::vector<Node> stack_;
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
