@@ -139,7 +139,7 @@ Runs runs_of(const models::Model& m, const models::Config& c, const DporSearch& 
   x.taken_over = dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
     x.runs.push_back(log_token(r.log) + (redundant ? " redundant" : ""));
     return true;
-  });
+  }).taken_over;
   return x;
 }
 

@@ -363,7 +363,12 @@ void parallel_section(const BenchSettings& s) {
     warm.block = 4;
     explore(*m, warm, exhaustive(warm, 0));
   }
-  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result"}, "rrrrrl");
+  // How the work was shared: subtrees walked on other threads and taken over,
+  // their runs (and those thrown away), threads started, and how long the
+  // search's own walk waited for a subtree's runs.
+  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "subtrees", "runs ahead", "runs lost",
+           "threads", "walk waited"},
+          "rrrrrlrrrrr");
   std::string first_json;
   double first_seconds = 0;
   for (unsigned n : jobs) {
@@ -378,7 +383,9 @@ void parallel_section(const BenchSettings& s) {
     }
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
-           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO"});
+           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO",
+           std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
+           std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting)});
   }
   t.print(s.markdown);
 }

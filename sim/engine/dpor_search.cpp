@@ -29,12 +29,20 @@ std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node)
   return none;
 }
 
+using Runs = std::deque<std::pair<RunResult, bool>>;  // runs with whether each is redundant
+
 // Where the runs go: the explorer (the whole search) or the subtree task
 // that consumes them in order.
 struct Sink {
   virtual ~Sink() = default;
   virtual bool go_on() = 0;
   virtual bool take(RunResult&& r, bool redundant) = 0;
+  // Runs another thread made, in order (emptied or not).
+  virtual bool take_all(Runs& runs) {
+    for (auto& [r, redundant] : runs)
+      if (!go_on() || !take(std::move(r), redundant)) return false;
+    return true;
+  }
 };
 
 }  // namespace
@@ -72,12 +80,11 @@ class SubtreeSearch {
       std::lock_guard<std::mutex> g(lock_);
       stopping_ = true;
     }
-    work_.notify_all();
+    work_.notify_all();  // walks waiting on a task see it within kPatience
     for (std::thread& t : threads_) t.join();
   }
 
-  // Returns how many subtrees were walked on other threads and taken over.
-  std::size_t search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
+  SearchStats search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
     struct Explorer final : Sink {
       const std::function<bool()>& go_on_;
       const std::function<bool(const RunResult&, bool)>& take_;
@@ -88,7 +95,11 @@ class SubtreeSearch {
     } explorer(go_on, take);
     Dpor d(s_.preemption_bound, o_.memory_model != "sc");
     walk(d, 0, explorer, {});
-    return taken_over_;
+    std::lock_guard<std::mutex> g(lock_);
+    stats_.threads = threads_.size();
+    stats_.runs_ahead = runs_ahead_;
+    stats_.runs_lost = runs_on_workers_ - runs_ahead_;
+    return stats_;
   }
 
  private:
@@ -98,12 +109,15 @@ class SubtreeSearch {
     std::vector<Dpor::Node> prefix;  // nodes 0..root; backtrack sets empty
     std::size_t root = 0;
     std::vector<std::uint64_t> order;  // the search's order: the least first
-    // Guarded by lock_:
-    enum class State : std::uint8_t { queued, running, finished, dropped } state = State::queued;
-    std::deque<std::pair<RunResult, bool>> runs;  // made, not yet taken by the walk that spawned it
-    std::vector<Dpor::Node> after;                // finished: nodes 0..root after the subtree
+    // Into or out of `queued` only with the search's lock_ held (it guards the
+    // queue); the other changes with `lock`.
+    enum class State : std::uint8_t { queued, running, finished, dropped };
+    std::atomic<State> state = State::queued;
+    std::mutex lock;  // guards the runs, after and error; taken after lock_, never before
+    Runs runs;                      // made, not yet taken by the walk that spawned it
+    std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
     std::exception_ptr error;
-    std::condition_variable progress, room;  // runs or the end came; room in `runs` (with lock_)
+    std::condition_variable progress, room;  // a batch of runs or the end came; room in `runs`
   };
   using TaskPtr = std::shared_ptr<Task>;
   // Threads take the shallowest branch first (the largest subtree, the one
@@ -117,8 +131,10 @@ class SubtreeSearch {
     }
   };
 
-  // Runs a task makes ahead of the walk that will take them.
+  // Runs a task makes ahead of the walk that will take them; a walk waiting
+  // for them is woken at every kBatch-th (or at the end, or after kPatience).
   static constexpr std::size_t kBuffered = 4096;
+  static constexpr std::size_t kBatch = 64;
   // How often a waiting thread looks whether the search is stopping.
   static constexpr std::chrono::milliseconds kPatience{20};
 
@@ -141,6 +157,7 @@ class SubtreeSearch {
       if (!sink.go_on()) return false;
       d.begin_run();
       RunResult r = run_once(m_, c_, o_, d);
+      if (floor > 0) ++runs_on_workers_;
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
       if (!sink.take(std::move(r), redundant)) return false;
@@ -156,7 +173,7 @@ class SubtreeSearch {
         }
         TaskPtr t = claim(d, e, spawned);
         if (!t) break;  // walk it here
-        if (!consume(*t, d, e, sink)) return false;
+        if (!consume(*t, d, e, sink, floor == 0)) return false;
       }
     }
   }
@@ -177,7 +194,8 @@ class SubtreeSearch {
     if (t->state != Task::State::queued || !s_.take_back) {
       g.unlock();  // the copy is not changed once the task is queued
       if (agrees(t->prefix, d.stack_, e)) {
-        ++taken_over_;
+        std::lock_guard<std::mutex> h(lock_);
+        ++stats_.taken_over;
         return t;
       }
       g.lock();
@@ -202,32 +220,37 @@ class SubtreeSearch {
   }
 
   // Takes the runs of task `t` (the subtree below node e of `d`) in order,
-  // then applies its effect on nodes 0..e.
-  bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink) {
-    std::unique_lock<std::mutex> g(lock_);
-    std::deque<std::pair<RunResult, bool>> runs;
+  // then applies its effect on nodes 0..e. `top`: the walk of the whole search.
+  bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink, bool top) {
+    Runs runs;
     for (;;) {
-      auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
-      if (!ready()) {  // a walk waiting here holds no slot
-        release(g);
-        while (!t.progress.wait_for(g, kPatience, ready)) continue;
-        acquire(g);
-      }
-      if (stopping_) return false;
-      if (t.runs.empty()) break;  // finished
-      runs.swap(t.runs);
-      t.room.notify_one();
-      g.unlock();
-      for (auto& [r, redundant] : runs)
-        if (!sink.go_on() || !sink.take(std::move(r), redundant)) {
+      {
+        std::unique_lock<std::mutex> g(t.lock);
+        auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
+        if (!ready()) {  // a walk waiting here holds no slot
+          const auto since = std::chrono::steady_clock::now();
+          g.unlock();
+          release();
           g.lock();
-          drop(t);
-          return false;
+          while (!t.progress.wait_for(g, kPatience, ready)) continue;
+          g.unlock();
+          acquire(top ? std::chrono::steady_clock::now() - since : std::chrono::steady_clock::duration{});
+          g.lock();
         }
+        if (stopping_) return false;
+        if (t.runs.empty()) break;  // finished
+        runs.swap(t.runs);
+        t.room.notify_one();
+      }
+      if (top) runs_ahead_ += runs.size();
+      if (!sink.take_all(runs)) {
+        std::lock_guard<std::mutex> g(lock_);
+        drop(t);
+        return false;
+      }
       runs.clear();
-      g.lock();
     }
-    if (t.error) std::rethrow_exception(t.error);
+    if (t.error) std::rethrow_exception(t.error);  // set before `finished`, seen under t.lock
     for (std::size_t k = 0; k <= e; ++k) {
       Dpor::Node& n = d.stack_[k];
       Dpor::Node& m = t.after[k];
@@ -338,6 +361,7 @@ class SubtreeSearch {
           break;
         }
     }
+    std::lock_guard<std::mutex> g(t.lock);
     t.state = Task::State::dropped;
     t.runs.clear();
     t.room.notify_one();
@@ -349,36 +373,58 @@ class SubtreeSearch {
     Task& t;
     Buffer(SubtreeSearch& search, Task& task) : s(search), t(task) {}
     bool go_on() override {
-      std::unique_lock<std::mutex> g(s.lock_);
-      if (t.runs.size() >= kBuffered) {
-        s.release(g);  // a thread waiting here holds no slot
-        while (!t.room.wait_for(g, kPatience, [&] {
-          return s.stopping_ || t.state == Task::State::dropped || t.runs.size() < kBuffered;
-        }))
-          continue;
-        s.acquire(g);
-      }
+      std::unique_lock<std::mutex> g(t.lock);
+      wait_for_room(g);
       return !s.stopping_ && t.state != Task::State::dropped;
     }
     bool take(RunResult&& r, bool redundant) override {
       r.steps = {};
       r.trace = {};
-      std::lock_guard<std::mutex> g(s.lock_);
+      std::lock_guard<std::mutex> g(t.lock);
       if (t.state == Task::State::dropped) return false;
       t.runs.emplace_back(std::move(r), redundant);
+      if (t.runs.size() % kBatch == 0) t.progress.notify_one();
+      return true;
+    }
+    bool take_all(Runs& runs) override {
+      std::unique_lock<std::mutex> g(t.lock);
+      wait_for_room(g);
+      if (s.stopping_ || t.state == Task::State::dropped) return false;
+      for (auto& run : runs) t.runs.push_back(std::move(run));
       t.progress.notify_one();
       return true;
+    }
+
+   private:
+    // With t.lock held: until the walk that takes the runs made room (or
+    // will take none). A thread waiting here holds no slot.
+    void wait_for_room(std::unique_lock<std::mutex>& g) {
+      auto room = [&] { return s.stopping_ || t.state == Task::State::dropped || t.runs.size() < kBuffered; };
+      if (room()) return;
+      g.unlock();
+      s.release();
+      g.lock();
+      while (!t.room.wait_for(g, kPatience, room)) continue;
+      g.unlock();
+      s.acquire({});
+      g.lock();
     }
   };
 
   // Slots: at most `jobs` threads make runs (the thread that called search()
-  // holds one). A worker waiting for room gives its slot back meanwhile.
-  void release(std::unique_lock<std::mutex>&) {
+  // holds one). A walk waiting for a task's runs, or a task for room, gives
+  // its slot back meanwhile (`waited`: how long the search's own walk waited).
+  void release() {
+    std::lock_guard<std::mutex> g(lock_);
     ++free_;
     start_threads();
     work_.notify_one();
   }
-  void acquire(std::unique_lock<std::mutex>&) { --free_; }  // may go below 0 until a task ends
+  void acquire(std::chrono::steady_clock::duration waited) {
+    std::lock_guard<std::mutex> g(lock_);
+    --free_;  // may go below 0 until a task ends
+    stats_.waiting += std::chrono::duration<double>(waited).count();
+  }
 
   // With lock_ held: a thread for every free slot with a task queued.
   void start_threads() {
@@ -420,7 +466,7 @@ class SubtreeSearch {
     } catch (...) {
       error = std::current_exception();
     }
-    std::lock_guard<std::mutex> g(lock_);
+    std::lock_guard<std::mutex> g(t.lock);
     if (t.state == Task::State::dropped) return;
     t.error = error;
     d.stack_.resize(std::min(d.stack_.size(), t.root + 1));
@@ -434,17 +480,18 @@ class SubtreeSearch {
   const RunOptions& o_;
   const DporSearch& s_;
 
-  std::mutex lock_;  // guards the queue, every Task's state, runs and after, and the counts below
+  std::mutex lock_;  // guards the queue, the counts below and stats_
   std::condition_variable work_;
   std::set<TaskPtr, Sooner> queue_;
-  bool stopping_ = false;
+  std::atomic<bool> stopping_ = false;
   int free_;              // slots free
   std::size_t idle_ = 0;  // threads waiting for a task
   std::vector<std::thread> threads_;
-  std::atomic<std::size_t> taken_over_{0};
+  SearchStats stats_;
+  std::atomic<std::uint64_t> runs_on_workers_{0}, runs_ahead_{0};
 };
 
-std::size_t dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
+SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take) {
   return SubtreeSearch(m, c, o, s).search(go_on, take);
 }

@@ -3,6 +3,7 @@
 // runs in the same order.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "sim/engine/execution.hpp"
@@ -23,15 +24,25 @@ struct DporSearch {
   bool take_back = true;
 };
 
+// How the work of a search with jobs > 1 was shared out; depends on timing,
+// never on what reaches `take`.
+struct SearchStats {
+  std::size_t taken_over = 0;    // subtrees walked on other threads and taken over
+  std::uint64_t runs_ahead = 0;  // runs made on other threads and taken
+  std::uint64_t runs_lost = 0;   // runs made on other threads and thrown away (a copy that
+                                 // disagreed, a stopped search)
+  std::size_t threads = 0;       // threads started
+  double waiting = 0;            // seconds walks waited for a subtree's runs
+};
+
 // Hands every run of the exhaustive search to `take`, in the order of the
 // sequential search, with whether it is redundant (cut short by the sleep
 // sets, or repeating an explored execution). `go_on` is asked before each run
 // and `take` after it; either stops the search by returning false. With
 // jobs > 1 subtrees are walked ahead on other threads (dpor_search.cpp); what
 // reaches `take` (and how many times `go_on` is asked) is the same for every
-// number of jobs. Returns how many subtrees were walked on other threads and
-// taken over.
-std::size_t dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
+// number of jobs.
+SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take);
 
 }  // namespace scopesim

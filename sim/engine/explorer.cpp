@@ -84,7 +84,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       if (o.progress && (x.executions + x.redundant) % 256 == 0) o.progress(x.executions);
       return true;
     };
-    dpor_search(m, c, o.run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
+    x.sharing = dpor_search(m, c, o.run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/dpor_search.hpp"
 #include "sim/engine/execution.hpp"
 
 namespace scopesim {
@@ -54,6 +55,7 @@ struct Exploration {
   bool complete = false;                 // exhaustive and not stopped by a bound
   std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first"
   double seconds = 0;
+  SearchStats sharing;  // exhaustive: how the work was shared by --jobs (varies with timing; not reported)
   bool bad() const;
 };
 
