@@ -8,6 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
+
 #include "sim/api/scopesim.hpp"
 #include "sim/engine/dpor_search.hpp"
 #include "tests/test_kernels.hpp"
@@ -143,6 +148,38 @@ Runs runs_of(const models::Model& m, const models::Config& c, const DporSearch& 
   return x;
 }
 
+// What the explorer uses of each run (explorer.cpp): its decisions, whether it
+// is redundant and, if not, its fingerprint, outcome and findings; and the
+// log of the first run of each outcome and finding (the witness).
+struct Used {
+  std::vector<std::string> runs;
+  std::map<std::string, std::string> first_log;
+  std::size_t taken_over = 0;
+};
+Used used_of(const models::Model& m, const models::Config& c, const DporSearch& s) {
+  RunOptions o;
+  o.keep_trace = false;
+  Used x;
+  x.taken_over = dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
+    std::string run = std::to_string(r.scheduling_decisions);
+    if (redundant) {
+      x.runs.push_back(run + " redundant");
+      return true;
+    }
+    std::vector<std::string> shown;
+    if (r.completed) shown.push_back("outcome " + r.outcome.text());
+    for (const Finding& f : r.findings) shown.push_back("finding " + f.key());
+    run += " " + std::to_string(r.fingerprint);
+    for (const std::string& k : shown) {
+      run += ", " + k;
+      x.first_log.try_emplace(k, log_token(r.log));
+    }
+    x.runs.push_back(run);
+    return true;
+  }).taken_over;
+  return x;
+}
+
 using namespace scopesim::dialect;
 
 // Three commuting adds to x (results unused) and a reader of a flag set after
@@ -183,8 +220,38 @@ TEST(ParallelExploration, SubtreesWalkedOnOtherThreadsGiveTheRunsOfOneThread) {
     ASSERT_GT(one.runs.size(), 1u) << m->name;
     EXPECT_EQ(one.taken_over, 0u) << m->name;
     for (unsigned jobs : {2u, 4u}) {
-      const Runs many = runs_of(*m, c, DporSearch{-1, jobs, 1, 8, false});
+      const Runs many = runs_of(*m, c, DporSearch{-1, jobs, 1, 8, false, false});
       EXPECT_EQ(many.runs, one.runs) << m->name << ", " << jobs << " jobs";
+      EXPECT_GT(many.taken_over, 0u) << m->name << ", " << jobs << " jobs";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace scopesim
+
+namespace scopesim {
+namespace {
+
+// Runs made on other threads reach the explorer slimmed (DporSearch::slim:
+// a redundant run without its log, outcome and findings; a log only on the
+// first run of an outcome or finding in its subtree): with subtrees handed
+// over at every node, what the explorer uses of the runs is that of one
+// thread, the witnesses (first logs) included. The models have many runs of
+// one outcome, so most logs are dropped and a wrong "first" would show.
+TEST(ParallelExploration, SlimRunsKeepWhatTheExplorerUses) {
+  const std::vector<std::pair<const models::Model*, models::Config>> cases{
+      {&test::model("histogram.plain_rmw"), *test::model("histogram.plain_rmw").quick},
+      {&test::model("publish.relaxed"), test::model("publish.relaxed").chapter},
+      {&test::model("spin.naive_grid_barrier"), test::model("spin.naive_grid_barrier").chapter},
+  };
+  for (const auto& [m, c] : cases) {
+    const Used one = used_of(*m, c, DporSearch{});
+    ASSERT_GT(one.runs.size(), one.first_log.size()) << m->name;
+    for (unsigned jobs : {2u, 4u}) {
+      const Used many = used_of(*m, c, DporSearch{-1, jobs, 1, 8, false, true});
+      EXPECT_EQ(many.runs, one.runs) << m->name << ", " << jobs << " jobs";
+      EXPECT_EQ(many.first_log, one.first_log) << m->name << ", " << jobs << " jobs";
       EXPECT_GT(many.taken_over, 0u) << m->name << ", " << jobs << " jobs";
     }
   }

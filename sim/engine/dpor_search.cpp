@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -378,8 +379,7 @@ class SubtreeSearch {
       return !s.stopping_ && t.state != Task::State::dropped;
     }
     bool take(RunResult&& r, bool redundant) override {
-      r.steps = {};
-      r.trace = {};
+      slim(r, redundant);
       std::lock_guard<std::mutex> g(t.lock);
       if (t.state == Task::State::dropped) return false;
       t.runs.emplace_back(std::move(r), redundant);
@@ -387,6 +387,7 @@ class SubtreeSearch {
       return true;
     }
     bool take_all(Runs& runs) override {
+      for (auto& [r, redundant] : runs) slim(r, redundant);
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
       if (s.stopping_ || t.state == Task::State::dropped) return false;
@@ -396,6 +397,27 @@ class SubtreeSearch {
     }
 
    private:
+    // Leaves of a run what the explorer may still use (explorer.cpp): of a
+    // redundant run its decisions; of another its log (the witness) only if
+    // it is the first here of its outcome or of one of its findings: a later
+    // one is never the first of the whole search. So many more runs fit in the
+    // buffer.
+    void slim(RunResult& r, bool redundant) {
+      if (!s.s_.slim) return;
+      if (redundant) {
+        RunResult kept;
+        kept.scheduling_decisions = r.scheduling_decisions;
+        r = std::move(kept);
+        return;
+      }
+      r.steps = {};
+      r.trace = {};
+      bool first = r.completed && seen.insert("outcome " + r.outcome.text()).second;
+      for (const Finding& f : r.findings) first |= seen.insert("finding " + f.key()).second;
+      if (!first) r.log = {};
+    }
+    std::unordered_set<std::string> seen;  // outcomes (their text) and findings (key) of the runs taken
+
     // With t.lock held: until the walk that takes the runs made room (or
     // will take none). A thread waiting here holds no slot.
     void wait_for_room(std::unique_lock<std::mutex>& g) {

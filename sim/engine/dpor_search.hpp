@@ -22,6 +22,11 @@ struct DporSearch {
   // A walk that reaches a branch it handed out before a thread started it
   // walks it itself (false: waits for a thread to; tests).
   bool take_back = true;
+  // A run made on another thread reaches `take` with only what the explorer
+  // uses of it (dpor_search.cpp, Buffer::slim): of a redundant run its
+  // decisions; the log only of the first run of an outcome or finding there.
+  // false: whole (tests).
+  bool slim = true;
 };
 
 // How the work of a search with jobs > 1 was shared out; depends on timing,

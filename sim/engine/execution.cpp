@@ -174,6 +174,8 @@ class Run final : public Door, public HostApi {
     set_current_door(nullptr);
     finish();
     sizes() = {r_.log.size(), r_.steps.size(), events_.size(), threads_.size()};
+    r_.scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
+        r_.log.begin(), r_.log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
     return std::move(r_);
   }
 

@@ -62,6 +62,7 @@ struct RunResult {
   std::vector<Step> steps;
   std::vector<std::string> trace;  // one line per event
   std::uint64_t fingerprint = 0;   // reads-from, coherence, fence.sc order
+  std::uint64_t scheduling_decisions = 0;  // thread decisions in the log
 };
 
 RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser);

@@ -13,15 +13,6 @@
 
 namespace scopesim {
 
-namespace {
-
-std::uint64_t scheduling_decisions(const RunResult& r) {
-  return static_cast<std::uint64_t>(
-      std::count_if(r.log.begin(), r.log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
-}
-
-}  // namespace
-
 bool Exploration::bad() const {
   for (const auto& o : outcomes)
     if (o.bad) return true;
@@ -74,7 +65,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       return true;
     };
     auto take = [&](const RunResult& r, bool redundant) {
-      x.decisions += scheduling_decisions(r);
+      x.decisions += r.scheduling_decisions;
       if (redundant) {
         ++x.redundant;
       } else if (record(r)) {
@@ -94,7 +85,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       return false;
     };
     auto take = [&](const RunResult& r) {
-      x.decisions += scheduling_decisions(r);
+      x.decisions += r.scheduling_decisions;
       if (record(r)) {
         x.stopped_by = "stop-at-first";
         return false;
