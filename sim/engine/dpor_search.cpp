@@ -132,9 +132,11 @@ class SubtreeSearch {
     }
   };
 
-  // Runs a task makes ahead of the walk that will take them; a walk waiting
-  // for them is woken at every kBatch-th (or at the end, or after kPatience).
-  static constexpr std::size_t kBuffered = 4096;
+  // Runs a task makes ahead of the walk that will take them (slimmed, a few
+  // hundred bytes each; on histogram.plain_rmw <<<1,6>>> at 16 jobs 4096 gave
+  // 8.2x, 16384 8.8x, 65536 8.8x); a walk waiting for them is woken at every
+  // kBatch-th (or at the end, or after kPatience).
+  static constexpr std::size_t kBuffered = 16384;
   static constexpr std::size_t kBatch = 64;
   // How often a waiting thread looks whether the search is stopping.
   static constexpr std::chrono::milliseconds kPatience{20};
