@@ -137,10 +137,11 @@ class SubtreeSearch {
           for (const TaskPtr& t : at) s.drop(*t);
       }
     } drop_all{*this, spawned};
+    RunResult r;  // each run into it, in the buffers of the one before
     for (;;) {
       if (!sink.go_on()) return false;
       d.begin_run();
-      RunResult r = run_once(m_, c_, o_, d);
+      run_once(m_, c_, o_, d, r);
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
       if (!sink.take(std::move(r), redundant)) return false;
