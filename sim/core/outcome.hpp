@@ -22,6 +22,7 @@ struct Observed {
 class Outcome {
  public:
   void add(std::string name, ValueType t, std::uint64_t bits) { values_.push_back({std::move(name), t, bits}); }
+  void clear() { values_.clear(); }
   const std::vector<Observed>& values() const { return values_; }
   bool has(const std::string& n) const {
     for (auto& v : values_) if (v.name == n) return true;

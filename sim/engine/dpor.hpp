@@ -9,6 +9,9 @@
 #include <set>
 #include <vector>
 
+#include <boost/container/flat_map.hpp>
+#include <boost/container/flat_set.hpp>
+
 #include "sim/engine/execution.hpp"
 
 namespace scopesim {
@@ -62,6 +65,9 @@ class Dpor final : public Chooser {
     bool operator==(const Sleeper&) const = default;
   };
   static constexpr std::size_t npos = ~std::size_t{0};
+  // Sets of threads (by key). Flat: a node's sets are small, and a node
+  // choose() reuses (spare_) keeps their capacity.
+  using Threads = boost::container::flat_set<std::uint64_t>;
 
   struct Node {
     ChoiceKind kind;
@@ -71,8 +77,8 @@ class Dpor final : public Chooser {
     std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
     unsigned chosen = 0;
     std::size_t step = 0;      // thread decisions: the index of the step taken here
-    std::set<std::uint64_t> backtrack, done;
-    std::map<std::uint64_t, Sleeper> sleep;  // asleep threads
+    Threads backtrack, done;
+    boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
   };
@@ -104,7 +110,7 @@ class Dpor final : public Chooser {
       note_suspect(stack_[i]);
       return stack_[i].chosen;
     }
-    Node n;
+    Node n = spare_node();
     n.kind = p.kind;
     n.keys = p.keys;
     n.shapes = p.shapes;
@@ -220,7 +226,8 @@ class Dpor final : public Chooser {
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
-    std::map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
+    auto& reads_of = reads_of_buf_;
+    reads_of.clear();
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of[{r.steps[j].thread, r.steps[j].shape.addr}];
     for (std::size_t j = 0; j < n; ++j) {
@@ -369,6 +376,7 @@ class Dpor final : public Chooser {
         top.chosen = *k;
         return true;
       }
+      spare_.push_back(std::move(stack_.back()));
       stack_.pop_back();
     }
     return false;
@@ -377,7 +385,7 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  std::optional<unsigned> following(const Node& n, unsigned chosen, const std::set<std::uint64_t>& done) const {
+  std::optional<unsigned> following(const Node& n, unsigned chosen, const Threads& done) const {
     if (n.kind == ChoiceKind::thread) {
       for (std::size_t k = 0; k < n.keys.size(); ++k)
         if (n.backtrack.count(n.keys[k]) && !done.count(n.keys[k]) && allowed(n, k)) return static_cast<unsigned>(k);
@@ -471,9 +479,31 @@ class Dpor final : public Chooser {
       n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
   }
 
+  // A new node with the buffers of a node next() popped: their capacity, nothing else.
+  Node spare_node() {
+    Node n{};
+    if (spare_.empty()) return n;
+    Node& old = spare_.back();
+    auto take = [](auto& to, auto& from) {
+      from.clear();
+      to.swap(from);
+    };
+    take(n.keys, old.keys);
+    take(n.shapes, old.shapes);
+    take(n.banned, old.banned);
+    take(n.suspect, old.suspect);
+    take(n.backtrack, old.backtrack);
+    take(n.done, old.done);
+    take(n.sleep, old.sleep);
+    spare_.pop_back();
+    return n;
+  }
+
   int bound_;
+  std::vector<Node> spare_;  // popped by next(), for spare_node()
   std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
   std::vector<bool> inserted_buf_;
+  boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of_buf_;
   Witnesses::Buffers witness_bufs_;
   std::vector<Node> stack_;
   std::vector<std::size_t> thread_nodes_;

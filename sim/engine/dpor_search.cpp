@@ -156,10 +156,11 @@ class SubtreeSearch {
           for (const TaskPtr& t : at) s.drop(*t);
       }
     } drop_all{*this, spawned};
+    RunResult r;  // each run into it, in the buffers of the one before
     for (;;) {
       if (!sink.go_on()) return false;
       d.begin_run();
-      RunResult r = run_once(m_, c_, o_, d);
+      run_once(m_, c_, o_, d, r);
       if (floor > 0) ++runs_on_workers_;
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
@@ -286,7 +287,7 @@ class SubtreeSearch {
     if (queued >= s_.offered) return;
     if (spawned.size() < high) spawned.resize(high);
     std::vector<TaskPtr> fresh;
-    upcoming(d, floor, high, [&](std::size_t node, unsigned chosen, const std::set<std::uint64_t>& done) {
+    upcoming(d, floor, high, [&](std::size_t node, unsigned chosen, const Dpor::Threads& done) {
       std::vector<TaskPtr>& at = spawned[node];
       const auto it = std::find_if(at.begin(), at.end(), [&](const TaskPtr& t) {
         return t->prefix[node].chosen == chosen;
@@ -337,7 +338,7 @@ class SubtreeSearch {
         if (std::none_of(n.backtrack.begin(), n.backtrack.end(),
                          [&](std::uint64_t q) { return q != n.keys[n.chosen] && !n.done.count(q); }))
           continue;  // nothing left to take here
-        std::set<std::uint64_t> done = n.done;
+        Dpor::Threads done = n.done;
         done.insert(n.keys[chosen]);
         while (const auto next = d.following(n, chosen, done)) {
           chosen = *next;
@@ -345,7 +346,7 @@ class SubtreeSearch {
           done.insert(n.keys[chosen]);
         }
       } else {
-        static const std::set<std::uint64_t> nothing;
+        static const Dpor::Threads nothing;
         const std::size_t parent = thread_above(stack, k);
         while (const auto next = d.following(n, chosen, n.done)) {
           chosen = *next;

@@ -142,49 +142,45 @@ std::uint64_t where_key(const Where& w) {
   return w.pc;
 }
 
+// One run at a time. A Run is kept from one run to the next on its OS thread
+// (run_once()), and begin() clears it for the next: its containers keep their
+// capacity, so that a run of a tiny model allocates next to nothing. Nothing
+// of a run survives into the next but capacity.
 class Run final : public Door, public HostApi {
  public:
-  Run(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch)
-      : m_(m), c_(c), o_(o), ch_(ch), mm_(memory_model(o.memory_model)) {
-    if (!mm_) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
-    arena().reset();
-    pool().reset();
-    finding_keys_.clear();
-    // Runs of one exploration are alike: start with the previous run's sizes.
-    const Sizes& z = sizes();
-    r_.log.reserve(z.log);
-    r_.steps.reserve(z.steps);
-    events_.reserve(z.events);
-    threads_.reserve(z.threads);
-  }
+  Run() = default;
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
 
-  RunResult go() {
+  // Runs the model once into `into` (cleared first, its buffers kept).
+  void go(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
+    MemoryModel* mm = memory_model(o.memory_model);
+    if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
+    begin(m, c, o, ch, mm, into);
     set_current_door(this);
     // The host program is thread 0.
-    SimThread h(&scratch_);
+    SimThread& h = threads_.emplace_back(&scratch_);
     h.name = "host";
     h.host = true;
     h.place.host = true;
     h.state = State::fresh;
     mm_->spawn(h.place, -1);
-    h.body = [this] { m_.program(*this, c_); };
-    threads_.push_back(std::move(h));
+    h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
     loop();
     set_current_door(nullptr);
     finish();
-    sizes() = {r_.log.size(), r_.steps.size(), events_.size(), threads_.size()};
-    r_.scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
-        r_.log.begin(), r_.log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
-    return std::move(r_);
+    sizes_ = {r_->log.size(), r_->steps.size()};
+    r_->scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
+        r_->log.begin(), r_->log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
   }
 
   // ---- Door ----
   std::uint64_t perform(const Event& e) override {
     SimThread& t = threads_[cur_];
-    if (++t.steps > o_.max_steps) {
+    if (++t.steps > o_->max_steps) {
       add_finding(FindingKind::non_termination,
-                  t.name + " ran past the step bound of " + std::to_string(o_.max_steps) + " events at " +
+                  t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
                       describe(e.where),
                   {t.name}, {describe(e.where)});
       stopped_ = true;
@@ -256,13 +252,18 @@ class Run final : public Door, public HostApi {
     enqueue(std::move(d));
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
-    host_wait(streams_.enqueued_in(check_stream(stream)), "cudaStreamSynchronize", where);
+    streams_.enqueued_in(check_stream(stream), threads_[cur_].waits_for);
+    host_wait("cudaStreamSynchronize", where);
   }
   void synchronize_event(std::uint32_t event, Where where) override {
-    host_wait(streams_.recorded(check_event(event)), "cudaEventSynchronize", where);
+    streams_.recorded(check_event(event), threads_[cur_].waits_for);
+    host_wait("cudaEventSynchronize", where);
   }
-  void synchronize(Where where) override { host_wait(streams_.enqueued(), "cudaDeviceSynchronize", where); }
-  void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_.outcome.add(name, t, bits); }
+  void synchronize(Where where) override {
+    streams_.enqueued(threads_[cur_].waits_for);
+    host_wait("cudaDeviceSynchronize", where);
+  }
+  void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_->outcome.add(name, t, bits); }
 
  private:
   // One enqueued stream operation and the thread that performs it.
@@ -288,13 +289,6 @@ class Run final : public Door, public HostApi {
     thread_local Arena a;
     return a;
   }
-  struct Sizes {
-    std::size_t log = 0, steps = 0, events = 0, threads = 0;
-  };
-  static Sizes& sizes() {
-    thread_local Sizes z;
-    return z;
-  }
   // One memory model per OS thread and name, reset for each run (it keeps its buffers).
   static MemoryModel* memory_model(const std::string& name) {
     thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
@@ -306,10 +300,6 @@ class Run final : public Door, public HostApi {
     }
     it->second->reset();
     return it->second.get();
-  }
-  static std::vector<std::byte>& scratch_buffer() {
-    thread_local std::vector<std::byte> b(std::size_t{1} << 18);
-    return b;
   }
   static fiber::FiberPool& pool() {
     thread_local fiber::FiberPool p;
@@ -414,30 +404,30 @@ class Run final : public Door, public HostApi {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
         if (!all_done || undispatched()) report_deadlock();
-        r_.completed = all_done && !undispatched();
+        r_->completed = all_done && !undispatched();
         return;
       }
       ChoicePoint& p = next_thread_;
       p.actor = last_;
       p.keys.clear();
       p.shapes.clear();
-      p.previous = r_.steps.empty() ? StepShape{} : r_.steps.back().shape;
+      p.previous = r_->steps.empty() ? StepShape{} : r_->steps.back().shape;
       for (ThreadId id : runnable) {
         p.keys.push_back(id);
         p.shapes.push_back(threads_[id].pending_shape);
       }
       const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
-      if (ch_.abandon()) {
-        r_.abandoned = true;
+      if (ch_->abandon()) {
+        r_->abandoned = true;
         return;
       }
       const ThreadId id = runnable[i];
       Step st;
       st.thread = id;
       st.shape = p.shapes[i];
-      st.decision = r_.log.size() - 1;
-      r_.steps.push_back(st);
-      step_ = r_.steps.size() - 1;
+      st.decision = r_->log.size() - 1;
+      r_->steps.push_back(st);
+      step_ = r_->steps.size() - 1;
       last_ = id;
       in_step_ = true;
       advance(id);
@@ -451,15 +441,15 @@ class Run final : public Door, public HostApi {
   template <class Describe>
   unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
-    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_.choose(p);
+    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     Decision d;
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    if (o_.keep_trace) d.text = describe_alt(i);
-    r_.log.push_back(std::move(d));
+    if (o_->keep_trace) d.text = describe_alt(i);
+    r_->log.push_back(std::move(d));
     return i;
   }
 
@@ -564,7 +554,7 @@ class Run final : public Door, public HostApi {
         m.value = e.operand;
         place_write(m, e);
         ++threads_[cur_].mods;
-        if (o_.keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
+        if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
         result = mm_->info(w).value;
@@ -575,13 +565,13 @@ class Run final : public Door, public HostApi {
           m.op = load_part(m.op);
         }
         mm_->read(m, w);
-        if (o_.keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+        if (o_->keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           events_[ev].write = place_write(m, e);
           ++threads_[cur_].mods;
-          if (o_.keep_trace) note += ", writes " + format_value(e.type, m.value);
+          if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
       collect_findings();
@@ -619,7 +609,7 @@ class Run final : public Door, public HostApi {
   void note_precedes(const MemOp& m) {
     mm_->may_precede(m, cand_);
     for (WriteId w : cand_)
-      if (!mm_->info(w).initial) r_.steps[step_].precedes.push_back(made_by(w));
+      if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
@@ -656,7 +646,7 @@ class Run final : public Door, public HostApi {
     if (!in_step_ || event + 1 != events_.size()) return;
     const EventRef& ref = events_[event];
     if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
-    if (mm_->commutes(ref.write, ref.commutes)) r_.steps[step_].shape.commutes = ref.commutes;
+    if (mm_->commutes(ref.write, ref.commutes)) r_->steps[step_].shape.commutes = ref.commutes;
   }
 
   static bool fails_cas(const Event& e, std::uint64_t old) {
@@ -725,14 +715,14 @@ class Run final : public Door, public HostApi {
         // newer than that read (it may exist already: then wake at once).
         t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
         for (std::size_t k = visit->second.read_index; k < t.read_steps.size(); ++k)
-          if (t.read_steps[k] < r_.steps.size()) r_.steps[t.read_steps[k]].counted = true;
+          if (t.read_steps[k] < r_->steps.size()) r_->steps[t.read_steps[k]].counted = true;
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
         t.visits.erase(visit);  // once woken, the old write may be read again
         // The step read nothing: it only waits (its read is the step that
         // runs once woken). Run after a newer write instead, it would read
         // one of the writes the woken read may return (which may also return
         // the old one again): so for the explorer it touches no location.
-        if (in_step_) r_.steps[step_].shape = StepShape{};
+        if (in_step_) r_->steps[step_].shape = StepShape{};
         t.state = State::spin;
         fiber::FiberPool::suspend();
         continue;
@@ -757,7 +747,7 @@ class Run final : public Door, public HostApi {
       });
       const WriteId w = cand[i];
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        r_.steps[step_].reads_from = made_by(w);
+        r_->steps[step_].reads_from = made_by(w);
       t.visits[vkey] = {w, t.mods, t.reads.size()};
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
@@ -802,7 +792,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) threads_[id].state = State::wake;
       }
     }
-    if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
+    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
     b.arrived.clear();
   }
 
@@ -914,7 +904,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
-    if (step_ < r_.steps.size()) r_.steps[step_].joins = who;
+    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
     return true;
   }
 
@@ -984,8 +974,8 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
-      if (step_ < r_.steps.size())
-        for (OpId p : streams_.predecessors(t.op)) r_.steps[step_].learns.push_back(ops_[p].thread);
+      if (step_ < r_->steps.size())
+        for (OpId p : streams_.predecessors(t.op)) r_->steps[step_].learns.push_back(ops_[p].thread);
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -1000,7 +990,7 @@ class Run final : public Door, public HostApi {
     a.state = State::unborn;
     d.thread = static_cast<ThreadId>(threads_.size());
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_.steps.size()) r_.steps[step_].spawned.push_back(d.thread);
+    if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + a.name + ")"; });
     threads_.push_back(std::move(a));
     if (ops_.size() <= op) ops_.resize(op + 1);
@@ -1013,7 +1003,8 @@ class Run final : public Door, public HostApi {
   // Starts every operation whose predecessors finished: its thread learns
   // what they did, then runs it.
   void start_ready_ops() {
-    for (OpId op : streams_.startable()) {
+    streams_.startable(startable_);
+    for (OpId op : startable_) {
       streams_.start(op);
       const ThreadId a = ops_[op].thread;
       for (OpId p : streams_.predecessors(op)) mm_->join(a, ops_[p].thread);
@@ -1070,8 +1061,8 @@ class Run final : public Door, public HostApi {
     return true;
   }
 
-  void host_wait(std::vector<OpId> ops, const char* what, Where where) {
-    threads_[cur_].waits_for = std::move(ops);
+  // The host waits for the operations in its waits_for.
+  void host_wait(const char* what, Where where) {
     Event e;
     e.kind = EventKind::wait;
     e.label = what;
@@ -1083,7 +1074,8 @@ class Run final : public Door, public HostApi {
   // the finished work did.
   void wait(const Event& e) {
     SimThread& t = threads_[cur_];
-    std::vector<ThreadId> from;
+    std::vector<ThreadId>& from = from_;
+    from.clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
       for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
@@ -1091,7 +1083,7 @@ class Run final : public Door, public HostApi {
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
     }
     for (ThreadId f : from) mm_->join(cur_, f);
-    if (step_ < r_.steps.size()) r_.steps[step_].learns = from;
+    if (step_ < r_->steps.size()) r_->steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
   }
@@ -1141,18 +1133,12 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < r_.steps.size() && kernel_competes(threads_[cur_])) r_.steps[step_].shape.global = true;
-    std::vector<ThreadId> spawned;
-    for (std::uint32_t k = 0; k < d.threads; ++k) {
-      mm_->join(d.first_thread + k, cur_);
-      spawned.push_back(d.first_thread + k);
-    }
+    if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
+    for (std::uint32_t k = 0; k < d.threads; ++k) mm_->join(d.first_thread + k, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) b.launched = true;
-    if (step_ < r_.steps.size()) {
-      auto& s = r_.steps[step_].spawned;
-      s.insert(s.end(), spawned.begin(), spawned.end());
-    }
+    if (step_ < r_->steps.size())
+      for (std::uint32_t k = 0; k < d.threads; ++k) r_->steps[step_].spawned.push_back(d.first_thread + k);
     fill_slots();
   }
 
@@ -1184,7 +1170,7 @@ class Run final : public Door, public HostApi {
   }
 
   // --resident-blocks wins over the model's configuration; 0: every block.
-  unsigned resident_slots() const { return o_.resident_blocks ? o_.resident_blocks : c_.resident_blocks; }
+  unsigned resident_slots() const { return o_->resident_blocks ? o_->resident_blocks : c_->resident_blocks; }
 
   bool undispatched() const {
     for (const Block& b : blocks_)
@@ -1297,7 +1283,7 @@ class Run final : public Door, public HostApi {
     std::string key = f.key();
     if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
     finding_keys_.push_back(std::move(key));
-    r_.findings.push_back(std::move(f));
+    r_->findings.push_back(std::move(f));
   }
 
   std::string text(const Event& e) const {
@@ -1331,24 +1317,73 @@ class Run final : public Door, public HostApi {
   // `line` is formatted only where the trace is kept.
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_.keep_trace) r_.trace.push_back(t.name + " " + line());
+    if (o_->keep_trace) r_->trace.push_back(t.name + " " + line());
   }
 
   void finish() {
-    if (r_.completed && m_.bad) r_.bad = m_.bad(r_.outcome);
-    if (!r_.completed) r_.outcome = Outcome{};
-    r_.fingerprint = mm_->fingerprint();
+    if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
+    if (!r_->completed) r_->outcome.clear();
+    r_->fingerprint = mm_->fingerprint();
   }
 
-  const models::Model& m_;
-  const models::Config& c_;  // run_once's caller keeps both for the run
-  const RunOptions& o_;
-  Chooser& ch_;
-  MemoryModel* mm_;  // memory_model()'s, for this run
+  // Clears everything of the previous run (its capacity stays) for a run of
+  // `m` into `into`.
+  void begin(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, MemoryModel* mm,
+             RunResult& into) {
+    m_ = &m;
+    c_ = &c;
+    o_ = &o;
+    ch_ = &ch;
+    mm_ = mm;
+    r_ = &into;
+    r_->completed = r_->abandoned = r_->bad = false;
+    r_->outcome.clear();
+    r_->findings.clear();
+    r_->log.clear();
+    r_->steps.clear();
+    r_->trace.clear();
+    r_->fingerprint = 0;
+    // Runs of one exploration are alike: a new RunResult starts with the
+    // previous run's sizes.
+    r_->log.reserve(sizes_.log);
+    r_->steps.reserve(sizes_.steps);
+    arena().reset();
+    pool().reset();
+    // Everything that allocates in scratch_ goes before it starts over.
+    threads_.clear();
+    warps_.clear();
+    shared_.clear();
+    scratch_.release();
+    blocks_.clear();
+    regions_.clear();
+    events_.clear();
+    cur_ = last_ = 0;
+    step_ = ~std::size_t{0};
+    streams_.clear();
+    ops_.clear();
+    enqueuing_ = OpData{};
+    kernels_ = 0;
+    stopped_ = false;
+    in_step_ = false;
+    fault_ = {FindingKind::kernel_fault, ""};
+    fault_where_.clear();
+    finding_keys_.clear();
+  }
+
+  // The run's (begin()):
+  const models::Model* m_ = nullptr;
+  const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
+  const RunOptions* o_ = nullptr;
+  Chooser* ch_ = nullptr;
+  MemoryModel* mm_ = nullptr;  // memory_model()'s, for this run
+  RunResult* r_ = nullptr;     // the caller's, filled in
+  struct Sizes {
+    std::size_t log = 0, steps = 0;
+  } sizes_;  // the previous run's
   // The run's node containers (spin visits, warps, shared arrays) allocate
-  // here; it is dropped whole with the run, and starts in a buffer kept from
-  // run to run.
-  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer().data(), scratch_buffer().size()};
+  // here; it starts over with each run, in a buffer kept from run to run.
+  std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
+  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
   std::vector<SimThread> threads_;
   std::vector<Block> blocks_;
   // Lanes waiting in a warp collective, per (block, warp).
@@ -1364,7 +1399,7 @@ class Run final : public Door, public HostApi {
   struct EventRef {
     ThreadId thread;
     Where where;
-    std::size_t step;        // the step that performed it (an index in r_.steps)
+    std::size_t step;        // the step that performed it (an index in r_->steps)
     WriteId write;           // an RMW: the write it made
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
@@ -1379,36 +1414,29 @@ class Run final : public Door, public HostApi {
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
-  RunResult r_;
-  // Buffers kept from one decision, and one run, to the next (one run at a
-  // time per OS thread).
-  struct Buffers {
-    std::vector<std::string> finding_keys;  // Finding::key() of each of r_.findings
-    std::vector<ThreadId> runnable;         // the thread decision's
-    ChoicePoint next_thread{ChoiceKind::thread, 0, {}, {}, {}, 1};
-    ChoicePoint choice;                     // read and coherence decisions (choice())
-    std::vector<WriteId> cand, atomic;      // a read's candidates (choose_read)
-    ChoicePoint dispatch{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
-  };
-  static Buffers& buffers() {
-    thread_local Buffers b;
-    return b;
-  }
-  Buffers& b_ = buffers();
-  std::vector<std::string>& finding_keys_ = b_.finding_keys;
-  std::vector<ThreadId>& runnable_ = b_.runnable;
-  ChoicePoint& next_thread_ = b_.next_thread;
-  ChoicePoint& choice_ = b_.choice;
-  std::vector<WriteId>& cand_ = b_.cand;
-  std::vector<WriteId>& atomic_ = b_.atomic;
-  ChoicePoint& dispatch_ = b_.dispatch;
+  // Buffers kept from one decision to the next.
+  std::vector<std::string> finding_keys_;  // Finding::key() of each of r_->findings
+  std::vector<ThreadId> runnable_;         // the thread decision's
+  std::vector<OpId> startable_;            // start_ready_ops()'s
+  std::vector<ThreadId> from_;             // wait()'s
+  ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
+  ChoicePoint choice_;                     // read and coherence decisions (choice())
+  std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
+  ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 
 }  // namespace
 
+void run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser,
+              RunResult& into) {
+  thread_local Run run;
+  run.go(m, c, o, chooser, into);
+}
+
 RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser) {
-  Run run(m, c, o, chooser);
-  return run.go();
+  RunResult r;
+  run_once(m, c, o, chooser, r);
+  return r;
 }
 
 }  // namespace scopesim

@@ -66,5 +66,7 @@ struct RunResult {
 };
 
 RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser);
+// The same into `into`, whose buffers it keeps: a search makes its runs into one RunResult.
+void run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser, RunResult& into);
 
 }  // namespace scopesim

@@ -7,6 +7,14 @@ namespace scopesim {
 
 Streams::Streams() { create_stream(); }
 
+void Streams::clear() {
+  ops_.clear();
+  tail_.clear();
+  queues_.clear();
+  recorded_.clear();
+  create_stream();
+}
+
 StreamId Streams::create_stream() {
   queues_.emplace_back();
   tail_.push_back(no_op);
@@ -33,8 +41,8 @@ OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
   return id;
 }
 
-std::vector<OpId> Streams::startable() const {
-  std::vector<OpId> out;
+void Streams::startable(std::vector<OpId>& out) const {
+  out.clear();
   for (OpId id = 0; id < ops_.size(); ++id) {
     const Op& op = ops_[id];
     if (op.started) continue;
@@ -42,22 +50,22 @@ std::vector<OpId> Streams::startable() const {
     if (op.after_event != no_op && !ops_[op.after_event].finished) continue;
     out.push_back(id);
   }
-  return out;
 }
 
 void Streams::start(OpId op) { ops_[op].started = true; }
 void Streams::finish(OpId op) { ops_[op].finished = true; }
 
-std::vector<OpId> Streams::predecessors(OpId id) const {
-  std::vector<OpId> out;
+Streams::Predecessors Streams::predecessors(OpId id) const {
+  Predecessors out;
   const Op& op = ops_[id];
-  if (op.after_stream != no_op) out.push_back(op.after_stream);
-  if (op.after_event != no_op) out.push_back(op.after_event);
+  if (op.after_stream != no_op) out.ops[out.count++] = op.after_stream;
+  if (op.after_event != no_op) out.ops[out.count++] = op.after_event;
   return out;
 }
 
 bool Streams::ordered(OpId a, OpId b) const {
-  std::vector<OpId> todo = predecessors(b);
+  const Predecessors first = predecessors(b);
+  std::vector<OpId> todo(first.begin(), first.end());
   std::vector<bool> seen(ops_.size(), false);
   while (!todo.empty()) {
     const OpId p = todo.back();
@@ -70,21 +78,20 @@ bool Streams::ordered(OpId a, OpId b) const {
   return false;
 }
 
-std::vector<OpId> Streams::enqueued_in(StreamId s) const {
+void Streams::enqueued_in(StreamId s, std::vector<OpId>& out) const {
   if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
-  return queues_[s];
+  out = queues_[s];
 }
 
-std::vector<OpId> Streams::enqueued() const {
-  std::vector<OpId> out(ops_.size());
+void Streams::enqueued(std::vector<OpId>& out) const {
+  out.resize(ops_.size());
   for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
-  return out;
 }
 
-std::vector<OpId> Streams::recorded(StreamEventId e) const {
+void Streams::recorded(StreamEventId e, std::vector<OpId>& out) const {
   if (e >= recorded_.size()) throw std::invalid_argument("unknown event " + std::to_string(e));
-  if (recorded_[e] == no_op) return {};
-  return {recorded_[e]};
+  out.clear();
+  if (recorded_[e] != no_op) out.push_back(recorded_[e]);
 }
 
 }  // namespace scopesim

@@ -30,6 +30,8 @@ enum class OpKind : std::uint8_t { kernel, copy, record, wait };
 class Streams {
  public:
   Streams();
+  // Back to the state of a new Streams (stream 0 alone), keeping capacity.
+  void clear();
   StreamId create_stream();
   StreamEventId create_event();
   std::size_t streams() const { return queues_.size(); }
@@ -37,23 +39,29 @@ class Streams {
 
   // Enqueues an operation; `event` is the event a record sets or a wait waits for.
   OpId enqueue(StreamId s, OpKind k, StreamEventId event = 0);
-  // Operations that may start now and have not, in enqueue order.
-  std::vector<OpId> startable() const;
+  // Operations that may start now and have not, in enqueue order (into `out`).
+  void startable(std::vector<OpId>& out) const;
   void start(OpId op);
   void finish(OpId op);
   bool finished(OpId op) const { return ops_[op].finished; }
   bool started(OpId op) const { return ops_[op].started; }
   // Does `a` finish before `b` starts, through stream order and event waits?
   bool ordered(OpId a, OpId b) const;
-  // The finished operations `op` starts after: its stream predecessor and, for
-  // a wait, the recording it waits for.
-  std::vector<OpId> predecessors(OpId op) const;
+  // The operations `op` starts after (at most two): its stream predecessor
+  // and, for a wait, the recording it waits for.
+  struct Predecessors {
+    OpId ops[2] = {no_op, no_op};
+    unsigned count = 0;
+    const OpId* begin() const { return ops; }
+    const OpId* end() const { return ops + count; }
+  };
+  Predecessors predecessors(OpId op) const;
 
   // What a synchronize waits for and learns: the operations enqueued so far,
-  // finished or not.
-  std::vector<OpId> enqueued_in(StreamId s) const;      // cudaStreamSynchronize
-  std::vector<OpId> enqueued() const;                   // cudaDeviceSynchronize
-  std::vector<OpId> recorded(StreamEventId e) const;    // cudaEventSynchronize
+  // finished or not (into `out`).
+  void enqueued_in(StreamId s, std::vector<OpId>& out) const;      // cudaStreamSynchronize
+  void enqueued(std::vector<OpId>& out) const;                     // cudaDeviceSynchronize
+  void recorded(StreamEventId e, std::vector<OpId>& out) const;    // cudaEventSynchronize
   std::size_t size() const { return ops_.size(); }
   OpKind kind(OpId op) const { return ops_[op].kind; }
   StreamId stream(OpId op) const { return ops_[op].stream; }

@@ -30,15 +30,47 @@ struct View {
     std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
     observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
   }
+  void clear() {
+    vc.clear();
+    observed.clear();
+  }
 };
-using ViewPtr = std::shared_ptr<const View>;
+// A view kept for later acquirers (a release's), in State::views; never
+// changed once made.
+using ViewId = std::uint32_t;
+inline constexpr ViewId no_view = ~ViewId{0};
+
+// A vector whose elements outlive clear(): a new element is an old one
+// cleared (T::clear()), with the capacity of its own vectors, so that a run
+// after the first allocates (next to) nothing. Only [0, size()) is live.
+template <class T>
+class Reused {
+ public:
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) { return items_[i]; }
+  const T& operator[](std::size_t i) const { return items_[i]; }
+  const T* begin() const { return items_.data(); }
+  const T* end() const { return items_.data() + n_; }
+  // A new last element, cleared. (It may move the others, like push_back.)
+  T& add() {
+    if (n_ == items_.size()) items_.emplace_back();
+    T& t = items_[n_++];
+    t.clear();
+    return t;
+  }
+  void clear() { n_ = 0; }
+
+ private:
+  std::vector<T> items_;
+  std::size_t n_ = 0;
+};
 
 // A release pattern whose write some reader may observe: the view at its first
 // operation (the release write, or the release fence before a strong write),
 // with that operation's scope and thread for the morally-strong check against
 // the acquire pattern's last operation.
 struct Release {
-  ViewPtr view;
+  ViewId view;
   Scope scope;
   ThreadId thread;
 };
@@ -56,6 +88,20 @@ struct Write {
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
+  void clear() {
+    loc = 0;
+    info = {};
+    seq = 0;
+    strong = false;
+    scope = Scope::sys;
+    atomic_rmw = false;
+    rmw_source = no_write;
+    releases.clear();
+    chain.clear();
+    known_before.clear();
+    rf_term = 0;
+    commutes = 0;
+  }
 };
 
 struct Thread {
@@ -63,8 +109,16 @@ struct Thread {
   View view;
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
-  ViewPtr fence_release[3];           // view at the last release fence, per scope
+  ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
+  void clear() {
+    where = {};
+    view.clear();
+    seq = 0;
+    pending.clear();
+    for (ViewId& v : fence_release) v = no_view;
+    last_rf_term = 0;
+  }
 };
 
 struct Visit {
@@ -82,6 +136,13 @@ struct Location {
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
+  void clear() {
+    addr = 0;
+    size = 0;
+    co.clear();
+    writes.clear();
+    last_read.clear();
+  }
 };
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
@@ -101,15 +162,16 @@ std::uint64_t spread(std::uint64_t z) {
 
 struct PtxModel::State {
   PtxOptions opt;
-  std::vector<Thread> threads;
-  std::vector<Write> writes;
-  std::vector<Location> locs;
+  Reused<Thread> threads;
+  Reused<Write> writes;
+  Reused<Location> locs;
+  Reused<View> views;  // by ViewId
   std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;  // (address, location), by address
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
     Scope scope;
-    ViewPtr view;
+    ViewId view;
   };
   std::vector<ScFence> sc_fences;
   std::vector<ModelFinding> findings;
@@ -128,6 +190,12 @@ struct PtxModel::State {
   std::vector<std::size_t> placed_positions;
   std::vector<std::size_t> positions_buf;      // may_precede()'s
   mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
+
+  ViewId keep(const View& v) {
+    views.add() = v;
+    return static_cast<ViewId>(views.size() - 1);
+  }
+  View all_buf;  // barrier()'s
 
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
@@ -187,14 +255,15 @@ struct PtxModel::State {
       if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
     }
     const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
-    locs.push_back({op.addr, op.size, {}, {}, {}});
+    Location& l = locs.add();
+    l.addr = op.addr;
+    l.size = op.size;
     loc_at.insert(next, {op.addr, id});
     // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
-    Write init;
+    Write& init = writes.add();
     init.loc = id;
     init.info = {0, 0, true, true, 0};
-    writes.push_back(init);
-    locs[id].co.push_back(static_cast<WriteId>(writes.size() - 1));
+    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
     return id;
   }
 
@@ -253,7 +322,7 @@ struct PtxModel::State {
 
   void acquire_pending(Thread& t, ThreadId id, Scope s) {
     for (const Release& r : t.pending)
-      if (ms_release(r, id, s)) t.view.join(*r.view);
+      if (ms_release(r, id, s)) t.view.join(views[r.view]);
   }
 
   // Candidate coherence positions for write op (index into co to insert before).
@@ -308,6 +377,7 @@ void PtxModel::reset() {
   s.threads.clear();
   s.writes.clear();
   s.locs.clear();
+  s.views.clear();
   s.loc_at.clear();
   s.sc_fences.clear();
   s.findings.clear();
@@ -317,10 +387,9 @@ void PtxModel::reset() {
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
-  Thread t;
+  Thread& t = s_->threads.add();  // the parent may move: it is looked up after
   t.where = where;
   if (parent >= 0) t.view = s_->threads[static_cast<std::size_t>(parent)].view;
-  s_->threads.push_back(std::move(t));
   return static_cast<ThreadId>(s_->threads.size() - 1);
 }
 
@@ -375,7 +444,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
     t.view.observe(x.chain);
     for (const Release& rel : x.releases) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
-        t.view.join(*rel.view);
+        t.view.join(s.views[rel.view]);
       else
         t.pending.push_back(rel);
     }
@@ -412,7 +481,8 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   s.race_check(w, l, true);
   const std::uint32_t seq = s.step(t, w.thread);
 
-  Write x;
+  const WriteId id = static_cast<WriteId>(s.writes.size());
+  Write& x = s.writes.add();
   x.loc = lid;
   x.info = {w.thread, w.value, false, false, w.event};
   x.seq = seq;
@@ -422,7 +492,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
   for (const WriteId k : l.co)
     if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
-  const WriteId id = static_cast<WriteId>(s.writes.size());
   x.chain.push_back(id);
   if (w.rmw_source != no_write) {
     const Write& src = s.writes[w.rmw_source];
@@ -434,11 +503,10 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
     }
   }
   if (x.strong) {
-    if (has_release(w.op.sem)) x.releases.push_back({std::make_shared<View>(t.view), w.op.scope, w.thread});
+    if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
-      if (t.fence_release[sc]) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+      if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
   }
-  s.writes.push_back(std::move(x));
   const std::size_t at = pos.at(placement);
   l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
@@ -458,14 +526,14 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
     // (the fingerprint sums those pairs; others stay unordered).
     for (const auto& g : s.sc_fences)
       if (s.ms(g.thread, true, g.scope, id, true, f.scope)) {
-        t.view.join(*g.view);
+        t.view.join(s.views[g.view]);
         s.fence_hash += spread(mix(mix(mix(g.thread, g.seq), id), t.seq));
       }
-    auto v = std::make_shared<View>(t.view);
+    const ViewId v = s.keep(t.view);
     s.sc_fences.push_back({id, t.seq, f.scope, v});
     t.fence_release[static_cast<int>(s.scope(f.scope))] = v;
   } else {
-    t.fence_release[static_cast<int>(s.scope(f.scope))] = std::make_shared<View>(t.view);
+    t.fence_release[static_cast<int>(s.scope(f.scope))] = s.keep(t.view);
   }
 }
 
@@ -473,7 +541,8 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
-  View all;
+  View& all = s.all_buf;
+  all.clear();
   for (const ThreadId p : participants) {
     Thread& t = s.threads[p];
     s.step(t, p);
