@@ -11,52 +11,17 @@
 #include <map>
 #include <set>
 
-#include "tests/properties/naive_search.hpp"
+#include "tests/naive_comparison.hpp"
 #include "tests/test_kernels.hpp"
 
 namespace scopesim {
 namespace {
 using namespace scopesim::dialect;
 using test::Cells;
+using test::exhaustive;
+using test::expect_same_as_naive;
+using test::found;
 using test::kernel_model;
-
-struct Found {
-  std::set<std::string> outcomes;
-  std::set<std::string> findings;
-};
-
-Found naive(const models::Model& m) {
-  Found f;
-  RunOptions o;
-  o.keep_trace = false;
-  props::NaiveSearch walk;
-  const bool complete = walk.run_all(m, m.chapter, o, 200000, [&](const RunResult& r) {
-    if (r.completed) f.outcomes.insert(r.outcome.text());
-    for (const Finding& x : r.findings) f.findings.insert(x.key());
-  });
-  EXPECT_TRUE(complete) << m.name << ": too many runs for the naive enumeration";
-  return f;
-}
-
-Exploration exhaustive(const models::Model& m) {
-  ExploreOptions o;
-  o.run.keep_trace = false;
-  return explore(m, m.chapter, o);
-}
-
-Found found(const Exploration& x) {
-  Found f;
-  for (const auto& s : x.outcomes) f.outcomes.insert(s.outcome.text());
-  for (const auto& s : x.findings) f.findings.insert(s.finding.key());
-  return f;
-}
-
-void expect_same_as_naive(const models::Model& m, const Exploration& x) {
-  EXPECT_TRUE(x.complete);
-  const Found a = found(x), b = naive(m);
-  EXPECT_EQ(a.outcomes, b.outcomes) << m.name;
-  EXPECT_EQ(a.findings, b.findings) << m.name;
-}
 
 // ---- results unused: one execution ----
 

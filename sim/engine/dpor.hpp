@@ -242,8 +242,13 @@ class Dpor final : public Chooser {
         // Two stores the later of which was offered a coherence slot before
         // the earlier: run the other way round, the earlier is offered a slot
         // before the later in turn; the coherence decision already explores
-        // both orders, so the run-time order is no race to reverse.
-        if (reads_choose_ && store_may_precede(si, sj, i)) continue;
+        // both orders, so the run-time order is no race to reverse. Nor is
+        // that of a weak store and a later store coherence leaves unordered
+        // with it (semantics.md, "Coherence is partial"): no edge either way,
+        // so their order is no part of the execution; reads choose by edges
+        // alone, and no write can take a slot before a weak one, so this
+        // order offers later writes every slot the other would.
+        if (reads_choose_ && (store_may_precede(si, sj, i) || unordered_stores(si, sj, i))) continue;
         if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
@@ -424,6 +429,14 @@ class Dpor final : public Chooser {
     const StepShape& b = w2.shape;
     if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
     return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
+  }
+  // Are steps `w1` (step `i`) and the later `w2` stores, `w1`'s write weak and
+  // left unordered with `w2`'s by coherence (Step::unordered)?
+  static bool unordered_stores(const Step& w1, const Step& w2, std::size_t i) {
+    const StepShape& a = w1.shape;
+    const StepShape& b = w2.shape;
+    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    return a.addr == b.addr && std::find(w2.unordered.begin(), w2.unordered.end(), i + 1) != w2.unordered.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.

@@ -398,6 +398,15 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
   out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
 }
 
+// Edges are fixed once both writes exist: moral strength is static, and a
+// write's known_before is taken when it is written.
+void PtxModel::unordered(WriteId w, std::vector<WriteId>& out) const {
+  const State& s = *s_;
+  out.clear();
+  for (const WriteId x : s.locs[s.writes[w].loc].co)
+    if (x != w && !s.writes[x].strong && !s.edge(x, w) && !s.edge(w, x)) out.push_back(x);
+}
+
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   State& s = *s_;
   const std::uint32_t lid = s.location(w);
