@@ -106,6 +106,22 @@ TEST(CommutingRmw, LoadReadsEveryIntermediateValue) {
   expect_same_as_naive(m, x);
 }
 
+// The same kernel, counted: the executions are the coherence order of the two
+// RMWs (A adds 1, B adds 2) with the write the load returns. Reading the
+// initial 0 tells nothing of their order: 1. Reading the first of them (1
+// after A then B, 2 after B then A) tells which came first: 2. Reading the
+// last (3 either way) still names which write it read, A or B, and that one
+// came last: 2. Five executions; before counting a write read by the load as
+// the end of the RMWs' run, A-then-B-reading-A (value 1) and
+// B-then-A-reading-A (value 3) had one fingerprint. (What the search explores
+// twice here is not this test's subject: it counts.)
+TEST(CommutingRmw, ALoadOfAnRmwBeforeTheLastCountsTheirOrder) {
+  const auto m = kernel_model<intermediate>("t.intermediate", 1, 3);
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.distinct, 5u);
+  EXPECT_GE(x.executions, x.distinct);
+}
+
 // The reader runs after thread 0's RMW in every run that sees its flag, but
 // relaxed accesses order nothing: thread 0 adds 1 to x, then sets the flag r3;
 // thread 1 adds 2; thread 2 reads the flag into r0, then x into r1. With the
