@@ -25,7 +25,8 @@ namespace scopesim {
 // Reads-from sleep: a read does not decide what it returns by running before
 // or after a write it need not see (semantics.md, "A read may return"): it
 // chooses among the writes its view allows. So a sleeping thread whose next
-// step is a read stays half asleep when another thread writes its location: it
+// step is a read (a load or an RMW) stays half asleep when another thread
+// writes its location: it
 // may run, and reading a write made since it fell asleep is new. Returning an
 // older write repeats the execution explored when it ran first (the write only
 // added a candidate: coherence insertions only hide, never reveal, older
@@ -136,7 +137,11 @@ class Dpor final : public Chooser {
       const StepShape& taken = parent->shapes[parent->chosen];
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
       n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      auto consider = [&](std::uint64_t q, Sleeper s) {
+      // A thread done at the parent sleeps from there, even if it ran
+      // there half asleep since an earlier step: every run of it from the
+      // parent was explored, so the later `since` holds (and where a commuting
+      // RMW was first kept asleep, the earlier node, stays).
+      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
         if (q == taken_thread) return;
         if (dependent(s.shape, taken)) {
           if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
@@ -144,12 +149,13 @@ class Dpor final : public Chooser {
         } else if (commute(s.shape, taken) && s.kept == npos) {
           s.kept = i;
         }
-        n.sleep.emplace(q, s);
+        const auto [it, fresh] = n.sleep.emplace(q, s);
+        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
-      for (const auto& [q, s] : parent->sleep) consider(q, s);
+      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
       for (std::uint64_t q : parent->done) {
         const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
-        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false});
+        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false}, true);
       }
     }
     // First choice: keep running the same thread when it may, else the lowest.
@@ -407,10 +413,12 @@ class Dpor final : public Chooser {
   friend class SubtreeSearch;
 
   // Does `taken` conflict with the sleeping step `s` only as a write to the
-  // location `s` only reads? Then `s` may still read what it could read
-  // before `taken`, in the execution explored already; only newer writes are new.
+  // location `s` reads (a load, or an RMW)? Then `s` may still read what it
+  // could read before `taken`, in the execution explored already; only newer
+  // writes are new. An RMW that reads an older write writes the same value
+  // in the same place (right after the write it read) either way.
   static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
-    if (taken.global || s.global || s.writes || !s.reads || sc_ordered(taken, s)) return false;
+    if (taken.global || s.global || !s.reads || sc_ordered(taken, s)) return false;
     return taken.writes && taken.addr == s.addr;
   }
   // Is step `r` a read (its read-from known) of what the earlier step `w`
