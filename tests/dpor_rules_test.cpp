@@ -88,6 +88,42 @@ TEST(RacingWrites, AStrongStoreMayStillPrecedeARacingOne) {
   expect_same_as_naive(m, x);
 }
 
+// Where the list puts a weak store beside a racing strong one decides where an
+// RMW that reads the weak store falls (right after its source). Threads 0..2
+// of one block: thread 0 stores 1 to x (plain; its acq_rel fence orders
+// nothing without a strong flag access); thread 1 adds 2 (release RMW), then
+// stores 3 (release); thread 2 exchanges 4 (acquire RMW); after a barrier,
+// thread 0 reads x into r2. Thread 1's RMW may read 0 (r0), thread 2's
+// exchange may read the plain 1 (r1), and the exchange may still come after
+// the 3 in coherence: the 1 races with the 3 (no edge) and thread 2 does not
+// know the 3, so r2 = 4 is permitted (r0=0 r1=1 r2=4). Only runs that put the
+// 3 before the 1 reach it: the pair is reversed because an RMW read the 1
+// (found by the simulator's property test against the naive enumeration).
+SCOPESIM_KERNEL void rmw_reads_a_racing_weak_store(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  const unsigned t = thread_idx().x;
+  if (t == 0) {
+    atomic_thread_fence(memory_order_acq_rel, thread_scope_block);
+    *c.x = 1;
+  } else if (t == 1) {
+    const int r0 = x.fetch_add(2, memory_order_release);
+    x.store(3, memory_order_release);
+    *c.r0 = r0;
+  } else {
+    const int r1 = x.exchange(4, memory_order_acquire);
+    *c.r1 = r1;
+  }
+  syncthreads();
+  if (t == 0) *c.r2 = *c.x;
+}
+
+TEST(RacingWrites, AnRmwThatReadsTheWeakStoreKeepsBothOrders) {
+  const auto m = kernel_model<rmw_reads_a_racing_weak_store>("t.rmw_reads_a_racing_weak_store", 1, 3);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(test::permits(x, "r0=0 r1=1 r2=4"));
+  expect_same_as_naive(m, x);
+}
+
 // ---- half-asleep RMWs ----
 
 // Block 0's thread adds 1 to r0 with a block-scope relaxed fetch_add, block

@@ -224,6 +224,15 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+    // Writes an RMW read: the RMW goes right after its source in the list, so
+    // where the list put that write beside a racing one decides which side of
+    // it the RMW falls on.
+    std::vector<bool>& rmw_source = rmw_source_buf_;
+    rmw_source.assign(n, false);
+    for (std::size_t j = 0; j < n; ++j)
+      if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
+          r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
+        rmw_source[r.steps[j].reads_from - 1] = true;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
@@ -253,8 +262,11 @@ class Dpor final : public Chooser {
         // with it (semantics.md, "Coherence is partial"): no edge either way,
         // so their order is no part of the execution; reads choose by edges
         // alone, and no write can take a slot before a weak one, so this
-        // order offers later writes every slot the other would.
-        if (reads_choose_ && (store_may_precede(si, sj, i) || unordered_stores(si, sj, i))) continue;
+        // order offers later writes every slot the other would. Unless an
+        // RMW read the weak store's write: it goes right after it, so before
+        // the later store in this order and after it in the other.
+        if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
+          continue;
         if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
@@ -494,7 +506,7 @@ class Dpor final : public Chooser {
 
   int bound_;
   std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
-  std::vector<bool> inserted_buf_;
+  std::vector<bool> inserted_buf_, rmw_source_buf_;
   Witnesses::Buffers witness_bufs_;
   std::vector<Node> stack_;
   std::vector<std::size_t> thread_nodes_;
