@@ -27,7 +27,6 @@ inline const std::string* known_engine_failure(const std::string& model) {
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
       {"litmus.MP+rel.gpu+rmw.relaxed.gpu+acq.gpu.xcta", "a load and an RMW placed before a store, in both orders"},
-      {"litmus.INC+relaxed.cta+relaxed.gpu.xcta", "RMWs reading init explored in both run-time orders"},
   };
   return list;
 }

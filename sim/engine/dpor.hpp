@@ -28,7 +28,8 @@ namespace scopesim {
 // Reads-from sleep: a read does not decide what it returns by running before
 // or after a write it need not see (semantics.md, "A read may return"): it
 // chooses among the writes its view allows. So a sleeping thread whose next
-// step is a read stays half asleep when another thread writes its location: it
+// step is a read (a load or an RMW) stays half asleep when another thread
+// writes its location: it
 // may run, and reading a write made since it fell asleep is new. Returning an
 // older write repeats the execution explored when it ran first (the write only
 // added a candidate: coherence insertions only hide, never reveal, older
@@ -142,7 +143,11 @@ class Dpor final : public Chooser {
       const StepShape& taken = parent->shapes[parent->chosen];
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
       n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      auto consider = [&](std::uint64_t q, Sleeper s) {
+      // A thread done at the parent sleeps from there, even if it ran
+      // there half asleep since an earlier step: every run of it from the
+      // parent was explored, so the later `since` holds (and where a commuting
+      // RMW was first kept asleep, the earlier node, stays).
+      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
         if (q == taken_thread) return;
         if (dependent(s.shape, taken)) {
           if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
@@ -150,12 +155,13 @@ class Dpor final : public Chooser {
         } else if (commute(s.shape, taken) && s.kept == npos) {
           s.kept = i;
         }
-        n.sleep.emplace(q, s);
+        const auto [it, fresh] = n.sleep.emplace(q, s);
+        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
-      for (const auto& [q, s] : parent->sleep) consider(q, s);
+      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
       for (std::uint64_t q : parent->done) {
         const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
-        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false});
+        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false}, true);
       }
     }
     // First choice: keep running the same thread when it may, else the lowest.
@@ -224,6 +230,15 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+    // Writes an RMW read: the RMW goes right after its source in the list, so
+    // where the list put that write beside a racing one decides which side of
+    // it the RMW falls on.
+    std::vector<bool>& rmw_source = rmw_source_buf_;
+    rmw_source.assign(n, false);
+    for (std::size_t j = 0; j < n; ++j)
+      if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
+          r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
+        rmw_source[r.steps[j].reads_from - 1] = true;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
     auto& reads_of = reads_of_buf_;
@@ -249,8 +264,16 @@ class Dpor final : public Chooser {
         // Two stores the later of which was offered a coherence slot before
         // the earlier: run the other way round, the earlier is offered a slot
         // before the later in turn; the coherence decision already explores
-        // both orders, so the run-time order is no race to reverse.
-        if (reads_choose_ && store_may_precede(si, sj, i)) continue;
+        // both orders, so the run-time order is no race to reverse. Nor is
+        // that of a weak store and a later store coherence leaves unordered
+        // with it (semantics.md, "Coherence is partial"): no edge either way,
+        // so their order is no part of the execution; reads choose by edges
+        // alone, and no write can take a slot before a weak one, so this
+        // order offers later writes every slot the other would. Unless an
+        // RMW read the weak store's write: it goes right after it, so before
+        // the later store in this order and after it in the other.
+        if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
+          continue;
         if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
@@ -410,10 +433,12 @@ class Dpor final : public Chooser {
   friend class SubtreeSearch;
 
   // Does `taken` conflict with the sleeping step `s` only as a write to the
-  // location `s` only reads? Then `s` may still read what it could read
-  // before `taken`, in the execution explored already; only newer writes are new.
+  // location `s` reads (a load, or an RMW)? Then `s` may still read what it
+  // could read before `taken`, in the execution explored already; only newer
+  // writes are new. An RMW that reads an older write writes the same value
+  // in the same place (right after the write it read) either way.
   static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
-    if (taken.global || s.global || s.writes || !s.reads || sc_ordered(taken, s)) return false;
+    if (taken.global || s.global || !s.reads || sc_ordered(taken, s)) return false;
     return taken.writes && taken.addr == s.addr;
   }
   // Is step `r` a read (its read-from known) of what the earlier step `w`
@@ -432,6 +457,14 @@ class Dpor final : public Chooser {
     const StepShape& b = w2.shape;
     if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
     return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
+  }
+  // Are steps `w1` (step `i`) and the later `w2` stores, `w1`'s write weak and
+  // left unordered with `w2`'s by coherence (Step::unordered)?
+  static bool unordered_stores(const Step& w1, const Step& w2, std::size_t i) {
+    const StepShape& a = w1.shape;
+    const StepShape& b = w2.shape;
+    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    return a.addr == b.addr && std::find(w2.unordered.begin(), w2.unordered.end(), i + 1) != w2.unordered.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.
@@ -502,7 +535,7 @@ class Dpor final : public Chooser {
   int bound_;
   std::vector<Node> spare_;  // popped by next(), for spare_node()
   std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
-  std::vector<bool> inserted_buf_;
+  std::vector<bool> inserted_buf_, rmw_source_buf_;
   boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of_buf_;
   Witnesses::Buffers witness_bufs_;
   std::vector<Node> stack_;

@@ -552,7 +552,7 @@ class Run final : public Door, public HostApi {
       m.event = ev;
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
-        place_write(m, e);
+        note_unordered(place_write(m, e));
         ++threads_[cur_].mods;
         if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
@@ -610,6 +610,14 @@ class Run final : public Door, public HostApi {
     mm_->may_precede(m, cand_);
     for (WriteId w : cand_)
       if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
+  }
+
+  // For the explorer: the earlier steps whose writes store `w` has no
+  // coherence edge with (Step::unordered).
+  void note_unordered(WriteId w) {
+    if (!in_step_) return;
+    mm_->unordered(w, cand_);
+    for (WriteId x : cand_) r_.steps[step_].unordered.push_back(made_by(x));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a

@@ -50,6 +50,9 @@ struct Step {
   // was offered comes before (semantics.md, "Strong writes choose a coherence slot").
   // An RMW: those its one slot, right after the write it read, comes before.
   std::vector<std::size_t> precedes;
+  // A store: the earlier steps (1 + index) whose weak writes coherence leaves
+  // unordered with its write (MemoryModel::unordered): no edge either way.
+  std::vector<std::size_t> unordered;
 };
 
 struct RunResult {

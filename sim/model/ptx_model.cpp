@@ -88,6 +88,7 @@ struct Write {
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
+  std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
   void clear() {
     loc = 0;
     info = {};
@@ -101,6 +102,7 @@ struct Write {
     known_before.clear();
     rf_term = 0;
     commutes = 0;
+    reads = 0;
   }
 };
 
@@ -433,7 +435,8 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.race_check(r, l, false);
   const std::uint32_t seq = s.step(t, r.thread);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
-  const Write& x = s.writes[w];
+  Write& x = s.writes[w];
+  ++x.reads;
   if (x.info.uninitialised)
     s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                           "read of simulated memory that was never written"});
@@ -465,6 +468,15 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
   s.positions(w, l, s.positions_buf);
   const std::size_t first = *std::min_element(s.positions_buf.begin(), s.positions_buf.end());
   out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
+}
+
+// Edges are fixed once both writes exist: moral strength is static, and a
+// write's known_before is taken when it is written.
+void PtxModel::unordered(WriteId w, std::vector<WriteId>& out) const {
+  const State& s = *s_;
+  out.clear();
+  for (const WriteId x : s.locs[s.writes[w].loc].co)
+    if (x != w && !s.writes[x].strong && !s.edge(x, w) && !s.edge(w, x)) out.push_back(x);
 }
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
@@ -590,6 +602,10 @@ std::uint64_t PtxModel::fingerprint() const {
   // before it in the list: its reads-from is implied by coherence and the
   // run's atomicity, so it is left out. (Alone, its place in the list may be
   // no edge of coherence: its reads-from stays.)
+  // A write that some other read returned (a load, or an RMW not of the
+  // family) ends its run: that reader saw the sum of the writes up to it, so
+  // which writes come before it is part of the execution (the order among
+  // them, and among those after it, is not).
   const State& s = *s_;
   std::uint64_t rf = s.rf_hash;
   std::uint64_t co = 0;
@@ -598,9 +614,19 @@ std::uint64_t PtxModel::fingerprint() const {
     const std::size_t n = l.co.size();
     std::vector<std::size_t>& run = s.run_buf;  // the first position of each one's run of commuting RMWs
     run.assign(n, 0);
+    auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
+      const Write& x = s.writes[l.co[i]];
+      std::uint32_t inside = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const Write& y = s.writes[l.co[j]];
+        inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+      }
+      return x.reads > inside;
+    };
     for (std::size_t i = 0; i < n; ++i) {
       const Write& x = s.writes[l.co[i]];
-      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes ? run[i - 1] : i;
+      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
+                                                                                                        : i;
     }
     for (std::size_t i = 1; i < n; ++i) {
       const Write& x = s.writes[l.co[i]];
