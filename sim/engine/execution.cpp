@@ -617,7 +617,7 @@ class Run final : public Door, public HostApi {
   void note_unordered(WriteId w) {
     if (!in_step_) return;
     mm_->unordered(w, cand_);
-    for (WriteId x : cand_) r_.steps[step_].unordered.push_back(made_by(x));
+    for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
