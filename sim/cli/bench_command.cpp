@@ -43,7 +43,7 @@ struct BenchSettings {
   std::uint64_t max_executions = 10000;  // first-bug: executions per seed
   unsigned max_threads = 1024;        // scaling: the largest block
   unsigned max_jobs = 0;              // parallel: the most workers (0: the machine's hardware threads)
-  unsigned parallel_block = 6;        // parallel: threads per block of the workload
+  unsigned parallel_block = 12;       // parallel: threads per block of the workload (two per bin)
   bool markdown = false;
 };
 
@@ -126,6 +126,7 @@ void heading(const BenchSettings& s, const std::string& title) {
 std::string launch(const models::Config& c) {
   std::string t = fmt::format("<<<{},{}>>>", c.grid, c.block);
   if (c.resident_blocks) t += fmt::format(" {} resident", c.resident_blocks);
+  for (const auto& [name, value] : c.params) t += fmt::format(" {}={}", name, value);
   return t;
 }
 
@@ -340,8 +341,10 @@ void scaling_section(const BenchSettings& s) {
 
 // ---- parallel: one exploration with 1, 2, 4, ... jobs ----
 
-// The workload: exhaustive; at the default block of 6, long enough (about
-// 25 s single-threaded) that starting the workers is noise.
+// The workload: exhaustive, two threads racing on each bin (6 executions
+// per bin, so 6^(block/2) in all); at the default block of 12 (46656
+// executions), long enough (about 30 s single-threaded on 16-core machine's
+// host) that starting the workers is noise.
 constexpr const char* parallel_model = "histogram.plain_rmw";
 
 void parallel_section(const BenchSettings& s) {
@@ -349,6 +352,7 @@ void parallel_section(const BenchSettings& s) {
   if (m == nullptr) return;
   models::Config c = m->quick ? *m->quick : m->chapter;
   c.block = s.parallel_block;
+  c.params["bins"] = s.parallel_block / 2;
   const unsigned most = s.max_jobs ? s.max_jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<unsigned> jobs;
   for (unsigned n = 1; n < most; n *= 2) jobs.push_back(n);
@@ -441,7 +445,7 @@ Command add_bench_command(CLI::App& app) {
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
       "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block; 'parallel' explores "
-      "histogram.plain_rmw <<<1,--parallel-block>>> exhaustively with --jobs 1, 2, 4, ... up to --max-jobs and prints the speed-up, "
+      "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... up to --max-jobs and prints the speed-up, "
       "the efficiency and whether the result is the same as with one job. Times vary from run to run. Exit 0; "
       "2: usage error.");
   b->add_option("MODEL", s->models,
@@ -463,9 +467,9 @@ Command add_bench_command(CLI::App& app) {
   b->add_option("--max-jobs", s->max_jobs, "Most workers in parallel (default: the machine's hardware threads)")
       ->check(CLI::Range(1u, 1024u));
   b->add_option("--parallel-block", s->parallel_block,
-                "Threads per block of the parallel section's histogram.plain_rmw, 2 bins: 2, 4 or 6 (default 6: about "
-                "25 s with one job)")
-      ->check(CLI::IsMember(std::vector<unsigned>{2, 4, 6}));
+                "Threads per block of the parallel section's histogram.plain_rmw, two per bin: 4, 8 or 12 (default "
+                "12: 46656 executions, about 30 s with one job)")
+      ->check(CLI::IsMember(std::vector<unsigned>{4, 8, 12}));
   b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
   return {b, [s] { return run_bench(*s); }};
 }
