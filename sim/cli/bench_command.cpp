@@ -343,7 +343,7 @@ void scaling_section(const BenchSettings& s) {
 
 // The workload: exhaustive, two threads racing on each bin (6 executions
 // per bin, so 6^(block/2) in all); at the default block of 10 (7776
-// executions, about 890,000 runs with the redundant ones), long enough that
+// executions), long enough that
 // starting the workers is noise (docs/performance.md).
 constexpr const char* parallel_model = "histogram.plain_rmw";
 
