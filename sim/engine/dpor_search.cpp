@@ -231,15 +231,9 @@ class SubtreeSearch {
       {
         std::unique_lock<std::mutex> g(t.lock);
         auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
-        if (!ready()) {  // a walk waiting here holds no slot
-          const auto since = std::chrono::steady_clock::now();
-          g.unlock();
-          release();
-          g.lock();
-          while (!t.progress.wait_for(g, kPatience, ready)) continue;
-          g.unlock();
-          acquire(top ? std::chrono::steady_clock::now() - since : std::chrono::steady_clock::duration{});
-          g.lock();
+        if (!ready()) {
+          const auto waited = wait_without_slot(g, t.progress, ready);
+          if (top) add_waiting(waited);
         }
         if (stopping_) return false;
         if (t.runs.empty()) break;  // finished
@@ -425,29 +419,37 @@ class SubtreeSearch {
     // will take none). A thread waiting here holds no slot.
     void wait_for_room(std::unique_lock<std::mutex>& g) {
       auto room = [&] { return s.stopping_ || t.state == Task::State::dropped || t.runs.size() < kBuffered; };
-      if (room()) return;
-      g.unlock();
-      s.release();
-      g.lock();
-      while (!t.room.wait_for(g, kPatience, room)) continue;
-      g.unlock();
-      s.acquire({});
-      g.lock();
+      if (!room()) s.wait_without_slot(g, t.room, room);
     }
   };
 
   // Slots: at most `jobs` threads make runs (the thread that called search()
   // holds one). A walk waiting for a task's runs, or a task for room, gives
-  // its slot back meanwhile (`waited`: how long the search's own walk waited).
-  void release() {
-    std::lock_guard<std::mutex> g(lock_);
-    ++free_;
-    start_threads();
-    work_.notify_one();
+  // its slot back meanwhile: with a task's lock `g` held, waits on `cv` until
+  // `ready` (looking every kPatience) and returns how long it waited.
+  template <class Ready>
+  std::chrono::steady_clock::duration wait_without_slot(std::unique_lock<std::mutex>& g, std::condition_variable& cv,
+                                                        Ready&& ready) {
+    const auto since = std::chrono::steady_clock::now();
+    g.unlock();  // the search's lock is taken before a task's, never after
+    {
+      std::lock_guard<std::mutex> h(lock_);
+      ++free_;
+      start_threads();
+      work_.notify_one();
+    }
+    g.lock();
+    while (!cv.wait_for(g, kPatience, ready)) continue;
+    g.unlock();
+    {
+      std::lock_guard<std::mutex> h(lock_);
+      --free_;  // may go below 0 until a task ends
+    }
+    g.lock();
+    return std::chrono::steady_clock::now() - since;
   }
-  void acquire(std::chrono::steady_clock::duration waited) {
+  void add_waiting(std::chrono::steady_clock::duration waited) {
     std::lock_guard<std::mutex> g(lock_);
-    --free_;  // may go below 0 until a task ends
     stats_.waiting += std::chrono::duration<double>(waited).count();
   }
 
