@@ -5,6 +5,7 @@
 // as the naive enumeration.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
 #include <string>
 
@@ -20,6 +21,18 @@ using test::expect_same_as_naive;
 using test::found;
 using test::kernel_model;
 
+// Explores `m` exhaustively and checks what each test reasons out by hand:
+// `executions` distinct executions, each explored once, with `outcomes`, and
+// the naive enumeration's outcomes and findings.
+Exploration explored_once(const models::Model& m, std::uint64_t executions, const std::set<std::string>& outcomes) {
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.distinct, executions) << m.name;
+  EXPECT_EQ(x.executions, executions) << m.name;
+  EXPECT_EQ(found(x).outcomes, outcomes) << m.name;
+  expect_same_as_naive(m, x);
+  return x;
+}
+
 // ---- racing writes: a weak store and a store coherence leaves unordered with it ----
 
 // Threads 0 and 1 of one block store 1 and 2 to r0 with plain stores. The
@@ -33,12 +46,8 @@ SCOPESIM_KERNEL void two_plain_stores(Cells c) { *c.r0 = static_cast<int>(thread
 
 TEST(RacingWrites, TwoPlainStoresAreExploredOncePerExecution) {
   const auto m = kernel_model<two_plain_stores>("t.two_plain_stores", 1, 2);
-  const Exploration x = exhaustive(m);
-  EXPECT_EQ(x.distinct, 2u);
-  EXPECT_EQ(x.executions, 2u);
-  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"}));
+  const Exploration x = explored_once(m, 2, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
   EXPECT_NE(test::finding(x, FindingKind::data_race), nullptr);
-  expect_same_as_naive(m, x);
 }
 
 // Two threads r0++ with plain accesses (a weak load, then a weak store of the
@@ -53,11 +62,7 @@ SCOPESIM_KERNEL void plain_increments(Cells c) { (*c.r0)++; }
 
 TEST(RacingWrites, PlainIncrementsAreExploredOncePerExecution) {
   const auto m = kernel_model<plain_increments>("t.plain_increments", 1, 2);
-  const Exploration x = exhaustive(m);
-  EXPECT_EQ(x.distinct, 6u);
-  EXPECT_EQ(x.executions, 6u);
-  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"}));
-  expect_same_as_naive(m, x);
+  explored_once(m, 6, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
 }
 
 // Where the order of the unordered writes would matter to a later write: block
@@ -146,12 +151,8 @@ SCOPESIM_KERNEL void scoped_increments(Cells c) {
 
 TEST(HalfAsleepRmw, IncrementsThatAreNotAtomicWithEachOtherAreExploredOnce) {
   const auto m = kernel_model<scoped_increments>("t.scoped_increments", 2, 1);
-  const Exploration x = exhaustive(m);
-  EXPECT_EQ(x.distinct, 6u);
-  EXPECT_EQ(x.executions, 6u);
-  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"}));
+  const Exploration x = explored_once(m, 6, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
   EXPECT_NE(test::finding(x, FindingKind::scoped_race), nullptr);
-  expect_same_as_naive(m, x);
 }
 
 }  // namespace
