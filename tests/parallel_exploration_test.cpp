@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -131,21 +132,30 @@ TEST(ParallelExploration, TheLibraryTakesJobsInItsOptions) {
   EXPECT_EQ(everything(r.exploration()), everything(run(Case{"publish.relaxed", false, {}}, 1)));
 }
 
-// The exhaustive search's runs as dpor_search hands them over, in order: each
-// run's decisions and whether it is redundant; and how many subtrees were
-// walked on other threads and taken over.
+// Hands every run of the exhaustive search to `each`, in the order dpor_search
+// hands them over; returns how many subtrees were walked on other threads and
+// taken over.
+std::size_t search(const models::Model& m, const models::Config& c, const DporSearch& s,
+                   const std::function<void(const RunResult&, bool redundant)>& each) {
+  RunOptions o;
+  o.keep_trace = false;
+  return dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
+    each(r, redundant);
+    return true;
+  }).taken_over;
+}
+
+// The search's runs in order: each run's decisions and whether it is
+// redundant; and how many subtrees were taken over.
 struct Runs {
   std::vector<std::string> runs;
   std::size_t taken_over = 0;
 };
 Runs runs_of(const models::Model& m, const models::Config& c, const DporSearch& s) {
-  RunOptions o;
-  o.keep_trace = false;
   Runs x;
-  x.taken_over = dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
+  x.taken_over = search(m, c, s, [&](const RunResult& r, bool redundant) {
     x.runs.push_back(log_token(r.log) + (redundant ? " redundant" : ""));
-    return true;
-  }).taken_over;
+  });
   return x;
 }
 
@@ -158,14 +168,12 @@ struct Used {
   std::size_t taken_over = 0;
 };
 Used used_of(const models::Model& m, const models::Config& c, const DporSearch& s) {
-  RunOptions o;
-  o.keep_trace = false;
   Used x;
-  x.taken_over = dpor_search(m, c, o, s, [] { return true; }, [&](const RunResult& r, bool redundant) {
+  x.taken_over = search(m, c, s, [&](const RunResult& r, bool redundant) {
     std::string run = std::to_string(r.scheduling_decisions);
     if (redundant) {
       x.runs.push_back(run + " redundant");
-      return true;
+      return;
     }
     std::vector<std::string> shown;
     if (r.completed) shown.push_back("outcome " + r.outcome.text());
@@ -176,8 +184,7 @@ Used used_of(const models::Model& m, const models::Config& c, const DporSearch& 
       x.first_log.try_emplace(k, log_token(r.log));
     }
     x.runs.push_back(run);
-    return true;
-  }).taken_over;
+  });
   return x;
 }
 
