@@ -24,6 +24,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <fmt/format.h>
+#include <time.h>
 
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
@@ -341,6 +342,13 @@ void scaling_section(const BenchSettings& s) {
 
 // ---- parallel: one exploration with 1, 2, 4, ... jobs ----
 
+// Seconds of CPU time every thread of this process has used so far.
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 // The workload: exhaustive, two threads racing on each bin (6 executions
 // per bin, so 6^(block/2) in all). The default block of 12 (46656
 // executions) takes some 110 s with one job on a 16-core machine's host, the
@@ -367,18 +375,22 @@ void parallel_section(const BenchSettings& s) {
     warm.block = 4;
     explore(*m, warm, exhaustive(warm, 0));
   }
-  // How the work was shared: subtrees walked on other threads and taken over,
-  // their runs (and those thrown away), threads started, and how long the
-  // search's own walk waited for a subtree's runs.
-  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "subtrees", "runs ahead", "runs lost",
-           "threads", "walk waited"},
-          "rrrrrlrrrrr");
+  // Where efficiency goes: the CPU time of all threads (more than with one job:
+  // the same work costs more), and how many workers were busy on average
+  // (fewer than N: slots idle). How the work was shared: subtrees walked on
+  // other threads and taken over, their runs (and those thrown away), threads
+  // started, and how long the search's own walk waited for a subtree's runs.
+  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "subtrees",
+           "runs ahead", "runs lost", "threads", "walk waited"},
+          "rrrrrlrrrrrrr");
   std::string first_json;
   double first_seconds = 0;
   for (unsigned n : jobs) {
     ExploreOptions o = exhaustive(c, 0);
     o.jobs = n;
+    const double cpu_before = process_cpu_seconds();
     const Exploration x = explore(*m, c, o);
+    const double cpu = process_cpu_seconds() - cpu_before;
     const report::ExploreReport r{m, c, o, &x, {}, {}};
     const std::string json = report::explore_json(r, false).dump();
     if (n == 1) {
@@ -387,8 +399,8 @@ void parallel_section(const BenchSettings& s) {
     }
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
-           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO",
-           std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
+           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO", seconds(cpu),
+           fmt::format("{:.1f}", x.seconds > 0 ? cpu / x.seconds : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
            std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting)});
   }
   t.print(s.markdown);

@@ -37,11 +37,11 @@ using Runs = std::deque<std::pair<RunResult, bool>>;  // runs with whether each 
 struct Sink {
   virtual ~Sink() = default;
   virtual bool go_on() = 0;
-  virtual bool take(RunResult&& r, bool redundant) = 0;
+  virtual bool take(const RunResult& r, bool redundant) = 0;
   // Runs another thread made, in order (emptied or not).
   virtual bool take_all(Runs& runs) {
     for (auto& [r, redundant] : runs)
-      if (!go_on() || !take(std::move(r), redundant)) return false;
+      if (!go_on() || !take(r, redundant)) return false;
     return true;
   }
 };
@@ -92,7 +92,7 @@ class SubtreeSearch {
       Explorer(const std::function<bool()>& g, const std::function<bool(const RunResult&, bool)>& t)
           : go_on_(g), take_(t) {}
       bool go_on() override { return go_on_(); }
-      bool take(RunResult&& r, bool redundant) override { return take_(r, redundant); }
+      bool take(const RunResult& r, bool redundant) override { return take_(r, redundant); }
     } explorer(go_on, take);
     Dpor d(s_.preemption_bound, o_.memory_model != "sc");
     walk(d, 0, explorer, {});
@@ -164,7 +164,7 @@ class SubtreeSearch {
       if (floor > 0) ++runs_on_workers_;
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
-      if (!sink.take(std::move(r), redundant)) return false;
+      if (!sink.take(r, redundant)) return false;
       for (;;) {
         spawn(d, floor, spawned, order, serial);
         if (!d.next(floor)) return true;
@@ -375,16 +375,16 @@ class SubtreeSearch {
       wait_for_room(g);
       return !s.stopping_ && t.state != Task::State::dropped;
     }
-    bool take(RunResult&& r, bool redundant) override {
-      slim(r, redundant);
+    bool take(const RunResult& r, bool redundant) override {
+      RunResult queued = slimmed(r, redundant);  // r keeps its buffers for the walk's next run
       std::lock_guard<std::mutex> g(t.lock);
       if (t.state == Task::State::dropped) return false;
-      t.runs.emplace_back(std::move(r), redundant);
+      t.runs.emplace_back(std::move(queued), redundant);
       if (t.runs.size() % kBatch == 0) t.progress.notify_one();
       return true;
     }
     bool take_all(Runs& runs) override {
-      for (auto& [r, redundant] : runs) slim(r, redundant);
+      for (auto& [r, redundant] : runs) r = slimmed(r, redundant);
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
       if (s.stopping_ || t.state == Task::State::dropped) return false;
@@ -394,24 +394,26 @@ class SubtreeSearch {
     }
 
    private:
-    // Leaves of a run what the explorer may still use (explorer.cpp): of a
-    // redundant run its decisions; of another its log (the witness) only if
-    // it is the first here of its outcome or of one of its findings: a later
-    // one is never the first of the whole search. So many more runs fit in the
-    // buffer.
-    void slim(RunResult& r, bool redundant) {
-      if (!s.s_.slim) return;
-      if (redundant) {
-        RunResult kept;
-        kept.scheduling_decisions = r.scheduling_decisions;
-        r = std::move(kept);
-        return;
-      }
-      r.steps = {};
-      r.trace = {};
+    // What the explorer may still use of a run (explorer.cpp), copied: of a
+    // redundant run its decisions; of another its outcome, findings and
+    // fingerprint, and its log (the witness) only if it is the first here of
+    // its outcome or of one of its findings: a later one is never the first of
+    // the whole search. So many more runs fit in the buffer, and the run
+    // itself keeps its buffers for the walk's next run (no allocation there).
+    RunResult slimmed(const RunResult& r, bool redundant) {
+      if (!s.s_.slim) return r;
+      RunResult kept;
+      kept.scheduling_decisions = r.scheduling_decisions;
+      if (redundant) return kept;
+      kept.completed = r.completed;
+      kept.outcome = r.outcome;
+      kept.bad = r.bad;
+      kept.findings = r.findings;
+      kept.fingerprint = r.fingerprint;
       bool first = r.completed && seen.insert("outcome " + r.outcome.text()).second;
       for (const Finding& f : r.findings) first |= seen.insert("finding " + f.key()).second;
-      if (!first) r.log = {};
+      if (first) kept.log = r.log;
+      return kept;
     }
     std::unordered_set<std::string> seen;  // outcomes (their text) and findings (key) of the runs taken
 
