@@ -355,6 +355,19 @@ double process_cpu_seconds() {
 // 10 s or more the measurement asks for (10: 7776 executions, 7 s there).
 constexpr const char* parallel_model = "histogram.plain_rmw";
 
+// What the machine itself gives n threads: n threads each explore the same
+// small workload with one job at once, independently; returns the work done
+// per second against one thread alone (n at best; less where the threads
+// slow each other down: shared cores, caches, memory, the allocator).
+double machine_speedup(const models::Model& m, const models::Config& c, unsigned n, double alone) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (unsigned k = 0; k < n; ++k) threads.emplace_back([&] { explore(m, c, exhaustive(c, 0)); });
+  for (std::thread& t : threads) t.join();
+  const double all = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return all > 0 ? n * alone / all : 0;
+}
+
 void parallel_section(const BenchSettings& s) {
   const models::Model* m = find(parallel_model);
   if (m == nullptr) return;
@@ -377,12 +390,21 @@ void parallel_section(const BenchSettings& s) {
   }
   // Where efficiency goes: the CPU time of all threads (more than with one job:
   // the same work costs more), and how many workers were busy on average
-  // (fewer than N: slots idle). How the work was shared: subtrees walked on
+  // (fewer than N: slots idle); what the machine gives N independent one-job
+  // explorations of a small workload (the speed-up no search can beat there)
+  // and the speed-up against it. How the work was shared: subtrees walked on
   // other threads and taken over, their runs (and those thrown away), threads
   // started, and how long the search's own walk waited for a subtree's runs.
-  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "subtrees",
-           "runs ahead", "runs lost", "threads", "walk waited"},
-          "rrrrrlrrrrrrr");
+  Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "machine",
+           "of machine", "subtrees", "runs ahead", "runs lost", "threads", "walk waited"},
+          "rrrrrlrrrrrrrrr");
+  models::Config small = c;  // 1296 executions, 10000 runs: about a second
+  small.block = 8;
+  small.params["bins"] = 4;
+  std::vector<double> alone_times;
+  for (int k = 0; k < 3; ++k) alone_times.push_back(explore(*m, small, exhaustive(small, 0)).seconds);
+  std::sort(alone_times.begin(), alone_times.end());
+  const double alone = alone_times[1];  // the median of three
   std::string first_json;
   double first_seconds = 0;
   for (unsigned n : jobs) {
@@ -398,9 +420,11 @@ void parallel_section(const BenchSettings& s) {
       first_seconds = x.seconds;
     }
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
+    const double machine = n == 1 ? 1.0 : machine_speedup(*m, small, n, alone);
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
            fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO", seconds(cpu),
-           fmt::format("{:.1f}", x.seconds > 0 ? cpu / x.seconds : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
+           fmt::format("{:.1f}", x.seconds > 0 ? cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
+           fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
            std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting)});
   }
   t.print(s.markdown);

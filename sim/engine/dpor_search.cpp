@@ -74,7 +74,7 @@ struct Sink {
 class SubtreeSearch {
  public:
   SubtreeSearch(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s)
-      : m_(m), c_(c), o_(o), s_(s), free_(static_cast<int>(s.jobs) - 1) {}
+      : m_(m), c_(c), o_(o), s_(s), free_(static_cast<int>(s.jobs) - 1), wanted_(s.jobs > 1) {}
 
   ~SubtreeSearch() {
     {
@@ -225,15 +225,19 @@ class SubtreeSearch {
 
   // Takes the runs of task `t` (the subtree below node e of `d`) in order,
   // then applies its effect on nodes 0..e. `top`: the walk of the whole search.
+  // Passing runs on costs little next to making them: the walk holds no slot
+  // meanwhile (a thread that makes runs takes it), and wakes for each batch.
   bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink, bool top) {
     Runs runs;
+    SlotGiven given(*this);
     for (;;) {
       {
         std::unique_lock<std::mutex> g(t.lock);
         auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
         if (!ready()) {
-          const auto waited = wait_without_slot(g, t.progress, ready);
-          if (top) add_waiting(waited);
+          const auto since = std::chrono::steady_clock::now();
+          while (!t.progress.wait_for(g, kPatience, ready)) continue;
+          if (top) add_waiting(std::chrono::steady_clock::now() - since);
         }
         if (stopping_) return false;
         if (t.runs.empty()) break;  // finished
@@ -271,10 +275,11 @@ class SubtreeSearch {
     while (high > floor && threads_below < s_.split_above)
       if (stack[--high].kind == ChoiceKind::thread) ++threads_below;
     if (high <= floor) return;
+    if (!wanted_) return;  // no thread wants a task (read without the lock: after every run of every walk)
     std::size_t queued = 0;
     {
       std::lock_guard<std::mutex> g(lock_);
-      if (free_ <= 0 || queue_.size() >= static_cast<std::size_t>(free_)) return;  // no thread wants a task
+      if (!wanted_) return;
       for (const auto& at : spawned)
         for (const TaskPtr& t : at) queued += t->state == Task::State::queued;
     }
@@ -313,6 +318,7 @@ class SubtreeSearch {
     {
       std::lock_guard<std::mutex> g(lock_);
       for (TaskPtr& t : fresh) queue_.insert(std::move(t));
+      changed();
       start_threads();
     }
     work_.notify_all();
@@ -356,6 +362,7 @@ class SubtreeSearch {
       for (auto it = queue_.begin(); it != queue_.end(); ++it)
         if (it->get() == &t) {
           queue_.erase(it);
+          changed();
           break;
         }
     }
@@ -426,30 +433,47 @@ class SubtreeSearch {
   };
 
   // Slots: at most `jobs` threads make runs (the thread that called search()
-  // holds one). A walk waiting for a task's runs, or a task for room, gives
-  // its slot back meanwhile: with a task's lock `g` held, waits on `cv` until
-  // `ready` (looking every kPatience) and returns how long it waited.
+  // holds one). A walk passing a task's runs on, or a task waiting for room,
+  // gives its slot back meanwhile. With a task's lock `g` held: waits on `cv`
+  // until `ready` (looking every kPatience) without a slot.
   template <class Ready>
-  std::chrono::steady_clock::duration wait_without_slot(std::unique_lock<std::mutex>& g, std::condition_variable& cv,
-                                                        Ready&& ready) {
-    const auto since = std::chrono::steady_clock::now();
+  void wait_without_slot(std::unique_lock<std::mutex>& g, std::condition_variable& cv, Ready&& ready) {
     g.unlock();  // the search's lock is taken before a task's, never after
     {
-      std::lock_guard<std::mutex> h(lock_);
-      ++free_;
-      start_threads();
-      work_.notify_one();
+      SlotGiven given(*this);
+      g.lock();
+      while (!cv.wait_for(g, kPatience, ready)) continue;
+      g.unlock();
     }
     g.lock();
-    while (!cv.wait_for(g, kPatience, ready)) continue;
-    g.unlock();
-    {
-      std::lock_guard<std::mutex> h(lock_);
-      --free_;  // may go below 0 until a task ends
-    }
-    g.lock();
-    return std::chrono::steady_clock::now() - since;
   }
+
+  // While it lives, the thread's slot (if it holds one: not while it passes
+  // a task's runs on) is free for another thread. No task lock may be held.
+  struct SlotGiven {
+    SubtreeSearch& s;
+    const bool held = holds_slot;
+    explicit SlotGiven(SubtreeSearch& search) : s(search) {
+      if (!held) return;
+      holds_slot = false;
+      std::lock_guard<std::mutex> h(s.lock_);
+      ++s.free_;
+      s.changed();
+      s.start_threads();
+      s.work_.notify_one();
+    }
+    ~SlotGiven() {
+      if (!held) return;
+      holds_slot = true;
+      std::lock_guard<std::mutex> h(s.lock_);
+      --s.free_;  // may go below 0 until a task ends
+      s.changed();
+    }
+  };
+  static thread_local bool holds_slot;  // the search's first thread and a thread walking a task hold one
+
+  // With lock_ held, after free_ or queue_ changed.
+  void changed() { wanted_.store(free_ > 0 && queue_.size() < static_cast<std::size_t>(free_)); }
   void add_waiting(std::chrono::steady_clock::duration waited) {
     std::lock_guard<std::mutex> g(lock_);
     stats_.waiting += std::chrono::duration<double>(waited).count();
@@ -475,11 +499,13 @@ class SubtreeSearch {
       t->state = Task::State::running;
       --free_;
       --idle_;
+      changed();
       g.unlock();
       make(*t);
       g.lock();
       ++free_;
       ++idle_;
+      changed();
       if (!queue_.empty()) work_.notify_one();
     }
   }
@@ -514,11 +540,14 @@ class SubtreeSearch {
   std::set<TaskPtr, Sooner> queue_;
   std::atomic<bool> stopping_ = false;
   int free_;              // slots free
+  std::atomic<bool> wanted_;  // free_ > queue_.size(): a thread wants a task
   std::size_t idle_ = 0;  // threads waiting for a task
   std::vector<std::thread> threads_;
   SearchStats stats_;
   std::atomic<std::uint64_t> runs_on_workers_{0}, runs_ahead_{0};
 };
+
+thread_local bool SubtreeSearch::holds_slot = true;
 
 SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take) {
