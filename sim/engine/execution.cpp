@@ -7,6 +7,7 @@
 #include <map>
 #include <memory_resource>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
@@ -133,6 +134,7 @@ struct Block {
   bool exited_early = false;
   ThreadId first_exit = 0;
   std::uint64_t first_exit_barriers = 0;
+  std::uint64_t most_barriers = 0;  // the most barriers any of its threads passed
   std::vector<ThreadId> arrived;
   Where barrier_where;
 };
@@ -163,7 +165,6 @@ class Run final : public Door, public HostApi {
     h.name = "host";
     h.host = true;
     h.place.host = true;
-    h.state = State::fresh;
     mm_->spawn(h.place, -1);
     h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
@@ -348,7 +349,13 @@ class Run final : public Door, public HostApi {
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
     t.fiber = pool().create([this, id] { threads_[id].body(); });
-    t.state = State::fresh;
+    ready(id, State::fresh);
+  }
+
+  // `id` has local code to run (State::fresh or State::wake).
+  void ready(ThreadId id, State s) {
+    threads_[id].state = s;
+    lowest_ready_ = std::min(lowest_ready_, id);
   }
 
   // Runs a thread until its next event (or its end): local computation only.
@@ -375,12 +382,13 @@ class Run final : public Door, public HostApi {
     for (;;) {
       // Threads that only need to run local code first, in id order, until
       // none is left: a block that exits here may dispatch blocks of lower ids.
-      for (bool again = true; again;) {
-        again = false;
-        for (ThreadId id = 0; id < threads_.size(); ++id) {
+      // (No thread below lowest_ready_ is: each pass starts there.)
+      while (lowest_ready_ < threads_.size()) {
+        const ThreadId from = lowest_ready_;
+        lowest_ready_ = no_thread;
+        for (ThreadId id = from; id < threads_.size(); ++id) {
           if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
           advance(id);
-          again = true;
           if (stopped_) return;
         }
       }
@@ -795,9 +803,9 @@ class Run final : public Door, public HostApi {
     std::vector<ThreadId> who = b.arrived;
     mm_->barrier(who);
     for (ThreadId id : who) {
-      threads_[id].barriers_passed++;
+      b.most_barriers = std::max(b.most_barriers, ++threads_[id].barriers_passed);
       if (id != cur_ || threads_[id].state == State::done) {
-        if (threads_[id].state == State::barrier) threads_[id].state = State::wake;
+        if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
     if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
@@ -911,7 +919,7 @@ class Run final : public Door, public HostApi {
     for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
-      if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
+      if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
     if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
     return true;
   }
@@ -1105,8 +1113,7 @@ class Run final : public Door, public HostApi {
     OpData& d = ops_[op];
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
     const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
-    // Threads of the first kernel are "b0.t5"; of later ones "k2.b0.t5".
-    const std::string prefix = kernels_++ == 0 ? "" : "k" + std::to_string(kernels_) + ".";
+    const std::vector<std::string>& names = grid_names(kernels_++, nb, nt);
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
@@ -1118,8 +1125,8 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread t(&scratch_);
-        t.name = prefix + "b" + std::to_string(b) + ".t" + std::to_string(i);
+        SimThread& t = threads_.emplace_back(&scratch_);
+        t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
         t.coords.block = {b % d.grid.x, (b / d.grid.x) % d.grid.y, b / (d.grid.x * d.grid.y)};
@@ -1130,9 +1137,24 @@ class Run final : public Door, public HostApi {
         t.place.lane = i % 32;
         t.body = [body = &d.body] { (*body)(); };  // ops_ keeps it where it is
         mm_->spawn(t.place, static_cast<long>(d.thread));
-        threads_.push_back(std::move(t));
       }
     }
+  }
+
+  // The names of the threads of the `k`th kernel (from 0) enqueued in a run,
+  // of `nb` blocks of `nt` threads: "b0.t5", of later kernels "k2.b0.t5".
+  // Runs of one model launch alike: they are kept from run to run.
+  const std::vector<std::string>& grid_names(unsigned k, std::uint32_t nb, std::uint32_t nt) {
+    if (grid_names_.size() <= k) grid_names_.resize(k + 1);
+    GridNames& g = grid_names_[k];
+    if (g.block != nt || g.names.size() < std::size_t{nb} * nt) {
+      const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
+      g.block = nt;
+      g.names.clear();
+      for (std::uint32_t b = 0; b < nb; ++b)
+        for (std::uint32_t i = 0; i < nt; ++i) g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+    }
+    return g.names;
   }
 
   // The kernel starts: its threads learn the view of its operation's thread
@@ -1222,7 +1244,7 @@ class Run final : public Door, public HostApi {
                      describe(b.barrier_where),
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
       if (b.arrived.size() >= b.live) complete_barrier(t.block);
-    } else {
+    } else if (b.most_barriers > t.barriers_passed) {
       for (std::uint32_t k = 0; k < b.count; ++k) {
         const SimThread& o = threads_[b.first + k];
         if (o.barriers_passed > t.barriers_passed) {
@@ -1272,6 +1294,7 @@ class Run final : public Door, public HostApi {
 
   void collect_findings() {
     for (const ModelFinding& f : mm_->take_findings()) {
+      if (!new_model_finding(f)) continue;
       const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
       std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
                         " at " + wa;
@@ -1284,6 +1307,21 @@ class Run final : public Door, public HostApi {
       }
       add_finding(f.kind, msg, who, where);
     }
+  }
+
+  // Is `f` the first of its kind at its source positions in this run? Later
+  // ones have the same Finding::key() (the same positions describe alike):
+  // add_finding() would drop them, so they are not even formatted.
+  bool new_model_finding(const ModelFinding& f) {
+    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
+    SeenFinding n{f.kind, events_[f.event_a].where, events_[f.event_b].where, f.event_b != f.event_a};
+    if (n.two && !same(n.a, n.b) &&
+        std::tie(n.b.file, n.b.line, n.b.pc) < std::tie(n.a.file, n.a.line, n.a.pc))
+      std::swap(n.a, n.b);
+    for (const SeenFinding& o : seen_findings_)
+      if (o.kind == n.kind && o.two == n.two && same(o.a, n.a) && (!n.two || same(o.b, n.b))) return false;
+    seen_findings_.push_back(n);
+    return true;
   }
 
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
@@ -1366,6 +1404,7 @@ class Run final : public Door, public HostApi {
     regions_.clear();
     events_.clear();
     cur_ = last_ = 0;
+    lowest_ready_ = no_thread;
     step_ = ~std::size_t{0};
     streams_.clear();
     ops_.clear();
@@ -1376,6 +1415,7 @@ class Run final : public Door, public HostApi {
     fault_ = {FindingKind::kernel_fault, ""};
     fault_where_.clear();
     finding_keys_.clear();
+    seen_findings_.clear();
   }
 
   // The run's (begin()):
@@ -1413,17 +1453,31 @@ class Run final : public Door, public HostApi {
   };
   std::vector<EventRef> events_;
   ThreadId cur_ = 0, last_ = 0;
+  static constexpr ThreadId no_thread = ~ThreadId{0};
+  // Invariant: no thread below it is State::fresh or State::wake (ready()).
+  ThreadId lowest_ready_ = no_thread;
   std::size_t step_ = ~std::size_t{0};
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
+  struct GridNames {
+    std::uint32_t block = 0;  // threads per block
+    std::vector<std::string> names;
+  };
+  std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
   bool stopped_ = false;
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   // Buffers kept from one decision to the next.
   std::vector<std::string> finding_keys_;  // Finding::key() of each of r_->findings
+  struct SeenFinding {
+    FindingKind kind;
+    Where a, b;  // b: only if two
+    bool two;
+  };
+  std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
   std::vector<ThreadId> runnable_;         // the thread decision's
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s
