@@ -430,11 +430,10 @@ class Run final : public Door, public HostApi {
         return;
       }
       const ThreadId id = runnable[i];
-      Step st;
+      Step& st = r_->steps.emplace_back();
       st.thread = id;
       st.shape = p.shapes[i];
       st.decision = r_->log.size() - 1;
-      r_->steps.push_back(st);
       step_ = r_->steps.size() - 1;
       last_ = id;
       in_step_ = true;
