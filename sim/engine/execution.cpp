@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <deque>
 #include <map>
 #include <memory_resource>
@@ -193,6 +194,7 @@ class Run final : public Door, public HostApi {
     t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
+    pending(cur_, true);
     fiber::FiberPool::suspend();
     // Chosen: run it.
     threads_[cur_].has_pending = false;
@@ -279,6 +281,7 @@ class Run final : public Door, public HostApi {
     KernelBody body;
     ThreadId first_thread = 0;
     std::uint32_t threads = 0;
+    std::uint32_t unfinished = 0;  // of its threads, those not done
     // copy
     std::uintptr_t dst = 0, src = 0;
     std::size_t count = 0;
@@ -352,6 +355,14 @@ class Run final : public Door, public HostApi {
     ready(id, State::fresh);
   }
 
+  // Is `id` in State::runnable, sync or spin (pending_)?
+  void pending(ThreadId id, bool on) {
+    const std::size_t w = id / 64;
+    if (pending_.size() <= w) pending_.resize(w + 1);
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+    pending_[w] = on ? pending_[w] | bit : pending_[w] & ~bit;
+  }
+
   // `id` has local code to run (State::fresh or State::wake).
   void ready(ThreadId id, State s) {
     threads_[id].state = s;
@@ -397,17 +408,19 @@ class Run final : public Door, public HostApi {
       // the runnable threads.
       std::vector<ThreadId>& runnable = runnable_;
       runnable.clear();
-      for (ThreadId id = 0; id < threads_.size(); ++id) {
-        SimThread& t = threads_[id];
-        if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
-        if (t.state == State::spin)
-          for (auto [addr, n] : t.waiting_for)
-            if (mm_->writes_to(addr) > n) {
-              t.state = State::runnable;
-              break;
-            }
-        if (t.state == State::runnable) runnable.push_back(id);
-      }
+      for (std::size_t w = 0; w < pending_.size(); ++w)
+        for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
+          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+          SimThread& t = threads_[id];
+          if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
+          if (t.state == State::spin)
+            for (auto [addr, n] : t.waiting_for)
+              if (mm_->writes_to(addr) > n) {
+                t.state = State::runnable;
+                break;
+              }
+          if (t.state == State::runnable) runnable.push_back(id);
+        }
       if (runnable.empty()) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
@@ -739,6 +752,7 @@ class Run final : public Door, public HostApi {
         // the old one again): so for the explorer it touches no location.
         if (in_step_) r_->steps[step_].shape = StepShape{};
         t.state = State::spin;
+        pending(cur_, true);
         fiber::FiberPool::suspend();
         continue;
       }
@@ -791,6 +805,7 @@ class Run final : public Door, public HostApi {
     trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
+      pending(cur_, false);
       fiber::FiberPool::suspend();
       return;
     }
@@ -843,6 +858,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
       t.state = State::barrier;
+      pending(cur_, false);
       fiber::FiberPool::suspend();
     }
     return threads_[cur_].lane_value;
@@ -1065,12 +1081,7 @@ class Run final : public Door, public HostApi {
   // Has everything `t` waits for finished? A kernel's operation waits for its
   // grid; the host waits for operations.
   bool wait_over(const SimThread& t) const {
-    if (t.op != no_op) {
-      const OpData& d = ops_[t.op];
-      for (std::uint32_t k = 0; k < d.threads; ++k)
-        if (threads_[d.first_thread + k].state != State::done) return false;
-      return true;
-    }
+    if (t.op != no_op) return ops_[t.op].unfinished == 0;
     for (OpId op : t.waits_for)
       if (!streams_.finished(op)) return false;
     return true;
@@ -1116,6 +1127,7 @@ class Run final : public Door, public HostApi {
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
+    d.unfinished = d.threads;
     for (std::uint32_t b = 0; b < nb; ++b) {
       Block blk;
       blk.grid = op;
@@ -1224,6 +1236,7 @@ class Run final : public Door, public HostApi {
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
     t.state = State::done;
+    pending(id, false);
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
@@ -1232,6 +1245,7 @@ class Run final : public Door, public HostApi {
     }
     Block& b = blocks_[t.block];
     --b.live;
+    --ops_[b.grid].unfinished;
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
       b.exited_early = true;
       b.first_exit = id;
@@ -1404,6 +1418,7 @@ class Run final : public Door, public HostApi {
     events_.clear();
     cur_ = last_ = 0;
     lowest_ready_ = no_thread;
+    pending_.clear();
     step_ = ~std::size_t{0};
     streams_.clear();
     ops_.clear();
@@ -1455,6 +1470,9 @@ class Run final : public Door, public HostApi {
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
+  // Invariant: bit k is set iff thread k is State::runnable, sync or spin
+  // (pending()): the threads a thread decision looks at.
+  std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
