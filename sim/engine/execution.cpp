@@ -1308,6 +1308,11 @@ class Run final : public Door, public HostApi {
   void collect_findings() {
     for (const ModelFinding& f : mm_->take_findings()) {
       if (!new_model_finding(f)) continue;
+      const Region* r = region(f.addr);
+      if (const FormattedFinding* known = formatted(f, r)) {
+        add_finding(known->finding, known->key);
+        continue;
+      }
       const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
       std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
                         " at " + wa;
@@ -1318,8 +1323,54 @@ class Run final : public Door, public HostApi {
         who.push_back(threads_[f.thread_b].name);
         where.push_back(wb);
       }
-      add_finding(f.kind, msg, who, where);
+      Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
+      std::string key = out.key();
+      if (formatted_.size() < max_formatted) {
+        const bool two = f.event_b != f.event_a;
+        formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
+                              threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, f.detail, out, key});
+      }
+      add_finding(out, key);
     }
+  }
+
+  // The allocation `a` lies in, if any (location() names it).
+  const Region* region(std::uintptr_t a) const {
+    for (const Region& r : regions_)
+      if (a >= r.begin && a < r.end) return &r;
+    return nullptr;
+  }
+
+  // A memory-model finding formatted in an earlier run, with all its text
+  // depends on: its kind, source positions, thread names, location (the
+  // allocation's name and the offset in it) and detail.
+  struct FormattedFinding {
+    FindingKind kind;
+    Where a, b;
+    bool two;
+    std::string thread_a, thread_b, region;
+    bool in_region;
+    std::uintptr_t offset;
+    std::string detail;
+    Finding finding;
+    std::string key;  // finding.key()
+  };
+  static constexpr std::size_t max_formatted = 256;
+
+  // `f` (in allocation `r`) as an earlier run formatted it, if one did.
+  const FormattedFinding* formatted(const ModelFinding& f, const Region* r) const {
+    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
+    const bool two = f.event_b != f.event_a;
+    const Where& a = events_[f.event_a].where;
+    const Where& b = events_[f.event_b].where;
+    for (const FormattedFinding& k : formatted_)
+      if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
+          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
+          k.thread_a == threads_[f.thread_a].name && (!two || k.thread_b == threads_[f.thread_b].name) &&
+          k.detail == f.detail)
+        return &k;
+    return nullptr;
   }
 
   // Is `f` the first of its kind at its source positions in this run? Later
@@ -1343,6 +1394,12 @@ class Run final : public Door, public HostApi {
     if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
     finding_keys_.push_back(std::move(key));
     r_->findings.push_back(std::move(f));
+  }
+  // The same for a finding whose key is known.
+  void add_finding(const Finding& f, const std::string& key) {
+    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
+    finding_keys_.push_back(key);
+    r_->findings.push_back(f);
   }
 
   std::string text(const Event& e) const {
@@ -1430,6 +1487,8 @@ class Run final : public Door, public HostApi {
     fault_where_.clear();
     finding_keys_.clear();
     seen_findings_.clear();
+    if (formatted_for_ != m_) formatted_.clear();
+    formatted_for_ = m_;
   }
 
   // The run's (begin()):
@@ -1495,6 +1554,8 @@ class Run final : public Door, public HostApi {
     bool two;
   };
   std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
+  std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
+  const models::Model* formatted_for_ = nullptr;
   std::vector<ThreadId> runnable_;         // the thread decision's
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s
