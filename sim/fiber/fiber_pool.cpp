@@ -62,15 +62,17 @@ struct Stack {
     reach = std::min(region, guard);
     close();
   }
+  // (Should the system refuse, the whole region stays open and is checked whole.)
   void close() {
-    if (closed() > 0 && mprotect(closed_low(), closed(), PROT_NONE) != 0)
-      throw std::runtime_error("cannot protect a fiber stack's unused part");
+    if (closed() > 0 && mprotect(closed_low(), closed(), PROT_NONE) != 0) reach = region;
   }
-  // From the fault handler: the running fiber touched the closed part.
-  void trip(const void* at) {
-    mprotect(closed_low(), closed(), PROT_READ | PROT_WRITE);
+  // From the fault handler: the running fiber touched the closed part. False:
+  // it could not be opened (then the access is a fault).
+  bool trip(const void* at) {
+    if (mprotect(closed_low(), closed(), PROT_READ | PROT_WRITE) != 0) return false;
     touched = static_cast<const char*>(at);
     tripped = 1;
+    return true;
   }
 
   // Restores the invariant. A fiber writes its stack from the top down, so
@@ -124,10 +126,9 @@ const char* signal_name(int sig) {
 }
 
 void on_fault(int sig, siginfo_t* info, void*) {
-  if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr)) {
-    running.fiber->stack.trip(info->si_addr);  // the access runs again, on an open page
-    return;
-  }
+  if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
+      running.fiber->stack.trip(info->si_addr))
+    return;  // the access runs again, on an open page
   if (running.fiber == nullptr) {
     // Not a kernel fault: restore the default action and let it happen.
     signal(sig, SIG_DFL);
