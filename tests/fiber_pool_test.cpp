@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "sim/fiber/fiber_pool.hpp"
 
@@ -86,6 +87,24 @@ TEST(FiberPool, AFiberReadsDeepBelowAShallowOneAndFindsZeros) {
     zero = *reinterpret_cast<const volatile char*>(top - deep) == 0;
   });
   EXPECT_TRUE(zero);
+  run_alone(pool, [&] { zero = below_is_zero(); });
+  EXPECT_TRUE(zero);
+}
+
+volatile int recursion_limit = 1 << 30;  // never reached: the stack ends first
+
+[[gnu::noinline]] int recurse(int n) {
+  volatile char pad[1024];
+  pad[0] = static_cast<char>(n);
+  return n < recursion_limit ? recurse(n + 1) + pad[0] : 0;
+}
+
+TEST(FiberPool, AStackOverflowPastTheTripwireFaultsAndTheNextFiberStartsZeroed) {
+  FiberPool pool;
+  const FiberPool::Id id = pool.create([] { recurse(0); });
+  ASSERT_EQ(pool.resume(id), Status::faulted);
+  EXPECT_NE(pool.fault(id).find("segmentation fault"), std::string::npos) << pool.fault(id);
+  bool zero = false;
   run_alone(pool, [&] { zero = below_is_zero(); });
   EXPECT_TRUE(zero);
 }
