@@ -3,10 +3,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <deque>
 #include <map>
 #include <memory_resource>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
@@ -133,6 +135,7 @@ struct Block {
   bool exited_early = false;
   ThreadId first_exit = 0;
   std::uint64_t first_exit_barriers = 0;
+  std::uint64_t most_barriers = 0;  // the most barriers any of its threads passed
   std::vector<ThreadId> arrived;
   Where barrier_where;
 };
@@ -163,7 +166,6 @@ class Run final : public Door, public HostApi {
     h.name = "host";
     h.host = true;
     h.place.host = true;
-    h.state = State::fresh;
     mm_->spawn(h.place, -1);
     h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
@@ -192,6 +194,7 @@ class Run final : public Door, public HostApi {
     t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
+    pending(cur_, true);
     fiber::FiberPool::suspend();
     // Chosen: run it.
     threads_[cur_].has_pending = false;
@@ -278,6 +281,7 @@ class Run final : public Door, public HostApi {
     KernelBody body;
     ThreadId first_thread = 0;
     std::uint32_t threads = 0;
+    std::uint32_t unfinished = 0;  // of its threads, those not done
     // copy
     std::uintptr_t dst = 0, src = 0;
     std::size_t count = 0;
@@ -348,7 +352,21 @@ class Run final : public Door, public HostApi {
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
     t.fiber = pool().create([this, id] { threads_[id].body(); });
-    t.state = State::fresh;
+    ready(id, State::fresh);
+  }
+
+  // Is `id` in State::runnable, sync or spin (pending_)?
+  void pending(ThreadId id, bool on) {
+    const std::size_t w = id / 64;
+    if (pending_.size() <= w) pending_.resize(w + 1);
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+    pending_[w] = on ? pending_[w] | bit : pending_[w] & ~bit;
+  }
+
+  // `id` has local code to run (State::fresh or State::wake).
+  void ready(ThreadId id, State s) {
+    threads_[id].state = s;
+    lowest_ready_ = std::min(lowest_ready_, id);
   }
 
   // Runs a thread until its next event (or its end): local computation only.
@@ -375,12 +393,13 @@ class Run final : public Door, public HostApi {
     for (;;) {
       // Threads that only need to run local code first, in id order, until
       // none is left: a block that exits here may dispatch blocks of lower ids.
-      for (bool again = true; again;) {
-        again = false;
-        for (ThreadId id = 0; id < threads_.size(); ++id) {
+      // (No thread below lowest_ready_ is: each pass starts there.)
+      while (lowest_ready_ < threads_.size()) {
+        const ThreadId from = lowest_ready_;
+        lowest_ready_ = no_thread;
+        for (ThreadId id = from; id < threads_.size(); ++id) {
           if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
           advance(id);
-          again = true;
           if (stopped_) return;
         }
       }
@@ -389,17 +408,19 @@ class Run final : public Door, public HostApi {
       // the runnable threads.
       std::vector<ThreadId>& runnable = runnable_;
       runnable.clear();
-      for (ThreadId id = 0; id < threads_.size(); ++id) {
-        SimThread& t = threads_[id];
-        if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
-        if (t.state == State::spin)
-          for (auto [addr, n] : t.waiting_for)
-            if (mm_->writes_to(addr) > n) {
-              t.state = State::runnable;
-              break;
-            }
-        if (t.state == State::runnable) runnable.push_back(id);
-      }
+      for (std::size_t w = 0; w < pending_.size(); ++w)
+        for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
+          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+          SimThread& t = threads_[id];
+          if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
+          if (t.state == State::spin)
+            for (auto [addr, n] : t.waiting_for)
+              if (mm_->writes_to(addr) > n) {
+                t.state = State::runnable;
+                break;
+              }
+          if (t.state == State::runnable) runnable.push_back(id);
+        }
       if (runnable.empty()) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
@@ -422,11 +443,10 @@ class Run final : public Door, public HostApi {
         return;
       }
       const ThreadId id = runnable[i];
-      Step st;
+      Step& st = r_->steps.emplace_back();
       st.thread = id;
       st.shape = p.shapes[i];
       st.decision = r_->log.size() - 1;
-      r_->steps.push_back(st);
       step_ = r_->steps.size() - 1;
       last_ = id;
       in_step_ = true;
@@ -732,6 +752,7 @@ class Run final : public Door, public HostApi {
         // the old one again): so for the explorer it touches no location.
         if (in_step_) r_->steps[step_].shape = StepShape{};
         t.state = State::spin;
+        pending(cur_, true);
         fiber::FiberPool::suspend();
         continue;
       }
@@ -784,6 +805,7 @@ class Run final : public Door, public HostApi {
     trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
+      pending(cur_, false);
       fiber::FiberPool::suspend();
       return;
     }
@@ -795,9 +817,9 @@ class Run final : public Door, public HostApi {
     std::vector<ThreadId> who = b.arrived;
     mm_->barrier(who);
     for (ThreadId id : who) {
-      threads_[id].barriers_passed++;
+      b.most_barriers = std::max(b.most_barriers, ++threads_[id].barriers_passed);
       if (id != cur_ || threads_[id].state == State::done) {
-        if (threads_[id].state == State::barrier) threads_[id].state = State::wake;
+        if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
     if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
@@ -836,6 +858,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
       t.state = State::barrier;
+      pending(cur_, false);
       fiber::FiberPool::suspend();
     }
     return threads_[cur_].lane_value;
@@ -911,7 +934,7 @@ class Run final : public Door, public HostApi {
     for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
-      if (id != cur_ && threads_[id].state == State::barrier) threads_[id].state = State::wake;
+      if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
     if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
     return true;
   }
@@ -1058,12 +1081,7 @@ class Run final : public Door, public HostApi {
   // Has everything `t` waits for finished? A kernel's operation waits for its
   // grid; the host waits for operations.
   bool wait_over(const SimThread& t) const {
-    if (t.op != no_op) {
-      const OpData& d = ops_[t.op];
-      for (std::uint32_t k = 0; k < d.threads; ++k)
-        if (threads_[d.first_thread + k].state != State::done) return false;
-      return true;
-    }
+    if (t.op != no_op) return ops_[t.op].unfinished == 0;
     for (OpId op : t.waits_for)
       if (!streams_.finished(op)) return false;
     return true;
@@ -1105,11 +1123,11 @@ class Run final : public Door, public HostApi {
     OpData& d = ops_[op];
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
     const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
-    // Threads of the first kernel are "b0.t5"; of later ones "k2.b0.t5".
-    const std::string prefix = kernels_++ == 0 ? "" : "k" + std::to_string(kernels_) + ".";
+    const std::vector<std::string>& names = grid_names(kernels_++, nb, nt);
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
+    d.unfinished = d.threads;
     for (std::uint32_t b = 0; b < nb; ++b) {
       Block blk;
       blk.grid = op;
@@ -1118,8 +1136,8 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread t(&scratch_);
-        t.name = prefix + "b" + std::to_string(b) + ".t" + std::to_string(i);
+        SimThread& t = threads_.emplace_back(&scratch_);
+        t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
         t.coords.block = {b % d.grid.x, (b / d.grid.x) % d.grid.y, b / (d.grid.x * d.grid.y)};
@@ -1130,9 +1148,24 @@ class Run final : public Door, public HostApi {
         t.place.lane = i % 32;
         t.body = [body = &d.body] { (*body)(); };  // ops_ keeps it where it is
         mm_->spawn(t.place, static_cast<long>(d.thread));
-        threads_.push_back(std::move(t));
       }
     }
+  }
+
+  // The names of the threads of the `k`th kernel (from 0) enqueued in a run,
+  // of `nb` blocks of `nt` threads: "b0.t5", of later kernels "k2.b0.t5".
+  // Runs of one model launch alike: they are kept from run to run.
+  const std::vector<std::string>& grid_names(unsigned k, std::uint32_t nb, std::uint32_t nt) {
+    if (grid_names_.size() <= k) grid_names_.resize(k + 1);
+    GridNames& g = grid_names_[k];
+    if (g.block != nt || g.names.size() < std::size_t{nb} * nt) {
+      const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
+      g.block = nt;
+      g.names.clear();
+      for (std::uint32_t b = 0; b < nb; ++b)
+        for (std::uint32_t i = 0; i < nt; ++i) g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+    }
+    return g.names;
   }
 
   // The kernel starts: its threads learn the view of its operation's thread
@@ -1203,6 +1236,7 @@ class Run final : public Door, public HostApi {
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
     t.state = State::done;
+    pending(id, false);
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
@@ -1211,6 +1245,7 @@ class Run final : public Door, public HostApi {
     }
     Block& b = blocks_[t.block];
     --b.live;
+    --ops_[b.grid].unfinished;
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
       b.exited_early = true;
       b.first_exit = id;
@@ -1222,7 +1257,7 @@ class Run final : public Door, public HostApi {
                      describe(b.barrier_where),
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
       if (b.arrived.size() >= b.live) complete_barrier(t.block);
-    } else {
+    } else if (b.most_barriers > t.barriers_passed) {
       for (std::uint32_t k = 0; k < b.count; ++k) {
         const SimThread& o = threads_[b.first + k];
         if (o.barriers_passed > t.barriers_passed) {
@@ -1272,6 +1307,12 @@ class Run final : public Door, public HostApi {
 
   void collect_findings() {
     for (const ModelFinding& f : mm_->take_findings()) {
+      if (!new_model_finding(f)) continue;
+      const Region* r = region(f.addr);
+      if (const FormattedFinding* known = formatted(f, r)) {
+        add_finding(known->finding, known->key);
+        continue;
+      }
       const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
       std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
                         " at " + wa;
@@ -1282,8 +1323,69 @@ class Run final : public Door, public HostApi {
         who.push_back(threads_[f.thread_b].name);
         where.push_back(wb);
       }
-      add_finding(f.kind, msg, who, where);
+      Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
+      std::string key = out.key();
+      if (formatted_.size() < max_formatted) {
+        const bool two = f.event_b != f.event_a;
+        formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
+                              threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, f.detail, out, key});
+      }
+      add_finding(out, key);
     }
+  }
+
+  // The allocation `a` lies in, if any (location() names it).
+  const Region* region(std::uintptr_t a) const {
+    for (const Region& r : regions_)
+      if (a >= r.begin && a < r.end) return &r;
+    return nullptr;
+  }
+
+  // A memory-model finding formatted in an earlier run, with all its text
+  // depends on: its kind, source positions, thread names, location (the
+  // allocation's name and the offset in it) and detail.
+  struct FormattedFinding {
+    FindingKind kind;
+    Where a, b;
+    bool two;
+    std::string thread_a, thread_b, region;
+    bool in_region;
+    std::uintptr_t offset;
+    std::string detail;
+    Finding finding;
+    std::string key;  // finding.key()
+  };
+  static constexpr std::size_t max_formatted = 256;
+
+  // `f` (in allocation `r`) as an earlier run formatted it, if one did.
+  const FormattedFinding* formatted(const ModelFinding& f, const Region* r) const {
+    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
+    const bool two = f.event_b != f.event_a;
+    const Where& a = events_[f.event_a].where;
+    const Where& b = events_[f.event_b].where;
+    for (const FormattedFinding& k : formatted_)
+      if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
+          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
+          k.thread_a == threads_[f.thread_a].name && (!two || k.thread_b == threads_[f.thread_b].name) &&
+          k.detail == f.detail)
+        return &k;
+    return nullptr;
+  }
+
+  // Is `f` the first of its kind at its source positions in this run? Later
+  // ones have the same Finding::key() (the same positions describe alike):
+  // add_finding() would drop them, so they are not even formatted.
+  bool new_model_finding(const ModelFinding& f) {
+    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
+    SeenFinding n{f.kind, events_[f.event_a].where, events_[f.event_b].where, f.event_b != f.event_a};
+    if (n.two && !same(n.a, n.b) &&
+        std::tie(n.b.file, n.b.line, n.b.pc) < std::tie(n.a.file, n.a.line, n.a.pc))
+      std::swap(n.a, n.b);
+    for (const SeenFinding& o : seen_findings_)
+      if (o.kind == n.kind && o.two == n.two && same(o.a, n.a) && (!n.two || same(o.b, n.b))) return false;
+    seen_findings_.push_back(n);
+    return true;
   }
 
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
@@ -1292,6 +1394,12 @@ class Run final : public Door, public HostApi {
     if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
     finding_keys_.push_back(std::move(key));
     r_->findings.push_back(std::move(f));
+  }
+  // The same for a finding whose key is known.
+  void add_finding(const Finding& f, const std::string& key) {
+    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
+    finding_keys_.push_back(key);
+    r_->findings.push_back(f);
   }
 
   std::string text(const Event& e) const {
@@ -1366,6 +1474,8 @@ class Run final : public Door, public HostApi {
     regions_.clear();
     events_.clear();
     cur_ = last_ = 0;
+    lowest_ready_ = no_thread;
+    pending_.clear();
     step_ = ~std::size_t{0};
     streams_.clear();
     ops_.clear();
@@ -1376,6 +1486,9 @@ class Run final : public Door, public HostApi {
     fault_ = {FindingKind::kernel_fault, ""};
     fault_where_.clear();
     finding_keys_.clear();
+    seen_findings_.clear();
+    if (formatted_for_ != m_) formatted_.clear();
+    formatted_for_ = m_;
   }
 
   // The run's (begin()):
@@ -1413,17 +1526,36 @@ class Run final : public Door, public HostApi {
   };
   std::vector<EventRef> events_;
   ThreadId cur_ = 0, last_ = 0;
+  static constexpr ThreadId no_thread = ~ThreadId{0};
+  // Invariant: no thread below it is State::fresh or State::wake (ready()).
+  ThreadId lowest_ready_ = no_thread;
+  // Invariant: bit k is set iff thread k is State::runnable, sync or spin
+  // (pending()): the threads a thread decision looks at.
+  std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
+  struct GridNames {
+    std::uint32_t block = 0;  // threads per block
+    std::vector<std::string> names;
+  };
+  std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
   bool stopped_ = false;
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   // Buffers kept from one decision to the next.
   std::vector<std::string> finding_keys_;  // Finding::key() of each of r_->findings
+  struct SeenFinding {
+    FindingKind kind;
+    Where a, b;  // b: only if two
+    bool two;
+  };
+  std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
+  std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
+  const models::Model* formatted_for_ = nullptr;
   std::vector<ThreadId> runnable_;         // the thread decision's
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s

@@ -16,29 +16,85 @@ namespace ctx = boost::context::detail;
 
 namespace {
 
-// How much of a reused stack, from the top, starts zeroed.
-constexpr std::size_t clear_bytes = 16 * 1024;
+std::size_t page_size() {
+  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
 
+// A fiber's stack: an mmap'd range with a guard page at its lowest address.
+// Invariant: when a fiber starts on it, its outermost `region` bytes (where a
+// fiber's own frames live) are zero, so that what a fiber finds in a slot it
+// has not written yet is the same in every run (the local state that
+// spin-assume compares, semantics.md "Spin loops and progress").
+// To restore that without reading the whole region after every fiber, only
+// its outermost `reach` bytes are open; the rest of the region is closed
+// (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
+// handler opens it and marks the stack `tripped`. So a stack that did not
+// trip was written only in its open part, and only that part is checked and
+// cleared; one that tripped is checked whole, and its reach widened to what
+// its fiber used, so that a fiber of that depth does not trip again.
 struct Stack {
-  void* base = nullptr;  // lowest address: the guard page
-  std::size_t bytes = 0;
-  bool used = false;     // a fiber ran on it since it was mapped (zero) or cleared
-  void* top() const { return static_cast<char*>(base) + bytes; }
+  char* base = nullptr;          // lowest address: the guard page
+  std::size_t bytes = 0;         // the mapping, guard page included
+  std::size_t region = 0;        // the outermost bytes that start zeroed
+  std::size_t reach = 0;         // of them, the outermost that are open (whole pages)
+  bool used = false;             // a fiber ran on it since it was mapped (zero) or cleared
+  volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
+  const char* touched = nullptr;      // where it did first
 
-  // Zeroes the outermost `n` bytes, where a fiber's own frames live, so
-  // that what a fiber finds in a slot it has not written yet is the same in
-  // every run. A fiber writes its stack from the top down, so below the lowest
-  // nonzero chunk of that part, it is still zero: only the rest is cleared.
-  // (Chunks are compared with memcmp, which reads them many words at a time.)
-  void clear(std::size_t n) {
+  char* top() const { return base + bytes; }
+  char* closed_low() const { return top() - region; }
+  std::size_t closed() const { return region - reach; }
+  bool in_closed(const void* a) const {
+    auto c = static_cast<const char*>(a);
+    return closed() > 0 && !tripped && c >= closed_low() && c < closed_low() + closed();
+  }
+
+  void map(std::size_t usable) {
+    const std::size_t guard = page_size();
+    void* b = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (b == MAP_FAILED) throw std::runtime_error("cannot map a fiber stack");
+    base = static_cast<char*>(b);
+    bytes = usable + guard;
+    if (mprotect(base, guard, PROT_NONE) != 0) throw std::runtime_error("cannot protect a fiber stack's guard page");
+    region = std::min(FiberPool::zeroed_bytes, usable);
+    reach = std::min(region, guard);
+    close();
+  }
+  // (Should the system refuse, the whole region stays open and is checked whole.)
+  void close() {
+    if (closed() > 0 && mprotect(closed_low(), closed(), PROT_NONE) != 0) reach = region;
+  }
+  // From the fault handler: the running fiber touched the closed part. False:
+  // it could not be opened (then the access is a fault).
+  bool trip(const void* at) {
+    if (mprotect(closed_low(), closed(), PROT_READ | PROT_WRITE) != 0) return false;
+    touched = static_cast<const char*>(at);
+    tripped = 1;
+    return true;
+  }
+
+  // Restores the invariant. A fiber writes its stack from the top down, so
+  // below the lowest nonzero chunk of the part it may have written, it is
+  // still zero: only the rest is cleared. (Chunks are compared with memcmp,
+  // which reads them many words at a time.)
+  void clear() {
     if (!used) return;
     used = false;
+    const std::size_t n = tripped ? region : reach;
     static constexpr std::size_t chunk = 512;
     static const char zero[chunk] = {};
-    char* const low = static_cast<char*>(top()) - n;
+    char* const low = top() - n;
     std::size_t k = 0;
     while (k + chunk <= n && std::memcmp(low + k, zero, chunk) == 0) k += chunk;
     std::memset(low + k, 0, n - k);
+    if (!tripped) return;
+    const std::size_t p = page_size();
+    const auto pages = [p](std::size_t b) { return (b + p - 1) / p * p; };
+    reach = std::min(region, std::max({reach + p, pages(n - k), pages(static_cast<std::size_t>(top() - touched))}));
+    tripped = 0;
+    close();
   }
 };
 
@@ -46,8 +102,7 @@ struct Fiber {
   ctx::fcontext_t context = nullptr;
   std::function<void()> body;
   Status status = Status::ready;
-  std::size_t stack = 0;
-  const void* top = nullptr;
+  Stack stack;  // this fiber's, and that of every fiber with its id after a reset
   std::string fault;
 };
 
@@ -60,11 +115,6 @@ struct Running {
 };
 thread_local Running running;
 
-std::size_t page_size() {
-  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return p;
-}
-
 const char* signal_name(int sig) {
   switch (sig) {
     case SIGSEGV: return "segmentation fault (invalid memory access or stack overflow)";
@@ -75,7 +125,10 @@ const char* signal_name(int sig) {
   }
 }
 
-void on_fault(int sig, siginfo_t*, void*) {
+void on_fault(int sig, siginfo_t* info, void*) {
+  if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
+      running.fiber->stack.trip(info->si_addr))
+    return;  // the access runs again, on an open page
   if (running.fiber == nullptr) {
     // Not a kernel fault: restore the default action and let it happen.
     signal(sig, SIG_DFL);
@@ -123,30 +176,15 @@ void entry(ctx::transfer_t t) {
 
 struct FiberPool::Impl {
   std::size_t stack_bytes;
-  std::vector<Stack> stacks;  // all stacks ever mapped
-  std::vector<std::size_t> free_stacks;
-  // fibers[0, live) are this round's; the rest are kept for reuse after reset().
+  // fibers[0, live) are this round's; the rest are kept for reuse after
+  // reset(). A fiber record keeps its stack: the fiber with id k runs on the
+  // same stack in every round.
   std::vector<std::unique_ptr<Fiber>> fibers;
   std::size_t live = 0;
 
   Fiber& at(Id id) const {
     if (id >= live) throw std::out_of_range("no fiber " + std::to_string(id));
     return *fibers[id];
-  }
-
-  std::size_t take_stack() {
-    if (!free_stacks.empty()) {
-      std::size_t s = free_stacks.back();
-      free_stacks.pop_back();
-      return s;
-    }
-    const std::size_t guard = page_size();
-    void* base = mmap(nullptr, stack_bytes + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0);
-    if (base == MAP_FAILED) throw std::runtime_error("cannot map a fiber stack");
-    if (mprotect(base, guard, PROT_NONE) != 0) throw std::runtime_error("cannot protect a fiber stack's guard page");
-    stacks.push_back({base, stack_bytes + guard});
-    return stacks.size() - 1;
   }
 };
 
@@ -157,21 +195,22 @@ FiberPool::FiberPool(std::size_t stack_bytes) : impl_(std::make_unique<Impl>()) 
 }
 
 FiberPool::~FiberPool() {
-  for (const Stack& s : impl_->stacks) munmap(s.base, s.bytes);
+  for (const auto& f : impl_->fibers) munmap(f->stack.base, f->stack.bytes);
 }
 
 FiberPool::Id FiberPool::create(std::function<void()> body) {
-  if (impl_->live == impl_->fibers.size()) impl_->fibers.push_back(std::make_unique<Fiber>());
+  if (impl_->live == impl_->fibers.size()) {
+    auto f = std::make_unique<Fiber>();
+    f->stack.map(impl_->stack_bytes);
+    impl_->fibers.push_back(std::move(f));
+  }
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = std::move(body);
   f->status = Status::ready;
   f->fault.clear();
-  f->stack = impl_->take_stack();
-  const Stack& s = impl_->stacks[f->stack];
-  f->top = s.top();
-  impl_->stacks[f->stack].clear(std::min<std::size_t>(clear_bytes, s.bytes - page_size()));
-  impl_->stacks[f->stack].used = true;
-  f->context = ctx::make_fcontext(s.top(), s.bytes - page_size(), entry);
+  f->stack.clear();
+  f->stack.used = true;
+  f->context = ctx::make_fcontext(f->stack.top(), impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
 
@@ -204,15 +243,12 @@ void FiberPool::suspend() {
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }
-const void* FiberPool::stack_top() { return running.fiber ? running.fiber->top : nullptr; }
+const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top() : nullptr; }
 
 Status FiberPool::status(Id id) const { return impl_->at(id).status; }
 const std::string& FiberPool::fault(Id id) const { return impl_->at(id).fault; }
 std::size_t FiberPool::size() const { return impl_->live; }
 
-void FiberPool::reset() {
-  for (std::size_t k = 0; k < impl_->live; ++k) impl_->free_stacks.push_back(impl_->fibers[k]->stack);
-  impl_->live = 0;
-}
+void FiberPool::reset() { impl_->live = 0; }
 
 }  // namespace scopesim::fiber

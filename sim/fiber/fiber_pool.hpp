@@ -21,6 +21,10 @@ class FiberPool {
  public:
   using Id = std::uint32_t;
   static constexpr std::size_t default_stack_bytes = 256 * 1024;
+  // A fiber starts with the outermost this many bytes of its stack zero (all
+  // of a smaller stack): what it finds in a slot of its frames it has not
+  // written is the same in every round.
+  static constexpr std::size_t zeroed_bytes = 16 * 1024;
 
   explicit FiberPool(std::size_t stack_bytes = default_stack_bytes);
   ~FiberPool();

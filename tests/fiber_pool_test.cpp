@@ -1,0 +1,113 @@
+// The fiber pool's promise to the engine's local-state hash: a fiber starts
+// with the outermost FiberPool::zeroed_bytes of its stack zero, whatever the
+// fiber before it on that stack wrote, however deep, and with holes.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "sim/fiber/fiber_pool.hpp"
+
+namespace scopesim::fiber {
+namespace {
+
+constexpr std::size_t deep = 12 * 1024;  // well inside the zeroed part, several pages deep
+
+// Runs `body` as fiber 0 of a new round of `pool` to its end.
+void run_alone(FiberPool& pool, std::function<void()> body) {
+  pool.reset();
+  const FiberPool::Id id = pool.create(std::move(body));
+  ASSERT_EQ(id, 0u);
+  ASSERT_EQ(pool.resume(id), Status::finished) << pool.fault(id);
+}
+
+// From inside a fiber: are the zeroed part's bytes below this frame (with a
+// margin for the frame itself) all zero?
+bool below_is_zero() {
+  const auto top = reinterpret_cast<std::uintptr_t>(FiberPool::stack_top());
+  const auto end = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) - 512;
+  bool zero = true;
+  for (std::uintptr_t a = top - FiberPool::zeroed_bytes; a < end; ++a) zero &= *reinterpret_cast<const volatile char*>(a) == 0;
+  return zero;
+}
+
+void write_deep() {
+  [[maybe_unused]] volatile char buf[deep];
+  for (std::size_t i = 0; i < deep; ++i) buf[i] = 0x5a;
+}
+
+void write_shallow() {
+  [[maybe_unused]] volatile char buf[256];
+  for (std::size_t i = 0; i < sizeof buf; ++i) buf[i] = 0x5a;
+}
+
+void write_lowest() {
+  // A large frame written only at its lowest byte: the pages above stay untouched.
+  [[maybe_unused]] volatile char buf[deep];
+  buf[0] = 0x5a;
+}
+
+TEST(FiberPool, StartsWithTheOutermostPartZeroAfterADeepFiber) {
+  FiberPool pool;
+  bool zero = false;
+  for (int round = 0; round < 3; ++round) {  // the stack widens what it checks, then stays
+    run_alone(pool, [] { write_deep(); });
+    run_alone(pool, [&] { zero = below_is_zero(); });
+    EXPECT_TRUE(zero) << "round " << round;
+  }
+}
+
+TEST(FiberPool, StartsWithTheOutermostPartZeroAfterAShallowFiber) {
+  FiberPool pool;
+  bool zero = false;
+  run_alone(pool, [] { write_shallow(); });
+  run_alone(pool, [&] { zero = below_is_zero(); });
+  EXPECT_TRUE(zero);
+}
+
+TEST(FiberPool, StartsWithTheOutermostPartZeroAfterAFrameWrittenOnlyAtItsBottom) {
+  FiberPool pool;
+  bool zero = false;
+  for (int round = 0; round < 3; ++round) {
+    run_alone(pool, [] { write_lowest(); });
+    run_alone(pool, [&] { zero = below_is_zero(); });
+    EXPECT_TRUE(zero) << "round " << round;
+  }
+}
+
+TEST(FiberPool, AFiberReadsDeepBelowAShallowOneAndFindsZeros) {
+  FiberPool pool;
+  bool zero = false;
+  run_alone(pool, [] { write_shallow(); });
+  // Reading far below its frames (not writing) must see zeros, not fault.
+  run_alone(pool, [&] {
+    const auto top = reinterpret_cast<std::uintptr_t>(FiberPool::stack_top());
+    zero = *reinterpret_cast<const volatile char*>(top - deep) == 0;
+  });
+  EXPECT_TRUE(zero);
+  run_alone(pool, [&] { zero = below_is_zero(); });
+  EXPECT_TRUE(zero);
+}
+
+volatile int recursion_limit = 1 << 30;  // never reached: the stack ends first
+
+[[gnu::noinline]] int recurse(int n) {
+  volatile char pad[1024];
+  pad[0] = static_cast<char>(n);
+  return n < recursion_limit ? recurse(n + 1) + pad[0] : 0;
+}
+
+TEST(FiberPool, AStackOverflowPastTheTripwireFaultsAndTheNextFiberStartsZeroed) {
+  FiberPool pool;
+  const FiberPool::Id id = pool.create([] { recurse(0); });
+  ASSERT_EQ(pool.resume(id), Status::faulted);
+  EXPECT_NE(pool.fault(id).find("segmentation fault"), std::string::npos) << pool.fault(id);
+  bool zero = false;
+  run_alone(pool, [&] { zero = below_is_zero(); });
+  EXPECT_TRUE(zero);
+}
+
+}  // namespace
+}  // namespace scopesim::fiber
