@@ -357,15 +357,17 @@ constexpr const char* parallel_model = "histogram.plain_rmw";
 
 // What the machine itself gives n threads: n threads each explore the same
 // small workload with one job at once, independently; returns the work done
-// per second against one thread alone (n at best; less where the threads
-// slow each other down: shared cores, caches, memory, the allocator).
+// per second against one thread alone, the sum of each thread's rate (n at
+// best; less where the threads slow each other down: shared cores, caches,
+// memory, the allocator).
 double machine_speedup(const models::Model& m, const models::Config& c, unsigned n, double alone) {
-  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> took(n);
   std::vector<std::thread> threads;
-  for (unsigned k = 0; k < n; ++k) threads.emplace_back([&] { explore(m, c, exhaustive(c, 0)); });
+  for (unsigned k = 0; k < n; ++k) threads.emplace_back([&, k] { took[k] = explore(m, c, exhaustive(c, 0)).seconds; });
   for (std::thread& t : threads) t.join();
-  const double all = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return all > 0 ? n * alone / all : 0;
+  double rate = 0;
+  for (double t : took) rate += t > 0 ? alone / t : 0;
+  return rate;
 }
 
 void parallel_section(const BenchSettings& s) {
