@@ -218,7 +218,10 @@ class Dpor final : public Chooser {
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing. (An RMW's
     // slot, right after the write it read, is no decision: it precedes the
-    // writes it was placed before, Step::precedes.)
+    // writes it was placed before, Step::precedes.) It hides one only from a
+    // load from which some write is hidden through a write its thread does not
+    // know (Step::hidden_by_unknown): otherwise the load, run first, could
+    // still return only writes it may return now.
     std::vector<bool>& inserted = inserted_buf_;
     inserted.assign(n, false);
     for (std::size_t k = 0; k < r.log.size(); ++k) {
@@ -255,7 +258,9 @@ class Dpor final : public Chooser {
         if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
-        // could return only writes it may return now. Ordered only when it
+        // could return only writes it may return now (so too after a write
+        // placed before the end, when no write is hidden from the load only
+        // through one its thread does not know). Ordered only when it
         // reads from it; never a race to reverse. So too a store before an
         // RMW (its write goes right after the write it read, in either
         // order), and an RMW before a load its thread makes once (a spin
@@ -274,7 +279,7 @@ class Dpor final : public Chooser {
         // the later store in this order and after it in the other.
         if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
           continue;
-        if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
+        if (reads_choose_ && read_after_write(si, sj) && (!inserted[i] || !sj.hidden_by_unknown) && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;

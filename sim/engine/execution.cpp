@@ -756,6 +756,7 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
+      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = mm_->hidden_by_unknown(m);
       t.visits[vkey] = {w, t.mods, t.reads.size()};
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
