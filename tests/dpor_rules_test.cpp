@@ -258,5 +258,56 @@ TEST(RmwSlot, TheModelSeesAWriteHiddenOnlyThroughAnUnknownOne) {
   EXPECT_TRUE(mm->hidden_by_unknown(load));
 }
 
+// ---- blocks that wait for a slot ----
+
+// A kernel of two one-thread blocks on one block slot: block b stores b + 1
+// into its own cell (plain). The blocks touch different cells; the host
+// reads them after cudaDeviceSynchronize, which orders both stores before its
+// reads. One execution (every read has one write it may return: the host
+// knows both stores, which hide the initial writes), outcome r0=1 r1=2. Which
+// block takes the slot first is no part of it: the blocks are isolated, so the
+// dispatch node explores one order (it explored both before: 2 runs).
+SCOPESIM_KERNEL void own_cells(Cells c) {
+  if (block_idx().x == 0)
+    *c.r0 = 1;
+  else
+    *c.r1 = 2;
+}
+
+TEST(Residency, IsolatedBlocksAreDispatchedInOneOrder) {
+  auto m = kernel_model<own_cells>("t.own_cells", 2, 1);
+  m.chapter.resident_blocks = 1;
+  explored_once(m, 1, {"r0=1 r1=2 r2=0"});
+}
+
+// The same slot, but block 0 loads x (relaxed, device scope) into r0 and
+// block 1 stores 1 to x (relaxed, device scope). Block 0 first: its load runs
+// before the store exists and returns the initial 0. Block 1 first: the store
+// exists, and block 0 (knowing only the kernel start) may return 0 or 1.
+// Executions: the load reads 0 or 1, 2; runs: 1 + 2 = 3 (the read of 0 comes
+// in both orders). Outcome r0=1 only when block 1 takes the slot first: the
+// load and the store are dependent and nothing but the dispatch orders them,
+// so the first run, which dispatched block 0 first, makes the node dispatch
+// block 1 first too.
+SCOPESIM_KERNEL void load_and_store(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 0) {
+    const int r0 = x.load(memory_order_relaxed);
+    *c.r0 = r0;
+  } else {
+    x.store(1, memory_order_relaxed);
+  }
+}
+
+TEST(Residency, BlocksThatShareALocationAreDispatchedInEveryOrder) {
+  auto m = kernel_model<load_and_store>("t.load_and_store", 2, 1);
+  m.chapter.resident_blocks = 1;
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.distinct, 2u);
+  EXPECT_EQ(x.executions, 3u);
+  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=0 r1=0 r2=0", "r0=1 r1=0 r2=0"}));
+  expect_same_as_naive(m, x);
+}
+
 }  // namespace
 }  // namespace scopesim

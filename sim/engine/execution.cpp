@@ -1193,8 +1193,12 @@ class Run final : public Door, public HostApi {
     p.actor = cur_;
     p.picks = picks;
     p.keys.clear();
+    p.members.clear();
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (blocks_[b].launched && !blocks_[b].dispatched) p.keys.push_back(b);
+      if (blocks_[b].launched && !blocks_[b].dispatched) {
+        p.keys.push_back(b);
+        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
+      }
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
