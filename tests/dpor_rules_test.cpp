@@ -309,5 +309,20 @@ TEST(Residency, BlocksThatShareALocationAreDispatchedInEveryOrder) {
   expect_same_as_naive(m, x);
 }
 
+// The shipped spin.separate_kernels at --resident-blocks 1 (its derivation
+// beside it: one execution with one slot too): the waiters' two blocks only
+// read what the earlier kernel wrote, which the kernel boundary orders before
+// them, and write their own cells, which the host reads after the stream's
+// synchronize. Isolated, so one dispatch order: 1 run.
+TEST(Residency, SeparateKernelsWithOneSlotIsExploredOnce) {
+  const models::Model& m = test::model("spin.separate_kernels");
+  ASSERT_EQ(m.also.size(), 1u);
+  ExploreOptions o;
+  const Exploration x = explore(m, m.also[0].config, o);
+  EXPECT_EQ(x.distinct, 1u);
+  EXPECT_EQ(x.executions, 1u);
+  EXPECT_TRUE(x.findings.empty());
+}
+
 }  // namespace
 }  // namespace scopesim
