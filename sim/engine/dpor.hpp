@@ -19,7 +19,9 @@ namespace scopesim {
 // ---- exhaustive: stateless DPOR with sleep sets over the choice log ----
 //
 // The search is a depth-first walk over decisions. Value decisions (read-from,
-// coherence slot, block dispatch) explore every alternative. Thread decisions
+// coherence slot) explore every alternative; a block dispatch the first, and
+// the others once a run shows a waiting block that is not isolated
+// (note_dispatch_order()). Thread decisions
 // explore only the threads DPOR puts in the node's backtrack set: after each
 // run, every pair of dependent steps of different threads that are not ordered
 // by the run's happens-before adds the later thread at the earlier step's node.
