@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "sim/model/memory_model.hpp"
 #include "tests/naive_comparison.hpp"
 #include "tests/test_kernels.hpp"
 
@@ -153,6 +155,173 @@ TEST(HalfAsleepRmw, IncrementsThatAreNotAtomicWithEachOtherAreExploredOnce) {
   const auto m = kernel_model<scoped_increments>("t.scoped_increments", 2, 1);
   const Exploration x = explored_once(m, 6, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
   EXPECT_NE(test::finding(x, FindingKind::scoped_race), nullptr);
+}
+
+// ---- an RMW's slot before a store, and a later load ----
+
+// Block 0's thread stores 1 to x (relaxed, device scope); block 1's adds 10
+// (relaxed device-scope fetch_add, r0 = the value it read); block 2's loads x
+// (relaxed, device scope) into r1. Reads-from of the RMW: the initial 0 or
+// the store. Reading 0, atomicity puts it right after the initial write, so
+// before the store it does not know (co: init, RMW, store; every pair morally
+// strong: strong, device scope covering all three blocks); reading 1, after
+// the store (co: init, store, RMW). Block 2 knows only the initial write (kernel
+// start), so nothing is hidden from its load: it may return each of the three
+// writes in either list. Six executions, six outcomes (r0, r1): (0, 0), (0, 10),
+// (0, 1), (1, 0), (1, 1), (1, 11). The RMW that read 0 took a slot before the
+// store, yet its slot hides nothing from the load (no write is hidden from it
+// at all): the load, run before the RMW, could return only writes it may
+// return after it, so the pair is no race to reverse and each execution is
+// explored once (reversed, the load's 2 reads times the RMW's 2 made 4 more
+// runs, 10 for 6 executions).
+SCOPESIM_KERNEL void rmw_slot_before_a_store(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 0) {
+    x.store(1, memory_order_relaxed);
+  } else if (block_idx().x == 1) {
+    const int r0 = x.fetch_add(10, memory_order_relaxed);
+    *c.r0 = r0;
+  } else {
+    const int r1 = x.load(memory_order_relaxed);
+    *c.r1 = r1;
+  }
+}
+
+TEST(RmwSlot, ALoadFromWhichTheSlotHidesNothingIsNoRace) {
+  const auto m = kernel_model<rmw_slot_before_a_store>("t.rmw_slot_before_a_store", 3, 1);
+  explored_once(m, 6,
+                {"r0=0 r1=0 r2=0", "r0=0 r1=10 r2=0", "r0=0 r1=1 r2=0", "r0=1 r1=0 r2=0", "r0=1 r1=1 r2=0",
+                 "r0=1 r1=11 r2=0"});
+}
+
+// The memory model's query behind the rule (MemoryModel::hidden_by_unknown),
+// on the two shapes it tells apart.
+Placement thread_of_block(std::uint32_t block, std::uint32_t lane = 0) {
+  Placement p;
+  p.block = block;
+  p.lane = lane;
+  return p;
+}
+MemOp access(ThreadId t, PtxKind k, Scope sc, std::uint64_t value = 0, WriteId source = no_write) {
+  MemOp m;
+  m.thread = t;
+  m.op = {k, Sem::relaxed, sc};
+  m.addr = 0x1000;
+  m.size = 4;
+  m.value = value;
+  m.rmw_source = source;
+  return m;
+}
+
+// As the kernel above: co init, RMW (read init), store. The reader knows only
+// the initial write: nothing is hidden from it, so nothing through a write it
+// does not know; it may return all three.
+TEST(RmwSlot, TheModelSeesNothingHiddenFromAReaderThatKnowsOnlyTheStart) {
+  auto mm = make_memory_model("ptx");
+  const ThreadId host = mm->spawn(Placement{.host = true}, -1);
+  const WriteId init = mm->write(access(host, PtxKind::st, Scope::sys), 0);
+  const ThreadId t0 = mm->spawn(thread_of_block(0), host), t1 = mm->spawn(thread_of_block(1), host),
+                 t2 = mm->spawn(thread_of_block(2), host);
+  mm->write(access(t0, PtxKind::st, Scope::gpu, 1), 0);
+  const MemOp rmw = access(t1, PtxKind::atom, Scope::gpu, 10, init);
+  mm->read(rmw, init);
+  mm->write(rmw, 0);
+  const MemOp load = access(t2, PtxKind::ld, Scope::gpu);
+  EXPECT_EQ(mm->readable(load).size(), 3u);
+  EXPECT_FALSE(mm->hidden_by_unknown(load));
+}
+
+// Block 1's thread 0 stores 1 (relaxed, block scope: X); its thread 1's
+// device-scope RMW reads X and goes right after it (W); block 2's thread
+// stores 2 (relaxed, device scope: S) at the end: co init, X, W, S. Block 2's
+// thread then reads: it knows S (its own write). W -> S is an edge (morally
+// strong: both strong, device scope covers both blocks), so W is hidden; X ->
+// S is none (X's block scope leaves out block 2: not morally strong, and S's
+// thread does not know X), but X -> W is one (block 1 in X's scope, X's
+// thread in W's): X is hidden only through W, which the reader does not know.
+// Run before the RMW, the read could return X: the pair stays a race.
+TEST(RmwSlot, TheModelSeesAWriteHiddenOnlyThroughAnUnknownOne) {
+  auto mm = make_memory_model("ptx");
+  const ThreadId host = mm->spawn(Placement{.host = true}, -1);
+  mm->write(access(host, PtxKind::st, Scope::sys), 0);
+  const ThreadId a = mm->spawn(thread_of_block(1, 0), host), b = mm->spawn(thread_of_block(1, 1), host),
+                 c = mm->spawn(thread_of_block(2), host);
+  const WriteId x = mm->write(access(a, PtxKind::st, Scope::cta, 1), 0);
+  const MemOp rmw = access(b, PtxKind::atom, Scope::gpu, 11, x);
+  mm->read(rmw, x);
+  mm->write(rmw, 0);
+  mm->write(access(c, PtxKind::st, Scope::gpu, 2), 0);
+  const MemOp load = access(c, PtxKind::ld, Scope::gpu);
+  const std::vector<WriteId> readable = mm->readable(load);
+  ASSERT_EQ(readable.size(), 1u);
+  EXPECT_EQ(mm->info(readable[0]).value, 2u);
+  EXPECT_TRUE(mm->hidden_by_unknown(load));
+}
+
+// ---- blocks that wait for a slot ----
+
+// A kernel of two one-thread blocks on one block slot: block b stores b + 1
+// into its own cell (plain). The blocks touch different cells; the host
+// reads them after cudaDeviceSynchronize, which orders both stores before its
+// reads. One execution (every read has one write it may return: the host
+// knows both stores, which hide the initial writes), outcome r0=1 r1=2. Which
+// block takes the slot first is no part of it: the blocks are isolated, so the
+// dispatch node explores one order (it explored both before: 2 runs).
+SCOPESIM_KERNEL void own_cells(Cells c) {
+  if (block_idx().x == 0)
+    *c.r0 = 1;
+  else
+    *c.r1 = 2;
+}
+
+TEST(Residency, IsolatedBlocksAreDispatchedInOneOrder) {
+  auto m = kernel_model<own_cells>("t.own_cells", 2, 1);
+  m.chapter.resident_blocks = 1;
+  explored_once(m, 1, {"r0=1 r1=2 r2=0"});
+}
+
+// The same slot, but block 0 loads x (relaxed, device scope) into r0 and
+// block 1 stores 1 to x (relaxed, device scope). Block 0 first: its load runs
+// before the store exists and returns the initial 0. Block 1 first: the store
+// exists, and block 0 (knowing only the kernel start) may return 0 or 1.
+// Executions: the load reads 0 or 1, 2; runs: 1 + 2 = 3 (the read of 0 comes
+// in both orders). Outcome r0=1 only when block 1 takes the slot first: the
+// load and the store are dependent and nothing but the dispatch orders them,
+// so the first run, which dispatched block 0 first, makes the node dispatch
+// block 1 first too.
+SCOPESIM_KERNEL void load_and_store(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 0) {
+    const int r0 = x.load(memory_order_relaxed);
+    *c.r0 = r0;
+  } else {
+    x.store(1, memory_order_relaxed);
+  }
+}
+
+TEST(Residency, BlocksThatShareALocationAreDispatchedInEveryOrder) {
+  auto m = kernel_model<load_and_store>("t.load_and_store", 2, 1);
+  m.chapter.resident_blocks = 1;
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.distinct, 2u);
+  EXPECT_EQ(x.executions, 3u);
+  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=0 r1=0 r2=0", "r0=1 r1=0 r2=0"}));
+  expect_same_as_naive(m, x);
+}
+
+// The shipped spin.separate_kernels at --resident-blocks 1 (its derivation
+// beside it: one execution with one slot too): the waiters' two blocks only
+// read what the earlier kernel wrote, which the kernel boundary orders before
+// them, and write their own cells, which the host reads after the stream's
+// synchronize. Isolated, so one dispatch order: 1 run.
+TEST(Residency, SeparateKernelsWithOneSlotIsExploredOnce) {
+  const models::Model& m = test::model("spin.separate_kernels");
+  ASSERT_EQ(m.also.size(), 1u);
+  ExploreOptions o;
+  const Exploration x = explore(m, m.also[0].config, o);
+  EXPECT_EQ(x.distinct, 1u);
+  EXPECT_EQ(x.executions, 1u);
+  EXPECT_TRUE(x.findings.empty());
 }
 
 }  // namespace

@@ -26,7 +26,6 @@ inline const std::string* known_engine_failure(const std::string& model) {
 // executions more than once (docs/performance.md, "What is left").
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
-      {"litmus.MP+rel.gpu+rmw.relaxed.gpu+acq.gpu.xcta", "a load and an RMW placed before a store, in both orders"},
   };
   return list;
 }

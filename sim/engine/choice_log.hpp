@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/model/memory_model.hpp"
@@ -52,6 +53,8 @@ struct ChoicePoint {
   std::vector<StepShape> shapes;      // thread choices: the next step of each alternative
   std::vector<std::size_t> made;      // read choices: 1 + the step that made each write (0: initial)
   unsigned picks = 1;                 // dispatch: blocks dispatched together, this one included
+  // Dispatch choices: the threads of each alternative's block (first id, count).
+  std::vector<std::pair<ThreadId, std::uint32_t>> members;
   // Thread choices: the step run since the previous thread choice, as it
   // turned out (whether an RMW's result is used shows only after it ran).
   StepShape previous;

@@ -19,7 +19,9 @@ namespace scopesim {
 // ---- exhaustive: stateless DPOR with sleep sets over the choice log ----
 //
 // The search is a depth-first walk over decisions. Value decisions (read-from,
-// coherence slot, block dispatch) explore every alternative. Thread decisions
+// coherence slot) explore every alternative; a block dispatch the first, and
+// the others once a run shows a waiting block that is not isolated
+// (note_dispatch_order()). Thread decisions
 // explore only the threads DPOR puts in the node's backtrack set: after each
 // run, every pair of dependent steps of different threads that are not ordered
 // by the run's happens-before adds the later thread at the earlier step's node.
@@ -76,9 +78,11 @@ class Dpor final : public Chooser {
     std::vector<StepShape> shapes;
     std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    // Dispatch: the threads of each alternative's block (first id, count).
+    std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned chosen = 0;
     std::size_t step = 0;      // thread decisions: the index of the step taken here
-    Threads backtrack, done;
+    Threads backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
@@ -91,6 +95,7 @@ class Dpor final : public Chooser {
     half_.reset();
     burst_.reset();
     suspects_.clear();
+    dispatch_nodes_.clear();
   }
   bool abandon() const override { return abandoned_; }
 
@@ -105,6 +110,7 @@ class Dpor final : public Chooser {
         prev.shapes[prev.chosen] = p.previous;
       }
     }
+    if (p.kind == ChoiceKind::dispatch && p.keys.size() > 1) dispatch_nodes_.push_back(i);
     if (i < stack_.size()) {  // replaying the prefix
       note_half(stack_[i], p);
       note_burst(stack_[i], p);
@@ -125,6 +131,10 @@ class Dpor final : public Chooser {
       half_.reset();
       if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
       while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
+      if (p.kind == ChoiceKind::dispatch) {
+        n.members = p.members;
+        n.backtrack.insert(n.keys[n.chosen]);
+      }
       stack_.push_back(std::move(n));
       note_burst(stack_.back(), p);
       note_suspect(stack_.back());
@@ -210,6 +220,7 @@ class Dpor final : public Chooser {
                                        [](const Step& s) { return s.shape.commutes != 0; });
     Witnesses witnesses(r.steps, commuting ? n : 0, threads, witness_bufs_);
     wake_commuting_sleepers(r.steps, n);
+    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads);
     // Vector clocks, one row of `threads` entries each (the last known step
     // + 1 of each thread), in buffers kept from run to run: per thread
     // (clock), per step (step_clock), and one to merge joins in.
@@ -218,7 +229,10 @@ class Dpor final : public Chooser {
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing. (An RMW's
     // slot, right after the write it read, is no decision: it precedes the
-    // writes it was placed before, Step::precedes.)
+    // writes it was placed before, Step::precedes.) It hides one only from a
+    // load from which some write is hidden through a write its thread does not
+    // know (Step::hidden_by_unknown): otherwise the load, run first, could
+    // still return only writes it may return now.
     std::vector<bool>& inserted = inserted_buf_;
     inserted.assign(n, false);
     for (std::size_t k = 0; k < r.log.size(); ++k) {
@@ -255,7 +269,9 @@ class Dpor final : public Chooser {
         if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
-        // could return only writes it may return now. Ordered only when it
+        // could return only writes it may return now (so too after a write
+        // placed before the end, when no write is hidden from the load only
+        // through one its thread does not know). Ordered only when it
         // reads from it; never a race to reverse. So too a store before an
         // RMW (its write goes right after the write it read, in either
         // order), and an RMW before a load its thread makes once (a spin
@@ -274,7 +290,7 @@ class Dpor final : public Chooser {
         // the later store in this order and after it in the other.
         if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
           continue;
-        if (reads_choose_ && read_after_write(si, sj) && !inserted[i] && !sj.counted &&
+        if (reads_choose_ && read_after_write(si, sj) && (!inserted[i] || !sj.hidden_by_unknown) && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
@@ -371,6 +387,53 @@ class Dpor final : public Chooser {
     Clocks joined_;  // readers: the steps joined before them
   };
 
+  // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
+  // the order in which blocks waiting for a free slot are dispatched is no
+  // part of an execution when each of them is isolated: every step of its
+  // threads that is dependent with a step of a thread outside the block is
+  // ordered with it by program order, barriers, spawns and waits alone (not
+  // by reads-from or the interleaving), and every block ends. Then a block
+  // behaves the same whenever it runs, and nothing else sees it but through
+  // those waits. A run where some block waiting at dispatch node d is not
+  // isolated, or that did not end, makes d dispatch every block it may.
+  void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads) {
+    bool known = false;  // structural clocks computed
+    for (const std::size_t at : dispatch_nodes_) {
+      Node& d = stack_[at];
+      if (d.backtrack.size() == d.keys.size()) continue;
+      if (!r.completed || !isolated(r.steps, n, threads, d, known)) d.backtrack.insert(d.keys.begin(), d.keys.end());
+    }
+  }
+  // Are the blocks waiting at dispatch node `d` isolated in the run's first n steps?
+  bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Node& d, bool& known) {
+    if (d.members.size() != d.keys.size()) return false;
+    if (!known) {  // per step: its thread's clock by program order and synchronization only
+      Clocks clock(structural_buf_, n ? threads : 0, threads), merged(structural_merged_, 1, threads);
+      Clocks rows(structural_rows_, n, threads);
+      for (std::size_t j = 0; j < n; ++j) {
+        learn(clock, steps[j]);
+        advance(clock, merged, steps[j], j);
+        rows.copy(rows.row(j), clock.row(steps[j].thread));
+      }
+      known = true;
+    }
+    std::vector<std::size_t>& block = member_buf_;  // per step: the waiting block of its thread (npos: none)
+    block.assign(n, npos);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t k = 0; k < d.members.size(); ++k)
+        if (steps[j].thread >= d.members[k].first && steps[j].thread - d.members[k].first < d.members[k].second)
+          block[j] = k;
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < j; ++i) {
+        if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
+        const StepShape& a = steps[i].shape;
+        const StepShape& b = steps[j].shape;
+        if (!dependent(a, b) && !commute(a, b)) continue;
+        if (structural_rows_[j * threads + steps[i].thread] < i + 1) return false;
+      }
+    return true;
+  }
+
   // A step that reads a location while a thread sleeps whose commuting RMW of
   // it the rule kept asleep: the reader might have told the order of that RMW
   // and the one it stayed asleep behind, so it wakes where it was kept.
@@ -415,7 +478,8 @@ class Dpor final : public Chooser {
       return std::nullopt;
     }
     unsigned k = chosen + 1;
-    while (k < n.keys.size() && is_banned(n, k)) ++k;
+    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(n.keys[k]))))
+      ++k;
     if (k < n.keys.size()) return k;
     return std::nullopt;
   }
@@ -525,6 +589,7 @@ class Dpor final : public Chooser {
     take(n.shapes, old.shapes);
     take(n.banned, old.banned);
     take(n.suspect, old.suspect);
+    take(n.members, old.members);
     take(n.backtrack, old.backtrack);
     take(n.done, old.done);
     take(n.sleep, old.sleep);
@@ -545,6 +610,9 @@ class Dpor final : public Chooser {
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::size_t> suspects_;  // steps whose read is suspect in this run
+  std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
+  std::vector<std::uint32_t> structural_buf_, structural_merged_, structural_rows_;  // note_dispatch_order()'s
+  std::vector<std::size_t> member_buf_;
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 

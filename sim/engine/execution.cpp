@@ -777,6 +777,7 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
+      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = mm_->hidden_by_unknown(m);
       t.visits[vkey] = {w, t.mods, t.reads.size()};
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
@@ -1225,8 +1226,12 @@ class Run final : public Door, public HostApi {
     p.actor = cur_;
     p.picks = picks;
     p.keys.clear();
+    p.members.clear();
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (blocks_[b].launched && !blocks_[b].dispatched) p.keys.push_back(b);
+      if (blocks_[b].launched && !blocks_[b].dispatched) {
+        p.keys.push_back(b);
+        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
+      }
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;

@@ -46,6 +46,9 @@ struct Step {
   // A spin wait of its thread counted the writes that existed when this step
   // read (semantics.md, spin-assume): then when it read, not only what, matters.
   bool counted = false;
+  // A load: a write it may not return is hidden from it only through a write
+  // its thread does not know (MemoryModel::hidden_by_unknown).
+  bool hidden_by_unknown = false;
   // A store: the earlier steps (1 + index) whose writes a coherence slot it
   // was offered comes before (semantics.md, "Strong writes choose a coherence slot").
   // An RMW: those its one slot, right after the write it read, comes before.

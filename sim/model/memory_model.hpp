@@ -69,6 +69,13 @@ class MemoryModel {
   // a buffer the caller keeps). For an RMW, only sources that keep it
   // atomic. Never empty for a valid access.
   virtual void readable(const MemOp& r, std::vector<WriteId>& out) = 0;
+  // Is a write of `r`'s location hidden from `r` only through a write its
+  // thread does not know (a path of coherence edges from it to a known write
+  // that passes through an unknown one, none going straight to a known one)?
+  // If not, leaving out any writes the thread does not know hides and reveals
+  // nothing else: `r`, run before them, could return only writes it may
+  // return now.
+  virtual bool hidden_by_unknown(const MemOp& r) = 0;
   std::vector<WriteId> readable(const MemOp& r) {
     std::vector<WriteId> out;
     readable(r, out);

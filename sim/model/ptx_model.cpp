@@ -428,6 +428,25 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
 }
 
+// A write hidden straight by a known one (an edge to a write later in the
+// list that the thread knows) stays hidden whatever else is in the list;
+// hidden() also follows paths through hidden writes. The difference is what
+// unknown writes hide.
+bool PtxModel::hidden_by_unknown(const MemOp& r) {
+  State& s = *s_;
+  if (s.opt.sequential) return false;
+  const Location& l = s.locs[s.location(r)];
+  const std::vector<bool>& hid = s.hidden(l, s.threads[r.thread]);
+  const std::vector<bool>& known = s.known_buf;  // as hidden() left it
+  for (std::size_t i = 0; i < l.co.size(); ++i) {
+    if (!hid[i]) continue;
+    bool straight = false;
+    for (std::size_t j = i + 1; j < l.co.size() && !straight; ++j) straight = known[j] && s.edge(l.co[i], l.co[j]);
+    if (!straight) return true;
+  }
+  return false;
+}
+
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   Location& l = s.locs[s.location(r)];

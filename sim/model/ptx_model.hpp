@@ -27,6 +27,7 @@ class PtxModel final : public MemoryModel {
   void join(ThreadId waiter, ThreadId ended) override;
   using MemoryModel::readable;
   void readable(const MemOp& r, std::vector<WriteId>& out) override;
+  bool hidden_by_unknown(const MemOp& r) override;
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
   void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
