@@ -157,6 +157,89 @@ TEST(HalfAsleepRmw, IncrementsThatAreNotAtomicWithEachOtherAreExploredOnce) {
   EXPECT_NE(test::finding(x, FindingKind::scoped_race), nullptr);
 }
 
+// An RMW goes after its source or, if later, after the last write its thread
+// knows (semantics.md, "Atomicity"), so one that read an older write may land
+// where another RMW went in the meantime. Threads 0..2 of one block: thread 0
+// stores 1 to x (plain), then exchanges 2 (acquire, system scope, r0 = what
+// it read); thread 1 stores 3 (release, device scope); thread 2 adds 4
+// (acq_rel, block scope, r1 = what it read); the host reads x after the
+// kernel. Run the 3, then the 1: the weak 1 takes the end (co: init, 3, 1),
+// with no edge to the 3 (semantics.md, "Coherence is partial": they race).
+// The add may read the 1 (its thread knows only the start) and goes right
+// after it (co: init, 3, 1, 5). The exchange may read the 3 (its thread knows
+// the 1 and the start, and no edge leads from the 3 to the 1; the add,
+// morally strong with it, read another write) and goes after the 1, its
+// thread's last write, which is later than the 3: directly after the 1,
+// before the 5 (co: init, 3, 1, 2, 5). The two RMWs are morally strong (each
+// one's scope includes the other's thread in one block): edge 2 -> 5, and the
+// 5, last, is hidden from nobody: the host may read 5. So r0=3 r1=1 x=5 is
+// permitted. Run the exchange before the add instead and the add, right after
+// the 1, goes before the 2 (edge 5 -> 2 hides the 5); with the 1 before the 3
+// in the list, the add goes before the 3 (edge 5 -> 3). Only runs where the
+// exchange, asleep since it ran first, reads the older 3 after the add reach
+// it (found by the simulator's property test against the naive enumeration,
+// seed 4242).
+SCOPESIM_KERNEL void rmw_placed_before_one_made_since(Cells c) {
+  const unsigned t = thread_idx().x;
+  if (t == 0) {
+    *c.x = 1;
+    const int r0 = atomic_ref<int, thread_scope_system>(*c.x).exchange(2, memory_order_acquire);
+    *c.r0 = r0;
+  } else if (t == 1) {
+    atomic_ref<int, thread_scope_device>(*c.x).store(3, memory_order_release);
+  } else {
+    const int r1 = atomic_ref<int, thread_scope_block>(*c.x).fetch_add(4, memory_order_acq_rel);
+    *c.r1 = r1;
+  }
+}
+
+TEST(HalfAsleepRmw, AnRmwPlacedBeforeOneMadeSinceItFellAsleepIsNew) {
+  const auto m = kernel_model<rmw_placed_before_one_made_since>("t.rmw_placed_before_one_made_since", 1, 3, true);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(test::permits(x, "r0=3 r1=1 r2=0 x=5"));
+  expect_same_as_naive(m, x);
+}
+
+// Two RMWs that are not morally strong read one write, and a third reads one
+// of them. Block 0's thread exchanges 1 into x (relaxed, block scope, r0 =
+// what it read), then adds 2 (relaxed, device scope, r1); block 1's thread
+// adds 4 (relaxed, device scope, r2); the host reads x after the kernel. The
+// exchange and block 1's add are not morally strong (the block scope
+// excludes the other block's thread): no coherence edge between them, and
+// both may read the initial 0 (semantics.md, "Atomicity" binds only morally
+// strong RMWs). Run block 1's add first: co: init, 4. The exchange reads the
+// initial write (its thread knows nothing that hides it) and goes right after
+// it: co: init, 1, 4. The add of 2 reads the 1 (its thread's own write, which
+// nothing it knows follows by an edge) and goes right after it: co: init, 1,
+// 3, 4; it and block 1's add are morally strong (relaxed, device scope, one
+// device), so the edge runs from the 3 to the 4, and the 4 is last: the host
+// may read 4. So r0=0 r1=1 r2=0 x=4 is permitted. Run the exchange first
+// instead and block 1's add, reading the initial write, goes right after it,
+// before the 1 (co: init, 4, 1, then 3 right after the 1): the edge runs from
+// the 4 to the 3, which hides the 4 from the host. Only the run where the
+// exchange, asleep since it ran first, reads the older initial write after
+// block 1's add reaches it: that read is new because the add of 2 is placed
+// beside them (found by the simulator's property test against sampling,
+// seed 9).
+SCOPESIM_KERNEL void rmws_that_share_a_source(Cells c) {
+  if (block_idx().x == 0) {
+    const int r0 = atomic_ref<int, thread_scope_block>(*c.x).exchange(1, memory_order_relaxed);
+    const int r1 = atomic_ref<int, thread_scope_device>(*c.x).fetch_add(2, memory_order_relaxed);
+    *c.r0 = r0;
+    *c.r1 = r1;
+  } else {
+    const int r2 = atomic_ref<int, thread_scope_device>(*c.x).fetch_add(4, memory_order_relaxed);
+    *c.r2 = r2;
+  }
+}
+
+TEST(HalfAsleepRmw, AnRmwThatSharesItsSourceWithALaterWriteBesideThemIsNew) {
+  const auto m = kernel_model<rmws_that_share_a_source>("t.rmws_that_share_a_source", 2, 1, true);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(test::permits(x, "r0=0 r1=1 r2=0 x=4"));
+  expect_same_as_naive(m, x);
+}
+
 // ---- an RMW's slot before a store, and a later load ----
 
 // Block 0's thread stores 1 to x (relaxed, device scope); block 1's adds 10
@@ -192,6 +275,44 @@ TEST(RmwSlot, ALoadFromWhichTheSlotHidesNothingIsNoRace) {
   explored_once(m, 6,
                 {"r0=0 r1=0 r2=0", "r0=0 r1=10 r2=0", "r0=0 r1=1 r2=0", "r0=1 r1=0 r2=0", "r0=1 r1=1 r2=0",
                  "r0=1 r1=11 r2=0"});
+}
+
+// A store placed last hides nothing then, but may once a later write goes
+// after it. Threads 0..2 of one block: thread 0 stores 1 to x (relaxed,
+// device scope), then loads x (acquire, device scope, r0); thread 2 stores 2
+// (plain), then 3 (release, device scope); the host reads x after the kernel.
+// Run the plain 2, then the 1: a strong write goes after the writes its
+// thread knows (the start), at the end or directly before a morally strong
+// write beyond them; the 2 is weak, so the 1 takes the end (co: init, 2, 1;
+// no edge between them: semantics.md, "Coherence is partial"). The load
+// knows the 1 and the start; nothing leads from the 2 to either, so it may
+// return the 2 (r0=2). Then the 3 goes after the 2 (its thread's) and may go
+// directly before the 1 (strong, morally strong with it: device scope, one
+// block; its thread does not know the 1): co: init, 2, 3, 1, edges 2 -> 3
+// (program order) -> 1. The host knows every write: the 1 alone is not
+// hidden, x=1. So r0=2 x=1 is permitted. With the 3 run before the load, the
+// 1 goes before it (edge 1 -> 3, the host reads 3) or after it, where the
+// edges 2 -> 3 -> 1 hide the 2 from the load (r0=1): only runs with the load
+// before the 3 reach it, though the 3 took the end of the list when it ran
+// (found by the simulator's property test against sampling, seed 13).
+SCOPESIM_KERNEL void store_placed_last_then_passed(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  const unsigned t = thread_idx().x;
+  if (t == 0) {
+    x.store(1, memory_order_relaxed);
+    const int r0 = x.load(memory_order_acquire);
+    *c.r0 = r0;
+  } else if (t == 2) {
+    *c.x = 2;
+    x.store(3, memory_order_release);
+  }
+}
+
+TEST(RmwSlot, AStorePlacedLastHidesOnceAWriteGoesAfterIt) {
+  const auto m = kernel_model<store_placed_last_then_passed>("t.store_placed_last_then_passed", 1, 3, true);
+  const Exploration x = exhaustive(m);
+  EXPECT_TRUE(test::permits(x, "r0=2 r1=0 r2=0 x=1"));
+  expect_same_as_naive(m, x);
 }
 
 // The memory model's query behind the rule (MemoryModel::hidden_by_unknown),

@@ -1,5 +1,6 @@
 // Small kernels written inside a test: a Model around one kernel over a few
-// global int cells (x, r0..r3, all 0 before the launch), r0..r2 observed.
+// global int cells (x, r0..r3, all 0 before the launch), r0..r2 observed (and
+// x, when asked).
 #pragma once
 #include "models/model.hpp"
 #include "tests/test_support.hpp"
@@ -16,11 +17,11 @@ struct Cells {
 };
 
 template <auto Kernel>
-inline models::Model kernel_model(const char* name, unsigned grid, unsigned block) {
+inline models::Model kernel_model(const char* name, unsigned grid, unsigned block, bool observe_x = false) {
   models::Model m;
   m.name = name;
   m.chapter = {grid, block};
-  m.program = [](Host& h, const models::Config& c) {
+  m.program = [observe_x](Host& h, const models::Config& c) {
     Cells cells{};
     plain<int>** all[] = {&cells.x, &cells.r0, &cells.r1, &cells.r2, &cells.r3};
     const char* names[] = {"x", "r0", "r1", "r2", "r3"};
@@ -33,6 +34,7 @@ inline models::Model kernel_model(const char* name, unsigned grid, unsigned bloc
     observe(h, "r0", *cells.r0);
     observe(h, "r1", *cells.r1);
     observe(h, "r2", *cells.r2);
+    if (observe_x) observe(h, "x", *cells.x);
   };
   return m;
 }

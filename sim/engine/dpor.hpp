@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
@@ -36,8 +37,9 @@ namespace scopesim {
 // older write repeats the execution explored when it ran first (the write only
 // added a candidate: coherence insertions only hide, never reveal, older
 // writes; and a read of an older write commutes with the write), unless a spin
-// wait later counted the writes that existed at that read: repeats() decides
-// after the run, which is then counted as redundant.
+// wait later counted the writes that existed at that read, or an RMW's write
+// went where it did not go when it ran first (placed_elsewhere()): repeats()
+// decides after the run, which is then counted as redundant.
 // Under a memory model whose reads return only the latest write (sc), a read
 // does choose by running after a write: both rules are off there.
 //
@@ -78,6 +80,7 @@ class Dpor final : public Chooser {
     std::vector<StepShape> shapes;
     std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned chosen = 0;
@@ -126,6 +129,7 @@ class Dpor final : public Chooser {
       // The read of a half-asleep thread: older writes are suspect.
       if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
         n.suspect.resize(p.keys.size());
+        n.since = half_->second;
         for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second;
       }
       half_.reset();
@@ -193,11 +197,13 @@ class Dpor final : public Chooser {
   }
 
   // Does the finished run repeat an explored execution? It does when a
-  // half-asleep thread read an older write and no spin wait of it counted the
-  // writes that existed then (the one thing the earlier run may differ in).
+  // half-asleep thread read an older write, no spin wait of it counted the
+  // writes that existed then, and, for an RMW, its write went where it went
+  // when it ran first (the things the earlier run may differ in; see
+  // placed_elsewhere()).
   bool repeats(const RunResult& r) const {
-    for (std::size_t s : suspects_)
-      if (s >= r.steps.size() || !r.steps[s].counted) return true;
+    for (const auto& [s, since] : suspects_)
+      if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
     return false;
   }
 
@@ -227,7 +233,8 @@ class Dpor final : public Chooser {
     Clocks clock(clock_buf_, threads, threads), step_clock(step_clock_buf_, n, threads), merged(merged_buf_, 1, threads);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
-    // older writes from a reader; one placed last hides nothing. (An RMW's
+    // older writes from a reader; one placed last hides nothing (until another
+    // write of its location is placed: next_write below). (An RMW's
     // slot, right after the write it read, is no decision: it precedes the
     // writes it was placed before, Step::precedes.) It hides one only from a
     // load from which some write is hidden through a write its thread does not
@@ -244,6 +251,24 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+    // A write placed last hides nothing only until another write of its
+    // location is placed: one placed after it may get an edge from it (a write
+    // of the reader's own thread that went after it, say), and a write before
+    // the end hides through that edge. So the next write of each step's
+    // location (n: none) bounds the loads before which it hides nothing.
+    std::vector<std::size_t>& next_write = next_write_buf_;
+    next_write.assign(n, n);
+    {
+      auto& last = last_write_buf_;
+      last.clear();
+      for (std::size_t j = n; j-- > 0;) {
+        const StepShape& sh = r.steps[j].shape;
+        if (!sh.writes || sh.addr == 0) continue;
+        const auto it = last.find(sh.addr);
+        if (it != last.end()) next_write[j] = it->second;
+        last[sh.addr] = j;
+      }
+    }
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on.
@@ -290,7 +315,8 @@ class Dpor final : public Chooser {
         // the later store in this order and after it in the other.
         if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
           continue;
-        if (reads_choose_ && read_after_write(si, sj) && (!inserted[i] || !sj.hidden_by_unknown) && !sj.counted &&
+        if (reads_choose_ && read_after_write(si, sj) &&
+            ((!inserted[i] && next_write[i] >= j) || !sj.hidden_by_unknown) && !sj.counted &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
@@ -488,7 +514,8 @@ class Dpor final : public Chooser {
   // The parallel search (dpor_search.cpp) walks subtrees on copies of the
   // stack. It relies on this: the runs below a branch at node e, until next()
   // comes back to e, read of nodes 0..e only the choices, the parts of each
-  // node fixed when it was made (keys, bans, suspects, preemptions, actor),
+  // node fixed when it was made (keys, bans, suspects and their since,
+  // preemptions, actor),
   // the sleep sets (a run may wake a sleeper there), and, at the last thread
   // node at or above e, the done set and the steps of the done threads as
   // they turned out (the sleep set of the next node); they change there only
@@ -552,7 +579,38 @@ class Dpor final : public Chooser {
     if (!any) n.banned.clear();
   }
   void note_suspect(const Node& n) {
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.push_back(thread_nodes_.size() - 1);
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
+  }
+  // Would step s, an RMW, have been placed elsewhere in the list had it run
+  // before the RMWs of its location that other threads ran since it fell
+  // asleep (from step `since`)? An RMW goes right after the later of the
+  // write it read and the last write its thread knows (semantics.md,
+  // "Atomicity"), whatever else follows there. So when it reads an older
+  // write, it goes before an RMW that another thread placed at the same spot
+  // since; run first, it went after it. Their order is then an edge when the
+  // two are morally strong, or else, with no edge between them, still where a
+  // later write goes beside them: an RMW that reads one of them goes right
+  // after it, so on the other side of the other; a strong store morally
+  // strong with both may take a slot between them. Whether the two spots are
+  // one is known only to the memory model: an RMW of another thread since,
+  // of another source, makes the read new; one of the same source (the two
+  // are then not morally strong: atomicity lets no two such read one write)
+  // does when the run writes the location once more from `since` on.
+  static bool placed_elsewhere(const std::vector<Step>& steps, std::size_t s, std::size_t since) {
+    const Step& r = steps[s];
+    auto rmw = [&](const Step& k) { return k.shape.reads && k.shape.writes && k.shape.addr == r.shape.addr; };
+    if (!rmw(r) || r.reads_from == Step::unknown) return false;
+    bool shared = false, further = false;
+    for (std::size_t k = since; k < steps.size(); ++k) {
+      if (k == s || !steps[k].shape.writes || steps[k].shape.addr != r.shape.addr) continue;
+      if (k < s && steps[k].thread != r.thread && rmw(steps[k])) {
+        if (steps[k].reads_from != r.reads_from) return true;
+        shared = true;
+      } else {
+        further = true;
+      }
+    }
+    return shared && further;
   }
   void note_burst(const Node& n, const ChoicePoint& p) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
@@ -601,6 +659,8 @@ class Dpor final : public Chooser {
   std::vector<Node> spare_;  // popped by next(), for spare_node()
   std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
   std::vector<bool> inserted_buf_, rmw_source_buf_;
+  std::vector<std::size_t> next_write_buf_;
+  boost::container::flat_map<std::uintptr_t, std::size_t> last_write_buf_;
   boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of_buf_;
   Witnesses::Buffers witness_bufs_;
   std::vector<Node> stack_;
@@ -609,7 +669,7 @@ class Dpor final : public Chooser {
   bool abandoned_ = false;
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
-  std::vector<std::size_t> suspects_;  // steps whose read is suspect in this run
+  std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
   std::vector<std::uint32_t> structural_buf_, structural_merged_, structural_rows_;  // note_dispatch_order()'s
   std::vector<std::size_t> member_buf_;

@@ -77,7 +77,11 @@ RC_GTEST_PROP(SimulatorProperties, ExhaustiveFindsEveryOutcomeThatSamplingFinds,
       OutcomeSet both = exhaustive;
       const OutcomeSet more = final_states(sampled);
       both.insert(more.begin(), more.end());
-      if (sc_dpor_misses_interleavings(memory_model, exhaustive, both, true) && both == ScInterleavings(spec).outcomes()) {
+      // Sampling need not find every interleaving the search misses: what it
+      // finds must be among them.
+      const OutcomeSet oracle = ScInterleavings(spec).outcomes();
+      if (sc_dpor_misses_interleavings(memory_model, exhaustive, both, true) &&
+          std::includes(oracle.begin(), oracle.end(), both.begin(), both.end())) {
         RC_TAG("known exception: ScDporMissesInterleavings");
         continue;
       }
