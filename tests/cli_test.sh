@@ -100,6 +100,10 @@ grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && p
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4
 # one row per job count (1, 2), each the same result as one job's
 [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && ! grep -q "NO" out.txt && pass || fail "bench parallel table"
+# where efficiency goes: the CPU time, workers busy, the machine's own speed-up for 2 independent
+# explorations and the search's against it
+grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+%' out.txt && grep -q "of machine" out.txt && pass ||
+  fail "bench parallel CPU and machine columns"
 expect_code 2 "bench parallel block that does not fit" -- "$bin" bench --only parallel --parallel-block 5
 expect_code 2 "bench unknown section" -- "$bin" bench --only nonsense
 
