@@ -54,7 +54,17 @@ namespace scopesim {
 // when its location is read while it sleeps.
 class Dpor final : public Chooser {
  public:
-  Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {}
+  Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {
+    stack_.swap(kept_.stack);
+  }
+  ~Dpor() override {
+    for (Node& n : stack_) kept_.spare.push_back(std::move(n));
+    stack_.clear();
+    kept_.stack.swap(stack_);
+    kept() = std::move(kept_);
+  }
+  Dpor(const Dpor&) = delete;
+  Dpor& operator=(const Dpor&) = delete;
 
   // A thread asleep at a node, with its next step. `since`: the step from
   // which it sleeps; a half-asleep thread may run and read only a write made
@@ -71,7 +81,7 @@ class Dpor final : public Chooser {
   };
   static constexpr std::size_t npos = ~std::size_t{0};
   // Sets of threads (by key). Flat: a node's sets are small, and a node
-  // choose() reuses (spare_) keeps their capacity.
+  // choose() reuses (kept_.spare) keeps their capacity.
   using Threads = boost::container::flat_set<std::uint64_t>;
 
   struct Node {
@@ -120,7 +130,7 @@ class Dpor final : public Chooser {
       note_suspect(stack_[i]);
       return stack_[i].chosen;
     }
-    Node n = spare_node();
+    Node& n = push_node();
     n.kind = p.kind;
     n.keys = p.keys;
     n.shapes = p.shapes;
@@ -139,15 +149,14 @@ class Dpor final : public Chooser {
         n.members = p.members;
         n.backtrack.insert(n.keys[n.chosen]);
       }
-      stack_.push_back(std::move(n));
-      note_burst(stack_.back(), p);
-      note_suspect(stack_.back());
-      return stack_.back().chosen;
+      note_burst(n, p);
+      note_suspect(n);
+      return n.chosen;
     }
     n.step = thread_nodes_.size() - 1;
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
-    const Node* parent = nullptr;
+    const Node* parent = nullptr;  // (n is stack_[i]: no node is added before the return)
     for (std::size_t k = i; k-- > 0;)
       if (stack_[k].kind == ChoiceKind::thread) {
         parent = &stack_[k];
@@ -186,13 +195,11 @@ class Dpor final : public Chooser {
       if (allowed(n, k)) pick = static_cast<int>(k);
     if (pick < 0) {
       abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
-      stack_.push_back(std::move(n));
       return 0;
     }
     n.chosen = static_cast<unsigned>(pick);
     n.backtrack.insert(n.keys[n.chosen]);
-    stack_.push_back(std::move(n));
-    note_half(stack_.back(), p);
+    note_half(n, p);
     return static_cast<unsigned>(pick);
   }
 
@@ -224,13 +231,13 @@ class Dpor final : public Chooser {
     // Witnesses are needed only where two steps commute.
     const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
                                        [](const Step& s) { return s.shape.commutes != 0; });
-    Witnesses witnesses(r.steps, commuting ? n : 0, threads, witness_bufs_);
+    Witnesses witnesses(r.steps, commuting ? n : 0, threads, kept_.witnesses);
     wake_commuting_sleepers(r.steps, n);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads);
     // Vector clocks, one row of `threads` entries each (the last known step
     // + 1 of each thread), in buffers kept from run to run: per thread
     // (clock), per step (step_clock), and one to merge joins in.
-    Clocks clock(clock_buf_, threads, threads), step_clock(step_clock_buf_, n, threads), merged(merged_buf_, 1, threads);
+    Clocks clock(kept_.clock, threads, threads), step_clock(kept_.step_clock, n, threads), merged(kept_.merged, 1, threads);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
@@ -240,14 +247,14 @@ class Dpor final : public Chooser {
     // load from which some write is hidden through a write its thread does not
     // know (Step::hidden_by_unknown): otherwise the load, run first, could
     // still return only writes it may return now.
-    std::vector<bool>& inserted = inserted_buf_;
+    std::vector<bool>& inserted = kept_.inserted;
     inserted.assign(n, false);
-    for (std::size_t k = 0; k < r.log.size(); ++k) {
+    // (The step whose thread decision came last before decision k: the
+    // steps before it in the log are a prefix that grows with k.)
+    for (std::size_t k = 0, before = 0; k < r.log.size(); ++k) {
+      while (before < n && r.steps[before].decision < k) ++before;
       const Decision& d = r.log[k];
-      if (d.kind != ChoiceKind::coherence || d.index == 0) continue;
-      std::size_t s = n;
-      for (std::size_t j = 0; j < n && r.steps[j].decision < k; ++j) s = j;
-      if (s < n) inserted[s] = true;
+      if (d.kind == ChoiceKind::coherence && d.index != 0 && before > 0) inserted[before - 1] = true;
     }
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
@@ -256,10 +263,10 @@ class Dpor final : public Chooser {
     // of the reader's own thread that went after it, say), and a write before
     // the end hides through that edge. So the next write of each step's
     // location (n: none) bounds the loads before which it hides nothing.
-    std::vector<std::size_t>& next_write = next_write_buf_;
+    std::vector<std::size_t>& next_write = kept_.next_write;
     next_write.assign(n, n);
     {
-      auto& last = last_write_buf_;
+      auto& last = kept_.last_write;
       last.clear();
       for (std::size_t j = n; j-- > 0;) {
         const StepShape& sh = r.steps[j].shape;
@@ -272,7 +279,7 @@ class Dpor final : public Chooser {
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on.
-    std::vector<bool>& rmw_source = rmw_source_buf_;
+    std::vector<bool>& rmw_source = kept_.rmw_source;
     rmw_source.assign(n, false);
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
@@ -280,15 +287,17 @@ class Dpor final : public Chooser {
         rmw_source[r.steps[j].reads_from - 1] = true;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
-    auto& reads_of = reads_of_buf_;
+    auto& reads_of = kept_.reads_of;
     reads_of.clear();
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of[{r.steps[j].thread, r.steps[j].shape.addr}];
+    Earlier earlier(r.steps, n, kept_.earlier);
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
       learn(clock, sj);
-      for (std::size_t i = j; i-- > 0;) {
+      for (Earlier::Cursor c = earlier.before(j); c;) {
+        const std::size_t i = c.next();
         const Step& si = r.steps[i];
         if (si.thread == sj.thread) continue;
         if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
@@ -329,6 +338,69 @@ class Dpor final : public Chooser {
       clock.copy(step_clock.row(j), at(sj.thread));
     }
   }
+
+  // The earlier steps that may be dependent with a step, or commute with it
+  // (dependent(), commute()), latest first: of a host operation every step;
+  // else the host operations, the steps of its location and, for a fence.sc,
+  // the other fence.sc. Any other pair is neither, so analyse() visits only
+  // these, in the order it would meet them going down from the step.
+  class Earlier {
+   public:
+    struct Buffers {
+      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none)
+      boost::container::flat_map<std::uintptr_t, std::size_t> last;
+    };
+    Earlier(const std::vector<Step>& steps, std::size_t n, Buffers& b) : steps_(steps), b_(b) {
+      b.same.assign(n, 0);
+      b.host.assign(n, 0);
+      b.fence.assign(n, 0);
+      b.last.clear();
+      std::size_t host = 0, fence = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const StepShape& s = steps[j].shape;
+        b.host[j] = host;
+        b.fence[j] = fence;
+        if (s.global) host = j + 1;
+        if (s.fence_sc) fence = j + 1;
+        if (!located(s)) continue;
+        std::size_t& last = b.last[s.addr];
+        b.same[j] = last;
+        last = j + 1;
+      }
+    }
+    // Yields the candidates below step j, the latest first.
+    class Cursor {
+     public:
+      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Buffers& b)
+          : all_(all), same_(same), host_(host), fence_(fence), b_(b) {}
+      explicit operator bool() const { return std::max({all_, same_, host_, fence_}) != 0; }
+      std::size_t next() {
+        const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
+        if (all_ == k) --all_;
+        if (same_ == k) same_ = b_.same[k - 1];
+        if (host_ == k) host_ = b_.host[k - 1];
+        if (fence_ == k) fence_ = b_.fence[k - 1];
+        return k - 1;
+      }
+
+     private:
+      std::size_t all_, same_, host_, fence_;
+      const Buffers& b_;
+    };
+    Cursor before(std::size_t j) const {
+      const StepShape& s = steps_[j].shape;
+      if (s.global) return Cursor(j, 0, 0, 0, b_);
+      return Cursor(0, located(s) ? b_.same[j] : 0, b_.host[j], s.fence_sc ? b_.fence[j] : 0, b_);
+    }
+
+   private:
+    // Steps that may share a location: dependent() needs an address, commute()
+    // a family (and equal addresses: commuting RMWs of none, if any, are
+    // listed together).
+    static bool located(const StepShape& s) { return s.addr != 0 || s.commutes != 0; }
+    const std::vector<Step>& steps_;
+    const Buffers& b_;
+  };
 
   // Rows of vector clocks of one width, zeroed, in a buffer kept by the caller.
   class Clocks {
@@ -381,35 +453,42 @@ class Dpor final : public Chooser {
    public:
     struct Buffers {
       std::vector<std::uint32_t> clock, merged, joined;
+      std::vector<std::size_t> next_reader;  // per step: 1 + the next reader of its location (0: none)
+      boost::container::flat_map<std::uintptr_t, std::size_t> next;
     };
     // Clocks by program order and synchronization only (learn(), advance()),
     // over the first n steps of threads < threads.
     Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, Buffers& b)
-        : steps_(steps), joined_(b.joined, n, threads) {
+        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, threads) {
       Clocks clock(b.clock, n ? threads : 0, threads), merged(b.merged, 1, threads);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
         learn(clock, s);
         advance(clock, merged, s, j);
-        if (s.shape.reads && s.shape.addr != 0 && s.shape.commutes == 0) {
-          readers_[s.shape.addr].push_back(j);
-          joined_.copy(joined_.row(j), clock.row(s.thread));
-        }
+        if (reader(s.shape)) joined_.copy(joined_.row(j), clock.row(s.thread));
+      }
+      b.next_reader.assign(n, 0);
+      b.next.clear();
+      for (std::size_t j = n; j-- > 0;) {
+        const StepShape& s = steps[j].shape;
+        if (s.addr == 0) continue;
+        std::size_t& next = b.next[s.addr];
+        b.next_reader[j] = next;
+        if (reader(s)) next = j + 1;
       }
     }
     // Could a step after commuting RMW steps i < j tell their order?
     bool tell(std::size_t i, std::size_t j) {
-      auto it = readers_.find(steps_[j].shape.addr);
-      if (it == readers_.end()) return false;
-      for (std::size_t k : it->second)
-        if (k > j && !(sees(k, i) && sees(k, j))) return true;
+      for (std::size_t k = next_reader_[j]; k != 0; k = next_reader_[k - 1])
+        if (!(sees(k - 1, i) && sees(k - 1, j))) return true;
       return false;
     }
 
    private:
+    static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
     bool sees(std::size_t k, std::size_t i) { return joined_.row(k)[steps_[i].thread] >= i + 1; }
     const std::vector<Step>& steps_;
-    std::map<std::uintptr_t, std::vector<std::size_t>> readers_;
+    const std::vector<std::size_t>& next_reader_;
     Clocks joined_;  // readers: the steps joined before them
   };
 
@@ -434,8 +513,8 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Node& d, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
-      Clocks clock(structural_buf_, n ? threads : 0, threads), merged(structural_merged_, 1, threads);
-      Clocks rows(structural_rows_, n, threads);
+      Clocks clock(kept_.structural, n ? threads : 0, threads), merged(kept_.structural_merged, 1, threads);
+      Clocks rows(kept_.structural_rows, n, threads);
       for (std::size_t j = 0; j < n; ++j) {
         learn(clock, steps[j]);
         advance(clock, merged, steps[j], j);
@@ -443,7 +522,7 @@ class Dpor final : public Chooser {
       }
       known = true;
     }
-    std::vector<std::size_t>& block = member_buf_;  // per step: the waiting block of its thread (npos: none)
+    std::vector<std::size_t>& block = kept_.member;  // per step: the waiting block of its thread (npos: none)
     block.assign(n, npos);
     for (std::size_t j = 0; j < n; ++j)
       for (std::size_t k = 0; k < d.members.size(); ++k)
@@ -455,7 +534,7 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (structural_rows_[j * threads + steps[i].thread] < i + 1) return false;
+        if (kept_.structural_rows[j * threads + steps[i].thread] < i + 1) return false;
       }
     return true;
   }
@@ -488,7 +567,7 @@ class Dpor final : public Chooser {
         top.chosen = *k;
         return true;
       }
-      spare_.push_back(std::move(stack_.back()));
+      kept_.spare.push_back(std::move(stack_.back()));
       stack_.pop_back();
     }
     return false;
@@ -634,35 +713,49 @@ class Dpor final : public Chooser {
       n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
   }
 
-  // A new node with the buffers of a node next() popped: their capacity, nothing else.
-  Node spare_node() {
-    Node n{};
-    if (spare_.empty()) return n;
-    Node& old = spare_.back();
-    auto take = [](auto& to, auto& from) {
-      from.clear();
-      to.swap(from);
-    };
-    take(n.keys, old.keys);
-    take(n.shapes, old.shapes);
-    take(n.banned, old.banned);
-    take(n.suspect, old.suspect);
-    take(n.members, old.members);
-    take(n.backtrack, old.backtrack);
-    take(n.done, old.done);
-    take(n.sleep, old.sleep);
-    spare_.pop_back();
+  // A new node on the stack, with the buffers of a node next() popped: their
+  // capacity, nothing else.
+  Node& push_node() {
+    if (kept_.spare.empty()) return stack_.emplace_back();
+    Node& n = stack_.emplace_back(std::move(kept_.spare.back()));
+    kept_.spare.pop_back();
+    n.keys.clear();
+    n.shapes.clear();
+    n.banned.clear();
+    n.suspect.clear();
+    n.since = 0;
+    n.members.clear();
+    n.chosen = 0;
+    n.step = 0;
+    n.backtrack.clear();
+    n.done.clear();
+    n.sleep.clear();
+    n.preemptions = 0;
+    n.actor = 0;
     return n;
   }
 
   int bound_;
-  std::vector<Node> spare_;  // popped by next(), for spare_node()
-  std::vector<std::uint32_t> clock_buf_, step_clock_buf_, merged_buf_;  // analyse()'s
-  std::vector<bool> inserted_buf_, rmw_source_buf_;
-  std::vector<std::size_t> next_write_buf_;
-  boost::container::flat_map<std::uintptr_t, std::size_t> last_write_buf_;
-  boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of_buf_;
-  Witnesses::Buffers witness_bufs_;
+  // Buffers kept from run to run and, on each OS thread, from one search to
+  // the next (kept()): their capacity, nothing else, carries over.
+  struct Kept {
+    std::vector<Node> spare;  // popped by next() (or left by the last search), for push_node()
+    std::vector<Node> stack;  // the last search's stack_, emptied
+    std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
+    std::vector<bool> inserted, rmw_source;
+    std::vector<std::size_t> next_write;
+    boost::container::flat_map<std::uintptr_t, std::size_t> last_write;
+    boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
+    Witnesses::Buffers witnesses;
+    Earlier::Buffers earlier;
+    std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
+    std::vector<std::size_t> member;
+  };
+  static Kept& kept() {
+    thread_local Kept k;
+    return k;
+  }
+  Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
   std::vector<Node> stack_;
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
@@ -671,8 +764,6 @@ class Dpor final : public Chooser {
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
-  std::vector<std::uint32_t> structural_buf_, structural_merged_, structural_rows_;  // note_dispatch_order()'s
-  std::vector<std::size_t> member_buf_;
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 
