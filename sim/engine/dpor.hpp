@@ -231,13 +231,25 @@ class Dpor final : public Chooser {
     // Witnesses are needed only where two steps commute.
     const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
                                        [](const Step& s) { return s.shape.commutes != 0; });
-    Witnesses witnesses(r.steps, commuting ? n : 0, threads, kept_.witnesses);
+    Columns& columns = kept_.columns;
+    columns.of.assign(threads, 0);
+    columns.width = 0;
+    {
+      std::vector<bool>& steps_taken = kept_.stepping;
+      steps_taken.assign(threads, false);
+      for (std::size_t j = 0; j < n; ++j)
+        if (!steps_taken[r.steps[j].thread]) {
+          steps_taken[r.steps[j].thread] = true;
+          columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(columns.width++);
+        }
+    }
+    Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, kept_.witnesses);
     wake_commuting_sleepers(r.steps, n);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads);
-    // Vector clocks, one row of `threads` entries each (the last known step
-    // + 1 of each thread), in buffers kept from run to run: per thread
-    // (clock), per step (step_clock), and one to merge joins in.
-    Clocks clock(kept_.clock, threads, threads), step_clock(kept_.step_clock, n, threads), merged(kept_.merged, 1, threads);
+    // Vector clocks, one row per thread of an entry per thread that takes a
+    // step (the last known step + 1 of each), in buffers kept from run to
+    // run: per thread (clock), per step (step_clock), and one to merge joins in.
+    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns), merged(kept_.merged, 1, columns);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
@@ -330,7 +342,7 @@ class Dpor final : public Chooser {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
-        const bool ordered = cj[si.thread] >= i + 1;
+        const bool ordered = clock.of(cj, si.thread) >= i + 1;
         if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
         clock.join(cj, step_clock.row(i));
       }
@@ -402,13 +414,22 @@ class Dpor final : public Chooser {
     const Buffers& b_;
   };
 
+  // A clock's entry for each thread that takes a step in the run (its
+  // column): only a step's thread ever gets a nonzero entry, or is looked up.
+  struct Columns {
+    std::vector<std::uint32_t> of;  // per thread
+    std::size_t width = 0;
+  };
   // Rows of vector clocks of one width, zeroed, in a buffer kept by the caller.
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, std::size_t width) : buf_(buf), width_(width) {
-      buf_.assign(rows * width, 0);
+    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
+        : buf_(buf), width_(columns.width), of_(columns.of) {
+      buf_.assign(rows * width_, 0);
     }
     std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
+    // The entry of `row` for thread t (a thread that takes a step).
+    std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     void join(std::uint32_t* a, const std::uint32_t* b) const {
       for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
     }
@@ -419,6 +440,7 @@ class Dpor final : public Chooser {
    private:
     std::vector<std::uint32_t>& buf_;
     std::size_t width_;
+    const std::vector<std::uint32_t>& of_;
   };
 
   // Per-thread clocks before step j (of thread s.thread) runs: a wait learns
@@ -434,7 +456,7 @@ class Dpor final : public Chooser {
   // spawner's clock (Step::spawned).
   static void advance(Clocks& clock, Clocks& merged, const Step& s, std::size_t j) {
     std::uint32_t* c = clock.row(s.thread);
-    c[s.thread] = static_cast<std::uint32_t>(j + 1);
+    clock.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
     if (!s.joins.empty()) {
       std::uint32_t* m = merged.row(0);
       clock.copy(m, c);
@@ -458,9 +480,9 @@ class Dpor final : public Chooser {
     };
     // Clocks by program order and synchronization only (learn(), advance()),
     // over the first n steps of threads < threads.
-    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, Buffers& b)
-        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, threads) {
-      Clocks clock(b.clock, n ? threads : 0, threads), merged(b.merged, 1, threads);
+    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Columns& columns, Buffers& b)
+        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, columns) {
+      Clocks clock(b.clock, n ? threads : 0, columns), merged(b.merged, 1, columns);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
         learn(clock, s);
@@ -486,7 +508,7 @@ class Dpor final : public Chooser {
 
    private:
     static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
-    bool sees(std::size_t k, std::size_t i) { return joined_.row(k)[steps_[i].thread] >= i + 1; }
+    bool sees(std::size_t k, std::size_t i) { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
     Clocks joined_;  // readers: the steps joined before them
@@ -513,8 +535,8 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Node& d, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
-      Clocks clock(kept_.structural, n ? threads : 0, threads), merged(kept_.structural_merged, 1, threads);
-      Clocks rows(kept_.structural_rows, n, threads);
+      Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
+      Clocks rows(kept_.structural_rows, n, kept_.columns);
       for (std::size_t j = 0; j < n; ++j) {
         learn(clock, steps[j]);
         advance(clock, merged, steps[j], j);
@@ -534,7 +556,8 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (kept_.structural_rows[j * threads + steps[i].thread] < i + 1) return false;
+        const Columns& c = kept_.columns;
+        if (kept_.structural_rows[j * c.width + c.of[steps[i].thread]] < i + 1) return false;
       }
     return true;
   }
@@ -750,6 +773,8 @@ class Dpor final : public Chooser {
     Earlier::Buffers earlier;
     std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
     std::vector<std::size_t> member;
+    Columns columns;  // analyse()'s, for the run's threads
+    std::vector<bool> stepping;
   };
   static Kept& kept() {
     thread_local Kept k;
