@@ -245,7 +245,8 @@ class Dpor final : public Chooser {
     }
     Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, kept_.witnesses);
     wake_commuting_sleepers(r.steps, n);
-    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads);
+    Earlier earlier(r.steps, n, kept_.earlier);
+    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // Vector clocks, one row per thread of an entry per thread that takes a
     // step (the last known step + 1 of each), in buffers kept from run to
     // run: per thread (clock), per step (step_clock), and one to merge joins in.
@@ -303,7 +304,6 @@ class Dpor final : public Chooser {
     reads_of.clear();
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of[{r.steps[j].thread, r.steps[j].shape.addr}];
-    Earlier earlier(r.steps, n, kept_.earlier);
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
@@ -523,16 +523,17 @@ class Dpor final : public Chooser {
   // behaves the same whenever it runs, and nothing else sees it but through
   // those waits. A run where some block waiting at dispatch node d is not
   // isolated, or that did not end, makes d dispatch every block it may.
-  void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads) {
+  void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
     bool known = false;  // structural clocks computed
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, d, known)) d.backtrack.insert(d.keys.begin(), d.keys.end());
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, known)) d.backtrack.insert(d.keys.begin(), d.keys.end());
     }
   }
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n steps?
-  bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Node& d, bool& known) {
+  bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier, const Node& d,
+                bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
       Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
@@ -551,7 +552,8 @@ class Dpor final : public Chooser {
         if (steps[j].thread >= d.members[k].first && steps[j].thread - d.members[k].first < d.members[k].second)
           block[j] = k;
     for (std::size_t j = 0; j < n; ++j)
-      for (std::size_t i = 0; i < j; ++i) {
+      for (Earlier::Cursor at = earlier.before(j); at;) {
+        const std::size_t i = at.next();
         if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
