@@ -250,7 +250,8 @@ class Dpor final : public Chooser {
     // Vector clocks, one row per thread of an entry per thread that takes a
     // step (the last known step + 1 of each), in buffers kept from run to
     // run: per thread (clock), per step (step_clock), and one to merge joins in.
-    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns), merged(kept_.merged, 1, columns);
+    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns),
+        merged(kept_.merged, 1, columns);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
@@ -528,12 +529,13 @@ class Dpor final : public Chooser {
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, known)) d.backtrack.insert(d.keys.begin(), d.keys.end());
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, known))
+        d.backtrack.insert(d.keys.begin(), d.keys.end());
     }
   }
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n steps?
-  bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier, const Node& d,
-                bool& known) {
+  bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
+                const Node& d, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
       Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
