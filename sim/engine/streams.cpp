@@ -10,15 +10,16 @@ Streams::Streams() { create_stream(); }
 void Streams::clear() {
   ops_.clear();
   tail_.clear();
-  queues_.clear();
+  streams_ = 0;
   recorded_.clear();
   create_stream();
 }
 
 StreamId Streams::create_stream() {
-  queues_.emplace_back();
+  if (streams_ == queues_.size()) queues_.emplace_back();
+  queues_[streams_].clear();
   tail_.push_back(no_op);
-  return static_cast<StreamId>(queues_.size() - 1);
+  return static_cast<StreamId>(streams_++);
 }
 
 StreamEventId Streams::create_event() {
@@ -27,7 +28,7 @@ StreamEventId Streams::create_event() {
 }
 
 OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
-  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  if (s >= streams_) throw std::invalid_argument("unknown stream " + std::to_string(s));
   if ((k == OpKind::record || k == OpKind::wait) && event >= recorded_.size())
     throw std::invalid_argument("unknown event " + std::to_string(event));
   Op op{k, s};
@@ -79,7 +80,7 @@ bool Streams::ordered(OpId a, OpId b) const {
 }
 
 void Streams::enqueued_in(StreamId s, std::vector<OpId>& out) const {
-  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  if (s >= streams_) throw std::invalid_argument("unknown stream " + std::to_string(s));
   out = queues_[s];
 }
 

@@ -34,7 +34,7 @@ class Streams {
   void clear();
   StreamId create_stream();
   StreamEventId create_event();
-  std::size_t streams() const { return queues_.size(); }
+  std::size_t streams() const { return streams_; }
   std::size_t events() const { return recorded_.size(); }
 
   // Enqueues an operation; `event` is the event a record sets or a wait waits for.
@@ -76,7 +76,10 @@ class Streams {
   };
   std::vector<Op> ops_;
   std::vector<OpId> tail_;            // per stream: its last operation
+  // Per stream: its operations. Only [0, streams_) are this program's: the
+  // rest keep their capacity for the next after clear().
   std::vector<std::vector<OpId>> queues_;
+  std::size_t streams_ = 0;
   std::vector<OpId> recorded_;        // per event: the last record operation
 };
 
