@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <deque>
@@ -22,9 +24,13 @@ namespace scopesim {
 
 std::string Finding::key() const {
   std::string k(name(kind));
-  std::vector<const std::string*> w;
-  w.reserve(where.size());
-  for (const auto& s : where) w.push_back(&s);
+  boost::container::small_vector<const std::string*, 4> w;
+  std::size_t bytes = k.size();
+  for (const auto& s : where) {
+    w.push_back(&s);
+    bytes += 1 + s.size();
+  }
+  k.reserve(bytes);
   std::sort(w.begin(), w.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
   for (const std::string* s : w) k.append("|").append(*s);
   return k;
@@ -721,11 +727,17 @@ class Run final : public Door, public HostApi {
   static std::uint64_t local_state(const Event& e) {
     const void* top = fiber::FiberPool::stack_top();
     if (e.caller_frame == nullptr || top == nullptr) return 0;
-    std::uint64_t h = e.registers;
+    // Four lanes, word k into lane k % 4, so that their multiplies overlap;
+    // the lanes are mixed in at the end. (Only equal states matter: spin
+    // visits are looked up by SpinKey, never listed in its order.)
+    auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
+    std::uint64_t h[4] = {e.registers, 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL};
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(top);
-    for (; w < end; ++w) h = (h ^ *w) * 0x100000001b3ULL + (h >> 29);
-    return h;
+    for (; end - w >= 4; w += 4)
+      for (int k = 0; k < 4; ++k) h[k] = step(h[k], w[k]);
+    for (int k = 0; w < end; ++w, ++k) h[k] = step(h[k], *w);
+    return step(step(step(h[0], h[1]), h[2]), h[3]);
   }
 
   // The writes a read may return, with spin-assume (semantics.md, "Spin loops
