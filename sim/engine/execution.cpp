@@ -102,7 +102,7 @@ struct SimThread {
   OpId op = no_op;   // the stream operation this thread performs, if any
   // Waiting (State::sync): the stream operations (host) or the grid (a
   // kernel's operation) that must finish first.
-  std::vector<OpId> waits_for;
+  OpList waits_for;
   Coords coords;
   Placement place;
   std::uint32_t block = 0;
@@ -359,8 +359,13 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
-    t.fiber = pool().create([this, id] { threads_[id].body(); });
+    t.fiber = pool().create(&Run::run_current, this);
     ready(id, State::fresh);
+  }
+  // Every thread's fiber: runs the body of the thread advance() resumes.
+  static void run_current(void* run) {
+    Run& r = *static_cast<Run*>(run);
+    r.threads_[r.cur_].body();
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?

@@ -79,17 +79,18 @@ bool Streams::ordered(OpId a, OpId b) const {
   return false;
 }
 
-void Streams::enqueued_in(StreamId s, std::vector<OpId>& out) const {
+void Streams::enqueued_in(StreamId s, OpList& out) const {
   if (s >= streams_) throw std::invalid_argument("unknown stream " + std::to_string(s));
-  out = queues_[s];
+  out.clear();
+  for (OpId op : queues_[s]) out.push_back(op);
 }
 
-void Streams::enqueued(std::vector<OpId>& out) const {
+void Streams::enqueued(OpList& out) const {
   out.resize(ops_.size());
   for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
 }
 
-void Streams::recorded(StreamEventId e, std::vector<OpId>& out) const {
+void Streams::recorded(StreamEventId e, OpList& out) const {
   if (e >= recorded_.size()) throw std::invalid_argument("unknown event " + std::to_string(e));
   out.clear();
   if (recorded_[e] != no_op) out.push_back(recorded_[e]);

@@ -15,6 +15,7 @@
 // before it was called or not (semantics.md, "Synchronization": API edges), so
 // the explorer can order the waiter after them (Step::learns) whenever they ran.
 #pragma once
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +27,9 @@ using OpId = std::uint32_t;
 inline constexpr OpId no_op = ~OpId{0};
 
 enum class OpKind : std::uint8_t { kernel, copy, record, wait };
+
+// Operations a synchronize or a kernel's end waits for: a few, kept inline.
+using OpList = boost::container::small_vector<OpId, 4>;
 
 class Streams {
  public:
@@ -59,9 +63,9 @@ class Streams {
 
   // What a synchronize waits for and learns: the operations enqueued so far,
   // finished or not (into `out`).
-  void enqueued_in(StreamId s, std::vector<OpId>& out) const;      // cudaStreamSynchronize
-  void enqueued(std::vector<OpId>& out) const;                     // cudaDeviceSynchronize
-  void recorded(StreamEventId e, std::vector<OpId>& out) const;    // cudaEventSynchronize
+  void enqueued_in(StreamId s, OpList& out) const;      // cudaStreamSynchronize
+  void enqueued(OpList& out) const;                     // cudaDeviceSynchronize
+  void recorded(StreamEventId e, OpList& out) const;    // cudaEventSynchronize
   std::size_t size() const { return ops_.size(); }
   OpKind kind(OpId op) const { return ops_[op].kind; }
   StreamId stream(OpId op) const { return ops_[op].stream; }
