@@ -57,7 +57,7 @@ struct Step {
   // unordered with its write (MemoryModel::unordered): no edge either way.
   std::vector<std::size_t> unordered;
   // Back to a new Step, its vectors keeping their capacity (a run reuses the
-  // steps of the run before it in the same RunResult).
+  // steps of the run before it in the same RunResult): every field above.
   void clear() {
     thread = 0;
     shape = StepShape{};
