@@ -18,7 +18,7 @@ constexpr std::size_t deep = 12 * 1024;  // well inside the zeroed part, several
 // Runs `body` as fiber 0 of a new round of `pool` to its end.
 void run_alone(FiberPool& pool, std::function<void()> body) {
   pool.reset();
-  const FiberPool::Id id = pool.create(std::move(body));
+  const FiberPool::Id id = pool.create([](void* b) { (*static_cast<std::function<void()>*>(b))(); }, &body);
   ASSERT_EQ(id, 0u);
   ASSERT_EQ(pool.resume(id), Status::finished) << pool.fault(id);
 }
@@ -101,7 +101,7 @@ volatile int recursion_limit = 1 << 30;  // never reached: the stack ends first
 
 TEST(FiberPool, AStackOverflowPastTheTripwireFaultsAndTheNextFiberStartsZeroed) {
   FiberPool pool;
-  const FiberPool::Id id = pool.create([] { recurse(0); });
+  const FiberPool::Id id = pool.create([](void*) { recurse(0); }, nullptr);
   ASSERT_EQ(pool.resume(id), Status::faulted);
   EXPECT_NE(pool.fault(id).find("segmentation fault"), std::string::npos) << pool.fault(id);
   bool zero = false;

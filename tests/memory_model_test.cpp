@@ -176,6 +176,39 @@ TEST_F(Model, StrongWritesChooseTheirCoherenceSlot) {
   EXPECT_EQ(mm->placements(op(t1, PtxKind::st, Sem::weak, Scope::sys, x, 2)), 1u);
 }
 
+// What a read may return follows every change to the state, however often
+// it is asked in between (the model answers repeated questions from what it
+// computed last while nothing changed). t1 knows the initial write; t0's
+// write, unknown to t1, hides nothing from it (row 20: both readable); once
+// t1 learns everything t0 did (a join, as at a synchronize), the write is
+// known and the initial one, coherence-before it, hidden.
+TEST_F(Model, WhatAReadMayReturnFollowsEveryChange) {
+  init(x);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(1), host);
+  const MemOp r = op(t1, PtxKind::ld, Sem::weak, Scope::sys, x);
+  EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0}));
+  mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, 1), 0);
+  EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_FALSE(mm->hidden_by_unknown(r));  // nothing is hidden at all
+  mm->join(t1, t0);
+  EXPECT_EQ(values(r), (std::vector<std::uint64_t>{1}));
+  EXPECT_FALSE(mm->hidden_by_unknown(r));  // hidden straight by the known write
+}
+
+// Values as outcomes show them: integers as printf's %d, %u, %lld and %llu
+// write them (the bits are the value's own, two's complement for the signed).
+TEST(ValueText, IntegersInDecimal) {
+  EXPECT_EQ(format_value(ValueType::i32, 0), "0");
+  EXPECT_EQ(format_value(ValueType::i32, 0xffffffffULL), "-1");
+  EXPECT_EQ(format_value(ValueType::i32, 0x80000000ULL), "-2147483648");
+  EXPECT_EQ(format_value(ValueType::u32, 0xffffffffULL), "4294967295");
+  EXPECT_EQ(format_value(ValueType::i64, 0x8000000000000000ULL), "-9223372036854775808");
+  EXPECT_EQ(format_value(ValueType::i64, 42), "42");
+  EXPECT_EQ(format_value(ValueType::u64, ~0ULL), "18446744073709551615");
+  EXPECT_EQ(format_value(ValueType::f32, 0x3fc00000ULL), "1.5");  // 1.5f
+}
+
 TEST(ModelNames, AreChosenAtRunTime) {
   for (const auto& n : memory_model_names()) EXPECT_NE(make_memory_model(n), nullptr) << n;
   EXPECT_EQ(make_memory_model("tso"), nullptr);

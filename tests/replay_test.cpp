@@ -4,6 +4,7 @@
 // first mismatching decision named.
 #include <gtest/gtest.h>
 
+#include "sim/engine/strategies.hpp"
 #include "tests/test_support.hpp"
 
 namespace scopesim {
@@ -65,6 +66,58 @@ TEST(Replay, AForeignLogIsRefusedNamingTheDecision) {
   } catch (const ReplayDivergence& e) {
     EXPECT_NE(std::string(e.what()).find("decision "), std::string::npos) << e.what();
   }
+}
+
+// A search makes its runs into one RunResult. A run there is the same run,
+// step for step and finding for finding, as the same choices make into a new
+// RunResult: whatever the run before it left (another model's, longer or
+// shorter, with findings or without) is cleared or dropped. The three models
+// differ in length, in streams and in findings (each has runs with and
+// without), so each run follows a different one.
+TEST(Replay, ARunIntoAUsedResultIsTheRunIntoANewOne) {
+  const std::vector<const models::Model*> ms = {&test::model("host.reuse_source_early"),
+                                                &test::model("litmus.MP+rel.cta+acq.cta.xcta"),
+                                                &test::model("counter.plain")};
+  RunOptions o;
+  o.keep_trace = false;  // as a search runs
+  RunResult into;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed)
+    for (const models::Model* m : ms) {
+      const models::Config c = m->quick.value_or(m->chapter);
+      RandomChooser a(seed), b(seed);
+      run_once(*m, c, o, a, into);
+      const RunResult fresh = run_once(*m, c, o, b);
+      SCOPED_TRACE(m->name + " seed " + std::to_string(seed));
+      EXPECT_EQ(into.completed, fresh.completed);
+      EXPECT_EQ(into.outcome.text(), fresh.outcome.text());
+      EXPECT_EQ(into.fingerprint, fresh.fingerprint);
+      EXPECT_EQ(into.scheduling_decisions, fresh.scheduling_decisions);
+      ASSERT_EQ(into.findings.size(), fresh.findings.size());
+      for (std::size_t k = 0; k < fresh.findings.size(); ++k) {
+        EXPECT_EQ(into.findings[k].message, fresh.findings[k].message);
+        EXPECT_EQ(into.findings[k].threads, fresh.findings[k].threads);
+        EXPECT_EQ(into.findings[k].where, fresh.findings[k].where);
+      }
+      ASSERT_EQ(into.steps.size(), fresh.steps.size());
+      for (std::size_t k = 0; k < fresh.steps.size(); ++k) {
+        const Step &x = into.steps[k], &y = fresh.steps[k];
+        EXPECT_EQ(x.thread, y.thread) << k;
+        EXPECT_EQ(x.decision, y.decision) << k;
+        EXPECT_EQ(x.shape.addr, y.shape.addr) << k;
+        EXPECT_EQ(x.shape.reads, y.shape.reads) << k;
+        EXPECT_EQ(x.shape.writes, y.shape.writes) << k;
+        EXPECT_EQ(x.shape.global, y.shape.global) << k;
+        EXPECT_EQ(x.shape.commutes, y.shape.commutes) << k;
+        EXPECT_EQ(x.joins, y.joins) << k;
+        EXPECT_EQ(x.learns, y.learns) << k;
+        EXPECT_EQ(x.spawned, y.spawned) << k;
+        EXPECT_EQ(x.reads_from, y.reads_from) << k;
+        EXPECT_EQ(x.counted, y.counted) << k;
+        EXPECT_EQ(x.hidden_by_unknown, y.hidden_by_unknown) << k;
+        EXPECT_EQ(x.precedes, y.precedes) << k;
+        EXPECT_EQ(x.unordered, y.unordered) << k;
+      }
+    }
 }
 
 }  // namespace

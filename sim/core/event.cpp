@@ -1,5 +1,6 @@
 #include "sim/core/event.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
@@ -121,13 +122,13 @@ std::uint64_t apply_rmw(RmwOp op, ValueType t, std::uint64_t old, std::uint64_t 
 
 std::string format_value(ValueType t, std::uint64_t b) {
   char buf[64];
+  // Integers in decimal, as printf's %d, %u, %lld and %llu write them.
+  auto decimal = [&buf](auto v) { return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
   switch (t) {
-    case ValueType::i32: std::snprintf(buf, sizeof buf, "%d", as<std::int32_t>(b)); break;
-    case ValueType::u32: std::snprintf(buf, sizeof buf, "%u", as<std::uint32_t>(b)); break;
-    case ValueType::i64: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(as<std::int64_t>(b))); break;
-    case ValueType::u64:
-      std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(as<std::uint64_t>(b)));
-      break;
+    case ValueType::i32: return decimal(as<std::int32_t>(b));
+    case ValueType::u32: return decimal(as<std::uint32_t>(b));
+    case ValueType::i64: return decimal(as<std::int64_t>(b));
+    case ValueType::u64: return decimal(as<std::uint64_t>(b));
     // Shortest text that reads back to the same float: outcomes compare exactly.
     case ValueType::f32: std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(as<float>(b))); break;
     case ValueType::f64: std::snprintf(buf, sizeof buf, "%.17g", as<double>(b)); break;

@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <deque>
@@ -22,9 +24,13 @@ namespace scopesim {
 
 std::string Finding::key() const {
   std::string k(name(kind));
-  std::vector<const std::string*> w;
-  w.reserve(where.size());
-  for (const auto& s : where) w.push_back(&s);
+  boost::container::small_vector<const std::string*, 4> w;
+  std::size_t bytes = k.size();
+  for (const auto& s : where) {
+    w.push_back(&s);
+    bytes += 1 + s.size();
+  }
+  k.reserve(bytes);
   std::sort(w.begin(), w.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
   for (const std::string* s : w) k.append("|").append(*s);
   return k;
@@ -96,7 +102,7 @@ struct SimThread {
   OpId op = no_op;   // the stream operation this thread performs, if any
   // Waiting (State::sync): the stream operations (host) or the grid (a
   // kernel's operation) that must finish first.
-  std::vector<OpId> waits_for;
+  OpList waits_for;
   Coords coords;
   Placement place;
   std::uint32_t block = 0;
@@ -170,8 +176,10 @@ class Run final : public Door, public HostApi {
     h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
     loop();
+    r_->steps.resize(steps_);
     set_current_door(nullptr);
     finish();
+    r_->findings.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
     r_->scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
         r_->log.begin(), r_->log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
@@ -351,8 +359,13 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
-    t.fiber = pool().create([this, id] { threads_[id].body(); });
+    t.fiber = pool().create(&Run::run_current, this);
     ready(id, State::fresh);
+  }
+  // Every thread's fiber: runs the body of the thread advance() resumes.
+  static void run_current(void* run) {
+    Run& r = *static_cast<Run*>(run);
+    r.threads_[r.cur_].body();
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?
@@ -432,7 +445,7 @@ class Run final : public Door, public HostApi {
       p.actor = last_;
       p.keys.clear();
       p.shapes.clear();
-      p.previous = r_->steps.empty() ? StepShape{} : r_->steps.back().shape;
+      p.previous = steps_ == 0 ? StepShape{} : r_->steps[steps_ - 1].shape;
       for (ThreadId id : runnable) {
         p.keys.push_back(id);
         p.shapes.push_back(threads_[id].pending_shape);
@@ -443,17 +456,27 @@ class Run final : public Door, public HostApi {
         return;
       }
       const ThreadId id = runnable[i];
-      Step& st = r_->steps.emplace_back();
+      Step& st = next_step();
       st.thread = id;
       st.shape = p.shapes[i];
       st.decision = r_->log.size() - 1;
-      step_ = r_->steps.size() - 1;
+      step_ = steps_ - 1;
       last_ = id;
       in_step_ = true;
       advance(id);
       in_step_ = false;
       if (stopped_) return;
     }
+  }
+
+  // The run's next step: while the run is shorter than the one before it in
+  // r_, that run's step in its place, cleared (its vectors keep their
+  // capacity); go() drops the steps past the run's own at its end.
+  Step& next_step() {
+    if (steps_ == r_->steps.size()) r_->steps.emplace_back();
+    Step& st = r_->steps[steps_++];
+    st.clear();
+    return st;
   }
 
   // The decision's text is formatted only where texts are kept (a replay
@@ -709,11 +732,17 @@ class Run final : public Door, public HostApi {
   static std::uint64_t local_state(const Event& e) {
     const void* top = fiber::FiberPool::stack_top();
     if (e.caller_frame == nullptr || top == nullptr) return 0;
-    std::uint64_t h = e.registers;
+    // Four lanes, word k into lane k % 4, so that their multiplies overlap;
+    // the lanes are mixed in at the end. (Only equal states matter: spin
+    // visits are looked up by SpinKey, never listed in its order.)
+    auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
+    std::uint64_t h[4] = {e.registers, 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL};
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(top);
-    for (; w < end; ++w) h = (h ^ *w) * 0x100000001b3ULL + (h >> 29);
-    return h;
+    for (; end - w >= 4; w += 4)
+      for (int k = 0; k < 4; ++k) h[k] = step(h[k], w[k]);
+    for (int k = 0; w < end; ++w, ++k) h[k] = step(h[k], *w);
+    return step(step(step(h[0], h[1]), h[2]), h[3]);
   }
 
   // The writes a read may return, with spin-assume (semantics.md, "Spin loops
@@ -1396,15 +1425,24 @@ class Run final : public Door, public HostApi {
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
     Finding f{k, std::move(msg), std::move(who), std::move(where)};
     std::string key = f.key();
-    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
-    finding_keys_.push_back(std::move(key));
-    r_->findings.push_back(std::move(f));
+    keep_finding(std::move(f), std::move(key));
   }
   // The same for a finding whose key is known.
-  void add_finding(const Finding& f, const std::string& key) {
-    if (std::find(finding_keys_.begin(), finding_keys_.end(), key) != finding_keys_.end()) return;
-    finding_keys_.push_back(key);
-    r_->findings.push_back(f);
+  void add_finding(const Finding& f, const std::string& key) { keep_finding(f, key); }
+
+  // Keeps `f`, of key `key`, unless the run has a finding of that key. The
+  // run's findings and their keys take the places of those of the run before
+  // (copied into them, their strings keep their capacity); go() drops the
+  // rest at the run's end.
+  template <class F, class K>
+  void keep_finding(F&& f, K&& key) {
+    const auto keys_end = finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_);
+    if (std::find(finding_keys_.begin(), keys_end, key) != keys_end) return;
+    if (findings_ == finding_keys_.size()) finding_keys_.emplace_back();
+    finding_keys_[findings_] = std::forward<K>(key);
+    if (findings_ == r_->findings.size()) r_->findings.emplace_back();
+    r_->findings[findings_] = std::forward<F>(f);
+    ++findings_;
   }
 
   std::string text(const Event& e) const {
@@ -1459,9 +1497,7 @@ class Run final : public Door, public HostApi {
     r_ = &into;
     r_->completed = r_->abandoned = r_->bad = false;
     r_->outcome.clear();
-    r_->findings.clear();
     r_->log.clear();
-    r_->steps.clear();
     r_->trace.clear();
     r_->fingerprint = 0;
     // Runs of one exploration are alike: a new RunResult starts with the
@@ -1482,6 +1518,7 @@ class Run final : public Door, public HostApi {
     lowest_ready_ = no_thread;
     pending_.clear();
     step_ = ~std::size_t{0};
+    steps_ = 0;
     streams_.clear();
     ops_.clear();
     enqueuing_ = OpData{};
@@ -1490,7 +1527,7 @@ class Run final : public Door, public HostApi {
     in_step_ = false;
     fault_ = {FindingKind::kernel_fault, ""};
     fault_where_.clear();
-    finding_keys_.clear();
+    findings_ = 0;
     seen_findings_.clear();
     if (formatted_for_ != m_) formatted_.clear();
     formatted_for_ = m_;
@@ -1538,6 +1575,7 @@ class Run final : public Door, public HostApi {
   // (pending()): the threads a thread decision looks at.
   std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
+  std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
@@ -1552,7 +1590,9 @@ class Run final : public Door, public HostApi {
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
   // Buffers kept from one decision to the next.
-  std::vector<std::string> finding_keys_;  // Finding::key() of each of r_->findings
+  // Finding::key() of each of r_->findings; [0, findings_) are the run's (keep_finding()).
+  std::vector<std::string> finding_keys_;
+  std::size_t findings_ = 0;
   struct SeenFinding {
     FindingKind kind;
     Where a, b;  // b: only if two

@@ -56,6 +56,21 @@ struct Step {
   // A store: the earlier steps (1 + index) whose weak writes coherence leaves
   // unordered with its write (MemoryModel::unordered): no edge either way.
   std::vector<std::size_t> unordered;
+  // Back to a new Step, its vectors keeping their capacity (a run reuses the
+  // steps of the run before it in the same RunResult): every field above.
+  void clear() {
+    thread = 0;
+    shape = StepShape{};
+    decision = 0;
+    joins.clear();
+    learns.clear();
+    spawned.clear();
+    reads_from = unknown;
+    counted = false;
+    hidden_by_unknown = false;
+    precedes.clear();
+    unordered.clear();
+  }
 };
 
 struct RunResult {

@@ -10,15 +10,16 @@ Streams::Streams() { create_stream(); }
 void Streams::clear() {
   ops_.clear();
   tail_.clear();
-  queues_.clear();
+  streams_ = 0;
   recorded_.clear();
   create_stream();
 }
 
 StreamId Streams::create_stream() {
-  queues_.emplace_back();
+  if (streams_ == queues_.size()) queues_.emplace_back();
+  queues_[streams_].clear();
   tail_.push_back(no_op);
-  return static_cast<StreamId>(queues_.size() - 1);
+  return static_cast<StreamId>(streams_++);
 }
 
 StreamEventId Streams::create_event() {
@@ -27,7 +28,7 @@ StreamEventId Streams::create_event() {
 }
 
 OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
-  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  if (s >= streams_) throw std::invalid_argument("unknown stream " + std::to_string(s));
   if ((k == OpKind::record || k == OpKind::wait) && event >= recorded_.size())
     throw std::invalid_argument("unknown event " + std::to_string(event));
   Op op{k, s};
@@ -78,17 +79,18 @@ bool Streams::ordered(OpId a, OpId b) const {
   return false;
 }
 
-void Streams::enqueued_in(StreamId s, std::vector<OpId>& out) const {
-  if (s >= queues_.size()) throw std::invalid_argument("unknown stream " + std::to_string(s));
-  out = queues_[s];
+void Streams::enqueued_in(StreamId s, OpList& out) const {
+  if (s >= streams_) throw std::invalid_argument("unknown stream " + std::to_string(s));
+  out.clear();
+  for (OpId op : queues_[s]) out.push_back(op);
 }
 
-void Streams::enqueued(std::vector<OpId>& out) const {
+void Streams::enqueued(OpList& out) const {
   out.resize(ops_.size());
   for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
 }
 
-void Streams::recorded(StreamEventId e, std::vector<OpId>& out) const {
+void Streams::recorded(StreamEventId e, OpList& out) const {
   if (e >= recorded_.size()) throw std::invalid_argument("unknown event " + std::to_string(e));
   out.clear();
   if (recorded_[e] != no_op) out.push_back(recorded_[e]);

@@ -15,6 +15,7 @@
 // before it was called or not (semantics.md, "Synchronization": API edges), so
 // the explorer can order the waiter after them (Step::learns) whenever they ran.
 #pragma once
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,9 @@ inline constexpr OpId no_op = ~OpId{0};
 
 enum class OpKind : std::uint8_t { kernel, copy, record, wait };
 
+// Operations a synchronize or a kernel's end waits for: a few, kept inline.
+using OpList = boost::container::small_vector<OpId, 4>;
+
 class Streams {
  public:
   Streams();
@@ -34,7 +38,7 @@ class Streams {
   void clear();
   StreamId create_stream();
   StreamEventId create_event();
-  std::size_t streams() const { return queues_.size(); }
+  std::size_t streams() const { return streams_; }
   std::size_t events() const { return recorded_.size(); }
 
   // Enqueues an operation; `event` is the event a record sets or a wait waits for.
@@ -59,9 +63,9 @@ class Streams {
 
   // What a synchronize waits for and learns: the operations enqueued so far,
   // finished or not (into `out`).
-  void enqueued_in(StreamId s, std::vector<OpId>& out) const;      // cudaStreamSynchronize
-  void enqueued(std::vector<OpId>& out) const;                     // cudaDeviceSynchronize
-  void recorded(StreamEventId e, std::vector<OpId>& out) const;    // cudaEventSynchronize
+  void enqueued_in(StreamId s, OpList& out) const;      // cudaStreamSynchronize
+  void enqueued(OpList& out) const;                     // cudaDeviceSynchronize
+  void recorded(StreamEventId e, OpList& out) const;    // cudaEventSynchronize
   std::size_t size() const { return ops_.size(); }
   OpKind kind(OpId op) const { return ops_[op].kind; }
   StreamId stream(OpId op) const { return ops_[op].stream; }
@@ -76,7 +80,10 @@ class Streams {
   };
   std::vector<Op> ops_;
   std::vector<OpId> tail_;            // per stream: its last operation
+  // Per stream: its operations. Only [0, streams_) are this program's: the
+  // rest keep their capacity for the next after clear().
   std::vector<std::vector<OpId>> queues_;
+  std::size_t streams_ = 0;
   std::vector<OpId> recorded_;        // per event: the last record operation
 };
 

@@ -100,7 +100,8 @@ struct Stack {
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
-  std::function<void()> body;
+  FiberPool::Body body = nullptr;
+  void* body_context = nullptr;
   Status status = Status::ready;
   Stack stack;  // this fiber's, and that of every fiber with its id after a reset
   std::string fault;
@@ -160,7 +161,7 @@ void entry(ctx::transfer_t t) {
   running.caller = t.fctx;
   Fiber* f = static_cast<Fiber*>(t.data);
   try {
-    f->body();
+    f->body(f->body_context);
     f->status = Status::finished;
   } catch (const std::exception& e) {
     f->status = Status::faulted;
@@ -198,14 +199,15 @@ FiberPool::~FiberPool() {
   for (const auto& f : impl_->fibers) munmap(f->stack.base, f->stack.bytes);
 }
 
-FiberPool::Id FiberPool::create(std::function<void()> body) {
+FiberPool::Id FiberPool::create(Body body, void* context) {
   if (impl_->live == impl_->fibers.size()) {
     auto f = std::make_unique<Fiber>();
     f->stack.map(impl_->stack_bytes);
     impl_->fibers.push_back(std::move(f));
   }
   Fiber* f = impl_->fibers[impl_->live].get();
-  f->body = std::move(body);
+  f->body = body;
+  f->body_context = context;
   f->status = Status::ready;
   f->fault.clear();
   f->stack.clear();

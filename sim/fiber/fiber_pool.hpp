@@ -8,7 +8,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +30,10 @@ class FiberPool {
   FiberPool(const FiberPool&) = delete;
   FiberPool& operator=(const FiberPool&) = delete;
 
-  // A new fiber that runs `body` when first resumed. Ids are dense from 0 after reset().
-  Id create(std::function<void()> body);
+  // What a fiber runs: body(context).
+  using Body = void (*)(void* context);
+  // A new fiber that runs body(context) when first resumed. Ids are dense from 0 after reset().
+  Id create(Body body, void* context);
   // Runs the fiber until it suspends, finishes or faults.
   Status resume(Id id);
   Status status(Id id) const;

@@ -199,10 +199,31 @@ struct PtxModel::State {
   }
   View all_buf;  // barrier()'s
 
+  // Counts the changes to the state (every write, read, fence, barrier,
+  // join, spawn and new location): what hidden() computed for one version
+  // holds until the next.
+  std::uint64_t version = 0;
+  void changed() { ++version; }
+  // hidden()'s last question and the version it answered it in.
+  struct Hidden {
+    const Location* l = nullptr;
+    const Thread* t = nullptr;
+    std::uint64_t version = 0;
+  } hidden_for;
+  // The location last looked up (an access looks its location up several
+  // times); locations keep their ids until reset().
+  static constexpr std::uint32_t no_location = ~std::uint32_t{0};
+  mutable std::uintptr_t last_addr = 0;
+  mutable std::uint32_t last_location = no_location;
+
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
+    if (last_location != no_location && last_addr == addr) return &locs[last_location];
     auto it = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(addr, std::uint32_t{0}));
-    return it != loc_at.end() && it->first == addr ? &locs[it->second] : nullptr;
+    if (it == loc_at.end() || it->first != addr) return nullptr;
+    last_addr = addr;
+    last_location = it->second;
+    return &locs[it->second];
   }
 
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
@@ -242,20 +263,19 @@ struct PtxModel::State {
   }
 
   std::uint32_t location(const MemOp& op) {
-    auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
-    if (next != loc_at.end() && next->first == op.addr) {
-      auto it = next;
-      Location& l = locs[it->second];
-      if (l.size != op.size)
+    if (const Location* known = find(op.addr)) {
+      if (known->size != op.size)
         unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
-                            std::to_string(l.size));
-      return it->second;
+                            std::to_string(known->size));
+      return last_location;
     }
+    auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
     if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
     if (next != loc_at.begin()) {
       auto prev = std::prev(next);
       if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
     }
+    changed();
     const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
     Location& l = locs.add();
     l.addr = op.addr;
@@ -276,9 +296,11 @@ struct PtxModel::State {
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
   // (Into buffers kept from one read to the next.)
   const std::vector<bool>& hidden(const Location& l, const Thread& t) {
-    const std::size_t n = l.co.size();
     std::vector<bool>& known = known_buf;
     std::vector<bool>& hid = hidden_buf;
+    if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
+    hidden_for = {&l, &t, version};
+    const std::size_t n = l.co.size();
     known.assign(n, false);
     hid.assign(n, false);
     for (std::size_t i = 0; i < n; ++i) known[i] = knows(t, l.co[i]);
@@ -386,9 +408,12 @@ void PtxModel::reset() {
   s.rf_hash = 0;
   s.fence_hash = 0;
   s.placed.reset();
+  s.last_location = State::no_location;
+  s.changed();
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
+  s_->changed();
   Thread& t = s_->threads.add();  // the parent may move: it is looked up after
   t.where = where;
   if (parent >= 0) t.view = s_->threads[static_cast<std::size_t>(parent)].view;
@@ -397,6 +422,7 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
+  s_->changed();
   s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
@@ -449,6 +475,7 @@ bool PtxModel::hidden_by_unknown(const MemOp& r) {
 
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
+  s.changed();
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
   s.race_check(r, l, false);
@@ -500,6 +527,7 @@ void PtxModel::unordered(WriteId w, std::vector<WriteId>& out) const {
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   State& s = *s_;
+  s.changed();
   const std::uint32_t lid = s.location(w);
   const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                       s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
@@ -546,6 +574,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
 
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
+  s.changed();
   Thread& t = s.threads[id];
   s.step(t, id);
   // Acquire side: releases observed earlier by strong reads (acquire pattern).
@@ -572,6 +601,7 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
+  s.changed();
   View& all = s.all_buf;
   all.clear();
   for (const ThreadId p : participants) {
@@ -604,6 +634,7 @@ std::vector<ModelFinding> PtxModel::take_findings() {
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   State& s = *s_;
+  s.changed();
   Write& x = s.writes[w];
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
