@@ -104,6 +104,11 @@ expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --pa
 # explorations and the search's against it
 grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+%' out.txt && grep -q "of machine" out.txt && pass ||
   fail "bench parallel CPU and machine columns"
+# rounds: two of each job count, the median shown, each round's result the same as the first
+expect_code 0 "bench parallel rounds" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4 --parallel-repeat 2
+grep -q "the median of 2 rounds" out.txt && [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && pass ||
+  fail "bench parallel rounds"
+expect_code 2 "bench parallel no rounds" -- "$bin" bench --only parallel --parallel-repeat 0
 expect_code 2 "bench parallel block that does not fit" -- "$bin" bench --only parallel --parallel-block 5
 expect_code 2 "bench unknown section" -- "$bin" bench --only nonsense
 

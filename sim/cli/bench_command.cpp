@@ -45,6 +45,7 @@ struct BenchSettings {
   unsigned max_threads = 1024;        // scaling: the largest block
   unsigned max_jobs = 0;              // parallel: the most workers (0: the machine's hardware threads)
   unsigned parallel_block = 12;       // parallel: threads per block of the workload (two per bin)
+  unsigned parallel_repeat = 1;       // parallel: rounds over every N; each N's median round is shown
   bool markdown = false;
 };
 
@@ -351,8 +352,8 @@ double process_cpu_seconds() {
 
 // The workload: exhaustive, two threads racing on each bin (6 executions
 // per bin, so 6^(block/2) in all). The default block of 12 (46656
-// executions) takes some 110 s with one job on a 16-core machine's host, the
-// 10 s or more the measurement asks for (10: 7776 executions, 7 s there).
+// executions) takes some 60 s with one job on a 16-core machine's host, the
+// 10 s or more the measurement asks for (10: 7776 executions, a sixth of that).
 constexpr const char* parallel_model = "histogram.plain_rmw";
 
 // What the machine itself gives n threads: n threads each explore the same
@@ -380,8 +381,9 @@ void parallel_section(const BenchSettings& s) {
   std::vector<unsigned> jobs;
   for (unsigned n = 1; n < most; n *= 2) jobs.push_back(n);
   jobs.push_back(most);
-  heading(s, fmt::format("Parallel exploration: {} {} exhaustively with --jobs N, on {} hardware threads",
-                         parallel_model, launch(c), std::thread::hardware_concurrency()));
+  heading(s, fmt::format("Parallel exploration: {} {} exhaustively with --jobs N, on {} hardware threads{}",
+                         parallel_model, launch(c), std::thread::hardware_concurrency(),
+                         s.parallel_repeat > 1 ? fmt::format(" (the median of {} rounds)", s.parallel_repeat) : ""));
   // "same result": the --json of the exploration (outcomes, findings, counts,
   // witnesses; times left out) is byte-identical to the one of --jobs 1.
   {  // warm: the findings' source positions resolved, stacks mapped (at 4 threads, two per bin, the
@@ -407,25 +409,45 @@ void parallel_section(const BenchSettings& s) {
   for (int k = 0; k < 3; ++k) alone_times.push_back(explore(*m, small, exhaustive(small, 0)).seconds);
   std::sort(alone_times.begin(), alone_times.end());
   const double alone = alone_times[1];  // the median of three
-  std::string first_json;
-  double first_seconds = 0;
-  for (unsigned n : jobs) {
+  // One measurement of the workload with n jobs.
+  struct Measure {
+    Exploration x;
+    double cpu = 0;
+    std::string json;
+  };
+  auto measure = [&](unsigned n) {
     ExploreOptions o = exhaustive(c, 0);
     o.jobs = n;
+    Measure r;
     const double cpu_before = process_cpu_seconds();
-    const Exploration x = explore(*m, c, o);
-    const double cpu = process_cpu_seconds() - cpu_before;
-    const report::ExploreReport r{m, c, o, &x, {}, {}};
-    const std::string json = report::explore_json(r, false).dump();
-    if (n == 1) {
-      first_json = json;
-      first_seconds = x.seconds;
-    }
+    r.x = explore(*m, c, o);
+    r.cpu = process_cpu_seconds() - cpu_before;
+    r.json = report::explore_json(report::ExploreReport{m, c, o, &r.x, {}, {}}, false).dump();
+    return r;
+  };
+  // Rounds over every N, so that a machine that speeds up or slows down
+  // meanwhile (a shared host) weighs on every N alike; each N's round of
+  // median time is shown, and "same result" holds only if every round's
+  // --json is the first one's.
+  std::vector<std::vector<Measure>> rounds(jobs.size());
+  for (unsigned k = 0; k < s.parallel_repeat; ++k)
+    for (std::size_t i = 0; i < jobs.size(); ++i) rounds[i].push_back(measure(jobs[i]));
+  double first_seconds = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    std::vector<Measure>& mine = rounds[i];
+    std::sort(mine.begin(), mine.end(), [](const Measure& a, const Measure& b) { return a.x.seconds < b.x.seconds; });
+    const Measure& median = mine[mine.size() / 2];
+    const Exploration& x = median.x;
+    const unsigned n = jobs[i];
+    if (n == 1) first_seconds = x.seconds;
+    const bool identical = std::all_of(mine.begin(), mine.end(), [&](const Measure& r) {
+      return r.json == rounds[0].front().json;
+    });
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
     const double machine = n == 1 ? 1.0 : machine_speedup(*m, small, n, alone);
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
-           fmt::format("{:.0f}%", 100 * speedup / n), json == first_json ? "yes" : "NO", seconds(cpu),
-           fmt::format("{:.1f}", x.seconds > 0 ? cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
+           fmt::format("{:.0f}%", 100 * speedup / n), identical ? "yes" : "NO", seconds(median.cpu),
+           fmt::format("{:.1f}", x.seconds > 0 ? median.cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
            fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
            std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting)});
   }
@@ -506,8 +528,12 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1u, 1024u));
   b->add_option("--parallel-block", s->parallel_block,
                 "Threads per block of the parallel section's histogram.plain_rmw, two per bin: 4, 8, 10 or 12 (default "
-                "12: 46656 executions, about 110 s with one job; 10: 7776, 8: 1296)")
+                "12: 46656 executions, about 60 s with one job on a 16-core machine's host; 10: 7776, 8: 1296)")
       ->check(CLI::IsMember(std::vector<unsigned>{4, 8, 10, 12}));
+  b->add_option("--parallel-repeat", s->parallel_repeat,
+                "Rounds of the parallel section, each over every N in turn; each N's median time is shown, with "
+                "that round's other columns (default 1)")
+      ->check(CLI::Range(1u, 9u));
   b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
   return {b, [s] { return run_bench(*s); }};
 }
