@@ -13,6 +13,7 @@
 //                speed-up, efficiency, and whether every result is the same.
 // Times vary from run to run; this command is the one place they are measured.
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -361,10 +362,18 @@ constexpr const char* parallel_model = "histogram.plain_rmw";
 // per second against one thread alone, the sum of each thread's rate (n at
 // best; less where the threads slow each other down: shared cores, caches,
 // memory, the allocator).
+// Each thread explores the workload once first (its fiber stacks mapped, its
+// buffers grown, as the one alone was), and the timed explorations start together.
 double machine_speedup(const models::Model& m, const models::Config& c, unsigned n, double alone) {
   std::vector<double> took(n);
   std::vector<std::thread> threads;
-  for (unsigned k = 0; k < n; ++k) threads.emplace_back([&, k] { took[k] = explore(m, c, exhaustive(c, 0)).seconds; });
+  std::barrier start(static_cast<std::ptrdiff_t>(n));
+  for (unsigned k = 0; k < n; ++k)
+    threads.emplace_back([&, k] {
+      explore(m, c, exhaustive(c, 0));
+      start.arrive_and_wait();
+      took[k] = explore(m, c, exhaustive(c, 0)).seconds;
+    });
   for (std::thread& t : threads) t.join();
   double rate = 0;
   for (double t : took) rate += t > 0 ? alone / t : 0;
