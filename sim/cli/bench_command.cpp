@@ -133,6 +133,12 @@ std::string launch(const models::Config& c) {
   return t;
 }
 
+// The middle value (the upper of the two middle ones of an even count); 0 for none.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 std::string seconds(double s) { return fmt::format("{:.2f}s", s); }
 std::string milliseconds(double s) { return fmt::format("{:.1f}ms", s * 1e3); }
 
@@ -184,8 +190,7 @@ void exploration_section(const BenchSettings& s) {
       r.x = explore(*mc.first, mc.second, o);
       times.push_back(r.x.seconds);
     }
-    std::sort(times.begin(), times.end());
-    r.seconds = times[times.size() / 2];
+    r.seconds = median(times);
     rows.push_back(std::move(r));
   }
   const double fiber_ns = fiber_switch_ns();
@@ -207,13 +212,12 @@ void exploration_section(const BenchSettings& s) {
            fmt::format("{:.0f}", ns)});
   }
   t.print(s.markdown);
-  std::sort(per_decision.begin(), per_decision.end());
-  const double median = per_decision.empty() ? 0 : per_decision[per_decision.size() / 2];
+  const double per_decision_median = median(per_decision);
   fmt::print("\n{} configurations: {} explored, {} distinct, worst ratio {:.2f}\n", rows.size(), explored, distinct,
              worst);
   fmt::print("median cost per scheduling decision {:.0f} ns; one bare Boost.Context fiber switch {:.1f} ns; "
              "ratio {:.1f}x\n",
-             median, fiber_ns, fiber_ns > 0 ? median / fiber_ns : 0);
+             per_decision_median, fiber_ns, fiber_ns > 0 ? per_decision_median / fiber_ns : 0);
 }
 
 // ---- first-bug: PCT executions to the first bad outcome or finding ----
@@ -361,9 +365,9 @@ constexpr const char* parallel_model = "histogram.plain_rmw";
 // small workload with one job at once, independently; returns the work done
 // per second against one thread alone, the sum of each thread's rate (n at
 // best; less where the threads slow each other down: shared cores, caches,
-// memory, the allocator).
-// Each thread explores the workload once first (its fiber stacks mapped, its
-// buffers grown, as the one alone was), and the timed explorations start together.
+// memory, the allocator). Each thread explores the workload once first (its
+// fiber stacks mapped, its buffers grown, as the one alone was), and the timed
+// explorations start together.
 double machine_speedup(const models::Model& m, const models::Config& c, unsigned n, double alone) {
   std::vector<double> took(n);
   std::vector<std::thread> threads;
@@ -416,8 +420,7 @@ void parallel_section(const BenchSettings& s) {
   small.params["bins"] = 4;
   std::vector<double> alone_times;
   for (int k = 0; k < 3; ++k) alone_times.push_back(explore(*m, small, exhaustive(small, 0)).seconds);
-  std::sort(alone_times.begin(), alone_times.end());
-  const double alone = alone_times[1];  // the median of three
+  const double alone = median(alone_times);
   // One measurement of the workload with n jobs.
   struct Measure {
     Exploration x;
