@@ -9,7 +9,9 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 
+#include "sim/engine/dpor_search.hpp"
 #include "tests/test_support.hpp"
 
 namespace scopesim {
@@ -101,6 +103,52 @@ TEST_P(Reduction, KeepsEveryOutcomeAndFindingOfTheNaiveEnumeration) {
     EXPECT_EQ(some.outcomes, all.outcomes) << m.name;
     EXPECT_EQ(some.findings, all.findings) << m.name;
     EXPECT_LE(some.runs, all.runs) << m.name;
+  }
+}
+
+// A run the search counts as redundant without abandoning it (a half-asleep
+// load that returned an older write, and the other rules of repeats()) is
+// claimed to repeat an execution of a branch explored before it. So its
+// execution (the fingerprint, with runs that did not end hashed apart, as the
+// explorer counts them) must be one an earlier explored run had, with the same
+// outcome; and each of its findings must be one an explored run has (not
+// always the run of the same execution: a spin wait's possible
+// non-termination depends on the interleaving, not only on the execution).
+// Else the rule dropped an execution or a finding.
+TEST_P(Reduction, ARedundantRunRepeatsAnExecutionExploredBeforeIt) {
+  const models::Model& m = test::model(GetParam());
+  for (const auto& [c, o] : configurations(m)) {
+    const std::string at = m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) + ">>>";
+    std::unordered_map<std::uint64_t, std::string> explored;  // fingerprint -> outcome
+    std::set<std::string> found;                               // findings of explored runs
+    std::map<std::string, std::string> claimed;                // findings of redundant runs -> a token
+    dpor_search(m, c, o, DporSearch{}, [] { return true; }, [&](const RunResult& r, bool redundant) {
+      if (redundant && r.abandoned) return true;  // stopped by the sleep sets: no whole execution
+      const std::uint64_t key = r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL);
+      const std::string outcome = r.completed ? r.outcome.text() : std::string();
+      for (const Finding& f : r.findings) {
+        if (redundant) {
+          claimed.try_emplace(f.key(), log_token(r.log));
+        } else {
+          found.insert(f.key());
+        }
+      }
+      if (!redundant) {
+        explored.try_emplace(key, outcome);
+        return true;
+      }
+      const auto it = explored.find(key);
+      EXPECT_TRUE(it != explored.end()) << at << ": a redundant run's execution was not explored before it: "
+                                        << log_token(r.log);
+      if (it != explored.end()) {
+        EXPECT_EQ(it->second, outcome) << at << ": a redundant run's outcome differs from the explored run of its "
+                                       << "execution: " << log_token(r.log);
+      }
+      return true;
+    });
+    for (const auto& [finding, token] : claimed)
+      EXPECT_TRUE(found.count(finding)) << at << ": a redundant run's finding no explored run has: " << finding
+                                        << ", token " << token;
   }
 }
 
