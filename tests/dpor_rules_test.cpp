@@ -445,5 +445,47 @@ TEST(Residency, SeparateKernelsWithOneSlotIsExploredOnce) {
   EXPECT_TRUE(x.findings.empty());
 }
 
+
+// ---- blocks that wait in another block's place ----
+
+// Three one-thread blocks: blocks 0 and 1 spin until x (device scope, acquire
+// loads) is set, then write 1 into their own cell; block 2 sets x with a
+// release store. Every execution ends with r0=1 r1=1 r2=0 (the host's reads
+// after cudaDeviceSynchronize know the waiters' stores) or deadlocks.
+// A waiter's loads of x (semantics.md, "A read may return", "Spin loops and
+// progress"): it knows only the kernel start, so while the store exists it
+// may return 0 or 1; a second 0 at the same point is skipped (spin-assume),
+// and with 1 not yet written it waits, and once woken may return 0 again.
+// So a waiter whose block runs beside block 2 reads [1], [0,1] or, waiting
+// before the store, [0,0,1]; one dispatched after block 2 ended (the store
+// exists, nothing to wait for) reads [1] or [0,1].
+SCOPESIM_KERNEL void wait_for_block_2(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 2) {
+    x.store(1, memory_order_release);
+  } else {
+    while (x.load(memory_order_acquire) == 0) {
+    }
+    *(block_idx().x == 0 ? c.r0 : c.r1) = 1;
+  }
+}
+
+// The same kernel on one slot. Block 0 or block 1 first: it reads 0, waits
+// for a store that block 2, never resident, does not make: deadlock, 2
+// executions (which block read 0). Block 2 first: it sets x and ends; then
+// blocks 0 and 1, one after the other, each read [1] or [0,1]: 4 executions.
+// Which of them takes the slot first is no part of an execution: their steps
+// after that dispatch are loads of x and stores to their own cells, dependent
+// with nothing of another block after it (block 2's store came before the
+// dispatch, in every order the node can take), and the host's reads come
+// after the synchronize. So the dispatch after block 2 explores one order:
+// 2 + 4 = 6 runs, where every order made 2 + 8.
+TEST(InPlace, WaitersAfterTheProducerAreDispatchedInOneOrder) {
+  auto m = kernel_model<wait_for_block_2>("t.wait_for_block_2", 3, 1);
+  m.chapter.resident_blocks = 1;
+  const Exploration x = explored_once(m, 6, {"r0=1 r1=1 r2=0"});
+  EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
 }  // namespace
 }  // namespace scopesim

@@ -518,24 +518,33 @@ class Dpor final : public Chooser {
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
   // part of an execution when each of them is isolated: every step of its
-  // threads that is dependent with a step of a thread outside the block is
-  // ordered with it by program order, barriers, spawns and waits alone (not
-  // by reads-from or the interleaving), and every block ends. Then a block
-  // behaves the same whenever it runs, and nothing else sees it but through
-  // those waits. A run where some block waiting at dispatch node d is not
-  // isolated, or that did not end, makes d dispatch every block it may.
+  // threads that is dependent with a step of a thread outside the block and
+  // taken after the dispatch node (the steps before it are the same whatever
+  // the node dispatches) is ordered with it by program order, barriers,
+  // spawns and waits alone (not by reads-from or the interleaving), and every
+  // block ends. Then a block behaves the same whenever it runs, and nothing
+  // else sees it but through those waits. A run where some block waiting at
+  // dispatch node d is not isolated, or that did not end, makes d dispatch
+  // every block it may.
   void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
     bool known = false;  // structural clocks computed
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, known))
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at), known))
         d.backtrack.insert(d.keys.begin(), d.keys.end());
     }
   }
-  // Are the blocks waiting at dispatch node `d` isolated in the run's first n steps?
+  // The steps of the run that began before node `at` (the last of them may
+  // have made the node's decision: a block's exit, a kernel's start).
+  std::size_t steps_before(std::size_t at) const {
+    return static_cast<std::size_t>(std::lower_bound(thread_nodes_.begin(), thread_nodes_.end(), at) -
+                                    thread_nodes_.begin());
+  }
+  // Are the blocks waiting at dispatch node `d` isolated in the run's first n
+  // steps, from step `from` (the first after the node) on?
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
-                const Node& d, bool& known) {
+                const Node& d, std::size_t from, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
       Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
@@ -556,6 +565,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j)
       for (Earlier::Cursor at = earlier.before(j); at;) {
         const std::size_t i = at.next();
+        if (i < from) break;  // (latest first: the rest are before the node too)
         if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
