@@ -470,6 +470,28 @@ SCOPESIM_KERNEL void wait_for_block_2(Cells c) {
   }
 }
 
+// On two slots, the first two blocks form a set (one order each): {0,1}
+// spin on an x nobody sets, block 2 never becomes resident: deadlock, one
+// execution (both read 0 once, then wait). {0,2}: block 0 beside the producer
+// (3 ways) and block 1 after it (2): 6. {1,2}: likewise 6, the roles
+// swapped. An execution is the reads-from, not which block took which slot:
+// the 2 x 2 where each waiter reads [1] or [0,1] are in both sets. Distinct:
+// 1 + 6 + 6 - 4 = 9, the count the search reached before too, in 13 runs
+// (every run of {1,2} made).
+// Each run of {1,2} in which block 1 reads [1] or [0,1] repeats a run of
+// {0,2}: block 0 was dispatched later, when block 2's exit freed its slot,
+// and block 1's steps before then are loads of x that may still read 0 after
+// the store (the release store went last in coherence, it hides nothing from
+// a thread that does not know it); where block 1 waited before the store and
+// read 1 once woken, the same thread, run after the store, reads 1 at once.
+// Only block 1's [0,0,1] is new there. Runs: 1 + 6 + 2 = 9, one per execution.
+TEST(InPlace, AWaiterBesideTheProducerIsExploredInOneSlot) {
+  auto m = kernel_model<wait_for_block_2>("t.wait_for_block_2", 3, 1);
+  m.chapter.resident_blocks = 2;
+  const Exploration x = explored_once(m, 9, {"r0=1 r1=1 r2=0"});
+  EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
 // The same kernel on one slot. Block 0 or block 1 first: it reads 0, waits
 // for a store that block 2, never resident, does not make: deadlock, 2
 // executions (which block read 0). Block 2 first: it sets x and ends; then
@@ -485,6 +507,23 @@ TEST(InPlace, WaitersAfterTheProducerAreDispatchedInOneOrder) {
   m.chapter.resident_blocks = 1;
   const Exploration x = explored_once(m, 6, {"r0=1 r1=1 r2=0"});
   EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
+// The shipped spin.coresidency_assumed (its derivation beside it: 9
+// executions on its two slots; the same as above, with 31 more threads per
+// block that exit at once) and its --resident-blocks 3 (no dispatch choice:
+// 8 runs, unchanged).
+TEST(InPlace, CoresidencyAssumedIsExploredOncePerExecution) {
+  const models::Model& m = test::model("spin.coresidency_assumed");
+  ExploreOptions o;
+  const Exploration x = explore(m, m.chapter, o);
+  EXPECT_EQ(x.distinct, 9u);
+  EXPECT_EQ(x.executions, 9u);
+  models::Config one = m.chapter;
+  one.resident_blocks = 1;
+  const Exploration y = explore(m, one, o);
+  EXPECT_EQ(y.distinct, 6u);
+  EXPECT_EQ(y.executions, 6u);
 }
 
 }  // namespace
