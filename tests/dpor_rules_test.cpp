@@ -445,5 +445,86 @@ TEST(Residency, SeparateKernelsWithOneSlotIsExploredOnce) {
   EXPECT_TRUE(x.findings.empty());
 }
 
+
+// ---- blocks that wait in another block's place ----
+
+// Three one-thread blocks: blocks 0 and 1 spin until x (device scope, acquire
+// loads) is set, then write 1 into their own cell; block 2 sets x with a
+// release store. Every execution ends with r0=1 r1=1 r2=0 (the host's reads
+// after cudaDeviceSynchronize know the waiters' stores) or deadlocks.
+// A waiter's loads of x (semantics.md, "A read may return", "Spin loops and
+// progress"): it knows only the kernel start, so while the store exists it
+// may return 0 or 1; a second 0 at the same point is skipped (spin-assume),
+// and with 1 not yet written it waits, and once woken may return 0 again.
+// So a waiter whose block runs beside block 2 reads [1], [0,1] or, waiting
+// before the store, [0,0,1]; one dispatched after block 2 ended (the store
+// exists, nothing to wait for) reads [1] or [0,1].
+SCOPESIM_KERNEL void wait_for_block_2(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 2) {
+    x.store(1, memory_order_release);
+  } else {
+    while (x.load(memory_order_acquire) == 0) {
+    }
+    *(block_idx().x == 0 ? c.r0 : c.r1) = 1;
+  }
+}
+
+// On two slots, the first two blocks form a set (one order each): {0,1}
+// spin on an x nobody sets, block 2 never becomes resident: deadlock, one
+// execution (both read 0 once, then wait). {0,2}: block 0 beside the producer
+// (3 ways) and block 1 after it (2): 6. {1,2}: likewise 6, the roles
+// swapped. An execution is the reads-from, not which block took which slot:
+// the 2 x 2 where each waiter reads [1] or [0,1] are in both sets. Distinct:
+// 1 + 6 + 6 - 4 = 9, the count the search reached before too, in 13 runs
+// (every run of {1,2} made).
+// Each run of {1,2} in which block 1 reads [1] or [0,1] repeats a run of
+// {0,2}: block 0 was dispatched later, when block 2's exit freed its slot,
+// and block 1's steps before then are loads of x that may still read 0 after
+// the store (the release store went last in coherence, it hides nothing from
+// a thread that does not know it); where block 1 waited before the store and
+// read 1 once woken, the same thread, run after the store, reads 1 at once.
+// Only block 1's [0,0,1] is new there. Runs: 1 + 6 + 2 = 9, one per execution.
+TEST(InPlace, AWaiterBesideTheProducerIsExploredInOneSlot) {
+  auto m = kernel_model<wait_for_block_2>("t.wait_for_block_2", 3, 1);
+  m.chapter.resident_blocks = 2;
+  const Exploration x = explored_once(m, 9, {"r0=1 r1=1 r2=0"});
+  EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
+// The same kernel on one slot. Block 0 or block 1 first: it reads 0, waits
+// for a store that block 2, never resident, does not make: deadlock, 2
+// executions (which block read 0). Block 2 first: it sets x and ends; then
+// blocks 0 and 1, one after the other, each read [1] or [0,1]: 4 executions.
+// Which of them takes the slot first is no part of an execution: their steps
+// after that dispatch are loads of x and stores to their own cells, dependent
+// with nothing of another block after it (block 2's store came before the
+// dispatch, in every order the node can take), and the host's reads come
+// after the synchronize. So the dispatch after block 2 explores one order:
+// 2 + 4 = 6 runs, where every order made 2 + 8.
+TEST(InPlace, WaitersAfterTheProducerAreDispatchedInOneOrder) {
+  auto m = kernel_model<wait_for_block_2>("t.wait_for_block_2", 3, 1);
+  m.chapter.resident_blocks = 1;
+  const Exploration x = explored_once(m, 6, {"r0=1 r1=1 r2=0"});
+  EXPECT_NE(test::finding(x, FindingKind::deadlock), nullptr);
+}
+
+// The shipped spin.coresidency_assumed (its derivation beside it: 9
+// executions on its two slots; the same as above, with 31 more threads per
+// block that exit at once) and its --resident-blocks 3 (no dispatch choice:
+// 8 runs, unchanged).
+TEST(InPlace, CoresidencyAssumedIsExploredOncePerExecution) {
+  const models::Model& m = test::model("spin.coresidency_assumed");
+  ExploreOptions o;
+  const Exploration x = explore(m, m.chapter, o);
+  EXPECT_EQ(x.distinct, 9u);
+  EXPECT_EQ(x.executions, 9u);
+  models::Config one = m.chapter;
+  one.resident_blocks = 1;
+  const Exploration y = explore(m, one, o);
+  EXPECT_EQ(y.distinct, 6u);
+  EXPECT_EQ(y.executions, 6u);
+}
+
 }  // namespace
 }  // namespace scopesim

@@ -114,7 +114,13 @@ bool stale_neighbour(const Outcome& o) {
 //   acquire load that reads 1 is morally strong with the release (device
 //   scope includes both blocks), so it synchronizes and the waiter reads 42:
 //   no bad outcome. With every block resident (also-check), only that
-//   happens: no finding.
+//   happens: no finding. Executions on 2 slots: 9. Blocks 0 and 1 resident:
+//   each reads ready's 0 once and waits, 1. A waiter beside block 2 reads
+//   ready [1], [0,1] or, waiting before the store and reading the old 0
+//   again once woken (spin-assume), [0,0,1]; one dispatched after block 2
+//   ended (the store exists) reads [1] or [0,1]; its read of data returns
+//   42 only. {0,2}: 3 x 2, {1,2}: 2 x 3, the 2 x 2 where both read [1] or
+//   [0,1] in both: 1 + 6 + 6 - 4.
 // - naive_grid_barrier, <<<2,32>>>: the counter is a chain of morally strong
 //   relaxed RMWs, so the spin ends (eventually-visible), but a relaxed RMW
 //   and a relaxed load are no release or acquire pattern: block b's read of
@@ -158,7 +164,8 @@ Registrar models{
      .expect = {.bad_outcome_permitted = false, .required = {FindingKind::deadlock}},
      .also = {{.options = "--resident-blocks 3",
                .config = {.grid = 3, .block = 32, .resident_blocks = 3},
-               .expect = {.bad_outcome_permitted = false, .required = {}}}}},
+               .expect = {.bad_outcome_permitted = false, .required = {}}}},
+     .exhaustive_executions = 9},
     {.name = "spin.naive_grid_barrier",
      .summary = "naive_grid_barrier<<<2,32>>>: a grid barrier made of a relaxed fetch_add and a relaxed spin",
      .invariant = "Seeing the counter reach the block count proves every block arrived, but relaxed RMWs and "

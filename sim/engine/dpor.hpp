@@ -109,6 +109,7 @@ class Dpor final : public Chooser {
     burst_.reset();
     suspects_.clear();
     dispatch_nodes_.clear();
+    in_place_ = false;
   }
   bool abandon() const override { return abandoned_; }
 
@@ -209,6 +210,7 @@ class Dpor final : public Chooser {
   // when it ran first (the things the earlier run may differ in; see
   // placed_elsewhere()).
   bool repeats(const RunResult& r) const {
+    if (in_place_) return true;  // see waited_in_place()
     for (const auto& [s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
     return false;
@@ -350,6 +352,7 @@ class Dpor final : public Chooser {
       advance(clock, merged, sj, j);
       clock.copy(step_clock.row(j), at(sj.thread));
     }
+    in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
   }
 
   // The earlier steps that may be dependent with a step, or commute with it
@@ -518,24 +521,33 @@ class Dpor final : public Chooser {
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
   // part of an execution when each of them is isolated: every step of its
-  // threads that is dependent with a step of a thread outside the block is
-  // ordered with it by program order, barriers, spawns and waits alone (not
-  // by reads-from or the interleaving), and every block ends. Then a block
-  // behaves the same whenever it runs, and nothing else sees it but through
-  // those waits. A run where some block waiting at dispatch node d is not
-  // isolated, or that did not end, makes d dispatch every block it may.
+  // threads that is dependent with a step of a thread outside the block and
+  // taken after the dispatch node (the steps before it are the same whatever
+  // the node dispatches) is ordered with it by program order, barriers,
+  // spawns and waits alone (not by reads-from or the interleaving), and every
+  // block ends. Then a block behaves the same whenever it runs, and nothing
+  // else sees it but through those waits. A run where some block waiting at
+  // dispatch node d is not isolated, or that did not end, makes d dispatch
+  // every block it may.
   void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
     bool known = false;  // structural clocks computed
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, known))
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at), known))
         d.backtrack.insert(d.keys.begin(), d.keys.end());
     }
   }
-  // Are the blocks waiting at dispatch node `d` isolated in the run's first n steps?
+  // The steps of the run that began before node `at` (the last of them may
+  // have made the node's decision: a block's exit, a kernel's start).
+  std::size_t steps_before(std::size_t at) const {
+    return static_cast<std::size_t>(std::lower_bound(thread_nodes_.begin(), thread_nodes_.end(), at) -
+                                    thread_nodes_.begin());
+  }
+  // Are the blocks waiting at dispatch node `d` isolated in the run's first n
+  // steps, from step `from` (the first after the node) on?
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
-                const Node& d, bool& known) {
+                const Node& d, std::size_t from, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
       Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
@@ -556,6 +568,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j)
       for (Earlier::Cursor at = earlier.before(j); at;) {
         const std::size_t i = at.next();
+        if (i < from) break;  // (latest first: the rest are before the node too)
         if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
@@ -563,6 +576,106 @@ class Dpor final : public Chooser {
         const Columns& c = kept_.columns;
         if (kept_.structural_rows[j * c.width + c.of[steps[i].thread]] < i + 1) return false;
       }
+    return true;
+  }
+
+  // Dispatched in another block's place (docs/architecture.md, "Blocks that
+  // wait for a slot"): a run that completed, in which dispatch node d gave
+  // the slot to block b while a block a that d dispatched in an earlier
+  // branch (a lower alternative, not banned) waited, repeats an execution of
+  // a's branch when
+  // - a was dispatched later (step `from` on) into the slot of a block other
+  //   than b, while b still ran (a step of b comes after), and a takes a step;
+  // - b's steps before then commute with every later step of the other
+  //   threads before then, or are loads that may still read what they read
+  //   after such a write (moves_past()).
+  // Then giving d's slot to a, running a's steps where they ran, and b's
+  // steps before `from` right after a's dispatch, into the slot a took, is a
+  // run of a's branch with the same reads-from, coherence and fence.sc order:
+  // the dispatches in between see the same slots taken (a and b hold theirs
+  // until after `from`), and no step of another thread learns anything of b.
+  bool waited_in_place(const RunResult& r, std::size_t n) const {
+    if (!r.completed || bound_ >= 0) return false;  // (a bounded search does not explore every branch whole)
+    for (const std::size_t at : dispatch_nodes_) {
+      const Node& d = stack_[at];
+      if (d.members.size() != d.keys.size()) continue;
+      for (unsigned a = 0; a < d.chosen; ++a)
+        if (!is_banned(d, a) && waited_in_place(r, n, d, a)) return true;
+    }
+    return false;
+  }
+  bool waited_in_place(const RunResult& r, std::size_t n, const Node& d, unsigned a) const {
+    const auto in = [](const std::pair<ThreadId, std::uint32_t>& block, ThreadId t) {
+      return t >= block.first && t - block.first < block.second;
+    };
+    const auto& ma = d.members[a];
+    const auto& mb = d.members[d.chosen];
+    std::size_t ka = 0;  // a's dispatch in the log
+    while (ka < r.log.size() && !(r.log[ka].kind == ChoiceKind::dispatch && r.log[ka].key == d.keys[a])) ++ka;
+    if (ka == r.log.size()) return false;
+    std::size_t from = 0;  // the steps that began before it
+    while (from < n && r.steps[from].decision < ka) ++from;
+    if (from > 0 && in(mb, r.steps[from - 1].thread)) return false;  // b's step may have freed the slot
+    bool a_runs = false, b_runs = false;
+    for (std::size_t j = from; j < n; ++j) {
+      a_runs |= in(ma, r.steps[j].thread);
+      b_runs |= in(mb, r.steps[j].thread);
+    }
+    if (!a_runs || !b_runs) return false;
+    for (std::size_t s = 0; s < from; ++s) {
+      if (!in(mb, r.steps[s].thread)) continue;
+      for (std::size_t u = s + 1; u < from; ++u) {
+        const Step& other = r.steps[u];
+        if (in(mb, other.thread)) continue;
+        for (ThreadId t : other.learns)
+          if (in(mb, t)) return false;
+        for (ThreadId t : other.joins)
+          if (in(mb, t)) return false;
+        if ((dependent(r.steps[s].shape, other.shape) || commute(r.steps[s].shape, other.shape)) &&
+            !moves_past(r.steps, n, s, u, from))
+          return false;
+      }
+    }
+    return true;
+  }
+  // May load s, taken before step u of another thread that writes its
+  // location, be taken after it (and after every step before `from`) and
+  // read what it read? Its thread's view is the same then, and u, placed
+  // last in coherence (not inserted: semantics.md, "A read may return"),
+  // hides no write from it. Only a load its thread makes first of that
+  // location, so no spin-assume skips a write at it (which more writes
+  // could change). A spin wait that counted the writes there (Step::counted)
+  // must be the thread's next step, blocked (no shape), and the read the
+  // thread makes once woken (its next step) must return a write made before
+  // `from` other than s's, with no step of another thread dependent with it
+  // between `from` and it: run after u, the re-read does not wait but
+  // returns that write at once, with the thread in the state it was in.
+  bool moves_past(const std::vector<Step>& steps, std::size_t n, std::size_t s, std::size_t u, std::size_t from) const {
+    const Step& load = steps[s];
+    const StepShape& l = load.shape;
+    const StepShape& w = steps[u].shape;
+    if (!reads_choose_ || l.global || w.global || !l.reads || l.writes || !w.writes || l.addr == 0 ||
+        l.addr != w.addr || load.reads_from == Step::unknown || kept_.inserted[u])
+      return false;
+    for (std::size_t k = 0; k < s; ++k)
+      if (steps[k].thread == load.thread && steps[k].shape.reads && steps[k].shape.addr == l.addr) return false;
+    if (!load.counted) return true;
+    auto next = [&](std::size_t k) {
+      while (++k < n && steps[k].thread != load.thread) {
+      }
+      return k;
+    };
+    const std::size_t wait = next(s);
+    if (wait >= from || !(steps[wait].shape == StepShape{})) return false;
+    const std::size_t woken = next(wait);
+    if (woken >= n) return false;
+    const Step& re = steps[woken];
+    if (!re.shape.reads || re.shape.writes || re.shape.addr != l.addr || re.counted || re.reads_from == Step::unknown ||
+        re.reads_from == load.reads_from || re.reads_from > from)
+      return false;
+    for (std::size_t k = from; k < woken; ++k)
+      if (steps[k].thread != load.thread && (dependent(steps[k].shape, re.shape) || commute(steps[k].shape, re.shape)))
+        return false;
     return true;
   }
 
@@ -793,6 +906,7 @@ class Dpor final : public Chooser {
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
+  bool in_place_ = false;  // this run repeats one where a block waited in another's place (waited_in_place())
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 
