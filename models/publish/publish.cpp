@@ -186,9 +186,10 @@ bool stale(const Outcome& o) { return o.i("error") != 0; }
 const char* const kStale = "stale payload: the consumer saw the flag but not the record (error=1)";
 
 Registrar models{
-    // Executions: 2. The spin's reads are [st ready] or [init, st ready] (after reading init the consumer waits
-    // for a newer write: spin-assume); either way its acquire reads the release, so both record reads return the
-    // producer's stores.
+    // Executions: 3. The spin's reads are [st ready], [init, st ready] or [init, init, st ready]: a read of init
+    // made before the store waits for a newer write (spin-assume); woken by the store it may return init once
+    // more (the wait only promised that a newer write exists), and then, its old write skipped, the store. Each
+    // way its acquire reads the release, so both record reads return the producer's stores.
     {.name = "publish.block_acqrel",
      .summary = "producer_consumer_demo<<<1,64>>>: shared Record published by a block-scope release/acquire flag",
      .invariant = "The producer's plain stores to slot are program-ordered before its release store to ready; "
@@ -199,9 +200,10 @@ Registrar models{
      .program = one_block<producer_consumer_demo<memory_order_release, memory_order_acquire>>,
      .bad = stale,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 2},
-    // Executions: 8: the spin's reads [st] or [init, st], times the record's two reads (id, score) each
-    // returning the never-written initial value or the producer's store, nothing synchronizing (2 × 2 × 2).
+     .exhaustive_executions = 3},
+    // Executions: 12: the spin's reads [st], [init, st] or [init, init, st] (as publish.block_acqrel), times
+    // the record's two reads (id, score) each returning the never-written initial value or the producer's
+    // store, nothing synchronizing (3 × 2 × 2).
     {.name = "publish.relaxed",
      .summary = "as publish.block_acqrel with both flag operations relaxed",
      .invariant = "A relaxed store and a relaxed load form no release and no acquire pattern: observing the flag "
@@ -212,8 +214,9 @@ Registrar models{
      .bad = stale,
      // The stale read returns slot before any store reached it: never-written shared memory.
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
-     .exhaustive_executions = 8},
-    // Executions: 8, as publish.relaxed: spin [st] or [init, st], times 2 × 2 for the record's reads.
+     .exhaustive_executions = 12},
+    // Executions: 12, as publish.relaxed: spin [st], [init, st] or [init, init, st], times 2 × 2 for the
+    // record's reads.
     {.name = "publish.cross_block_block_scope",
      .summary = "record and flag in global memory, consumer in block 1, <<<2,64>>>, block-scope flag",
      .invariant = "Block scope excludes the consumer's block: the release and the acquire are not morally strong, "
@@ -226,8 +229,9 @@ Registrar models{
      .expect = {.bad_outcome_permitted = true,
                 .required = {FindingKind::data_race, FindingKind::scoped_race,
                              FindingKind::possible_non_termination, FindingKind::uninitialised_read}},
-     .exhaustive_executions = 8},
-    // Executions: 2 (all blocks resident): spin [st] or [init, st], the record from the stores only.
+     .exhaustive_executions = 12},
+    // Executions: 3 (all blocks resident): spin [st], [init, st] or [init, init, st] (as publish.block_acqrel),
+    // the record from the stores only.
     {.name = "publish.cross_block_device_scope",
      .summary = "as publish.cross_block_block_scope with a device-scope flag",
      .invariant = "Device scope includes both blocks: the release store and the acquire load are morally strong "
@@ -241,13 +245,14 @@ Registrar models{
      .also = {{.options = "--resident-blocks 1",
                .config = {2, 64, 1},
                .expect = {.bad_outcome_permitted = false, .required = {FindingKind::deadlock}}}},
-     .exhaustive_executions = 2},
+     .exhaustive_executions = 3},
     // volatile is ld/st.relaxed.sys: strong (so the spin ends: the volatile
     // store and load are morally strong, sys scope includes both threads) but
     // neither a release nor an acquire. Seeing the flag orders nothing, as in
     // publish.relaxed: the copy of slot may run before the producer's stores
     // (never-written shared memory) and races with them.
-    // Executions: 8, as publish.relaxed: spin [st] or [init, st], times 2 × 2 for the record's reads.
+    // Executions: 12, as publish.relaxed: spin [st], [init, st] or [init, init, st], times 2 × 2 for the
+    // record's reads.
     {.name = "publish.volatile_flag",
      .summary = "as publish.block_acqrel with the flag a volatile int",
      .invariant = "A volatile access is strong but orders nothing: a volatile store is no release and a volatile "
@@ -258,7 +263,7 @@ Registrar models{
      .program = one_block<producer_consumer_volatile>,
      .bad = stale,
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
-     .exhaustive_executions = 8},
+     .exhaustive_executions = 12},
     // The consumer may read the flag before the producer ran at all (seen=0):
     // then it copies a record nobody wrote (uninitialised read, error=1), and
     // the copy races with the producer's stores. A fence makes no thread wait.
@@ -285,8 +290,9 @@ Registrar models{
     // strong write, a release pattern; consumer: a strong read then fence.sc.gpu,
     // an acquire pattern; gpu scope includes both blocks, so the record stores
     // happen before the copy: one outcome, seen=1 error=0, no race.
-    // Executions: 2: spin [st] or [init, st]; the fences are ordered producer first (its flag store is read
-    // before the consumer's fence) and synchronize, so the record comes from the stores.
+    // Executions: 3: spin [st], [init, st] or [init, init, st] (as publish.block_acqrel); the fences are
+    // ordered producer first (its flag store is read before the consumer's fence) and synchronize, so the
+    // record comes from the stores.
     {.name = "publish.fence_pattern",
      .summary = "relaxed device-scope flag with threadfence() after the record and after the flag read, across "
                 "blocks, <<<2,64>>>",
@@ -298,7 +304,7 @@ Registrar models{
      .program = fenced<true>,
      .bad = stale,
      .expect = {.bad_outcome_permitted = false, .required = {}},
-     .exhaustive_executions = 2},
+     .exhaustive_executions = 3},
     // Relaxed fetch_adds and a relaxed load: the counter is a chain of
     // morally strong RMWs (no lost count, the spin ends), but none of them is
     // a release or an acquire, so reading N orders no record store before the

@@ -324,7 +324,8 @@ class Dpor final : public Chooser {
         // reads from it; never a race to reverse. So too a store before an
         // RMW (its write goes right after the write it read, in either
         // order), and an RMW before a load its thread makes once (a spin
-        // that re-reads may wait when run first); not an RMW before an RMW:
+        // that re-reads may wait when run first; so too a load its thread
+        // re-read at spin-assume's key, Step::respun); not an RMW before an RMW:
         // run first, the later one's write is new to the earlier one's read.
         // Two stores the later of which was offered a coherence slot before
         // the earlier: run the other way round, the earlier is offered a slot
@@ -340,7 +341,7 @@ class Dpor final : public Chooser {
         if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted[i] && next_write[i] >= j) || !sj.hidden_by_unknown) && !sj.counted &&
+            ((!inserted[i] && next_write[i] >= j) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;

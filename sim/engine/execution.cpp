@@ -760,6 +760,8 @@ class Run final : public Door, public HostApi {
       bool spinning = false;
       if (visit != t.visits.end() && visit->second.mods == t.mods &&
           (m.op.kind == PtxKind::ld || fails_cas(e, mm_->info(visit->second.write).value))) {
+        const std::size_t before = t.read_steps[visit->second.read_index];
+        if (before < r_->steps.size()) r_->steps[before].respun = true;
         const WriteId old = visit->second.write;
         auto it = std::find(cand.begin(), cand.end(), old);
         if (it != cand.end()) {

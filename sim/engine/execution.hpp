@@ -46,6 +46,11 @@ struct Step {
   // A spin wait of its thread counted the writes that existed when this step
   // read (semantics.md, spin-assume): then when it read, not only what, matters.
   bool counted = false;
+  // A load its thread read again at the same program point, in the same
+  // local state and with no shared state changed (spin-assume's key): run
+  // before a write it did not read, the re-read may wait for that write and
+  // then return the old one once more (an execution of its own).
+  bool respun = false;
   // A load: a write it may not return is hidden from it only through a write
   // its thread does not know (MemoryModel::hidden_by_unknown).
   bool hidden_by_unknown = false;
@@ -67,6 +72,7 @@ struct Step {
     spawned.clear();
     reads_from = unknown;
     counted = false;
+    respun = false;
     hidden_by_unknown = false;
     precedes.clear();
     unordered.clear();
