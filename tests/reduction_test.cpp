@@ -66,7 +66,7 @@ Found naive(const models::Model& m, const models::Config& c, const RunOptions& o
     ++f.runs;
     if (r.completed) {
       f.outcomes[r.outcome.text()] = r.bad;
-      if (exact(r) && f.executions.insert(r.fingerprint).second && std::getenv("SHOWNAIVE")) std::printf("%llu %s\n", (unsigned long long)r.fingerprint, log_token(r.log).c_str());
+      if (exact(r)) f.executions.insert(r.fingerprint);
     }
     for (const Finding& x : r.findings) f.findings.insert(x.key());
   } while (ch.next());
