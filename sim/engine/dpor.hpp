@@ -43,6 +43,12 @@ namespace scopesim {
 // Under a memory model whose reads return only the latest write (sc), a read
 // does choose by running after a write: both rules are off there.
 //
+// A write that waits behind loads (write_moves_back()): a run in which a
+// thread done at a node later writes, behind only steps independent of the
+// write, loads of its location and spin waits that woke to a newer write,
+// repeats the run below that thread's branch with the write moved back; it
+// is counted as redundant (off under sc and under a preemption bound).
+//
 // Commuting RMWs (docs/architecture.md, "Commuting RMWs"): two RMWs of one
 // family whose results are unused (StepShape::commutes, known once a step
 // ran: a node's shapes are replaced by the steps as they turned out) leave the
@@ -622,8 +628,9 @@ class Dpor final : public Chooser {
   // comes back to e, read of nodes 0..e only the choices, the parts of each
   // node fixed when it was made (keys, bans, suspects and their since,
   // preemptions, actor),
-  // the sleep sets (a run may wake a sleeper there), and, at the last thread
-  // node at or above e, the done set and the steps of the done threads as
+  // the sleep sets (a run may wake a sleeper there), the done sets (fixed
+  // above the last thread node at or above e; write_moves_back()), and, at
+  // that node, the done set and the steps of the done threads as
   // they turned out (the sleep set of the next node); they change there only
   // backtrack sets (adding), sleep sets (waking) and the steps taken (as they
   // turned out).
