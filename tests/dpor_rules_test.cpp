@@ -511,8 +511,7 @@ TEST(InPlace, WaitersAfterTheProducerAreDispatchedInOneOrder) {
 
 // The shipped spin.coresidency_assumed (its derivation beside it: 9
 // executions on its two slots; the same as above, with 31 more threads per
-// block that exit at once) and its --resident-blocks 3 (no dispatch choice:
-// 8 runs, unchanged).
+// block that exit at once) and on one slot (6).
 TEST(InPlace, CoresidencyAssumedIsExploredOncePerExecution) {
   const models::Model& m = test::model("spin.coresidency_assumed");
   ExploreOptions o;
@@ -524,6 +523,68 @@ TEST(InPlace, CoresidencyAssumedIsExploredOncePerExecution) {
   const Exploration y = explore(m, one, o);
   EXPECT_EQ(y.distinct, 6u);
   EXPECT_EQ(y.executions, 6u);
+}
+
+// ---- a write that waits behind loads: a done writer moved back to its node ----
+
+// Blocks 0 and 1 (one thread each) count in with a release fetch_add of x
+// (device scope) and store what it returned to r0 and r1; block 2 spins with
+// an acquire load of x (device scope) until it reads 2, then stores 1 to r2.
+// The adds are morally strong RMWs (both strong, device scope includes both
+// blocks), so they are atomic (semantics.md, "Atomicity"): each reads the
+// write just before it, and coherence orders them one way or the other (2).
+// The spin's loads return writes in coherence order (an acquire that read a
+// write knows it, and what is coherence-before a known write is hidden), and
+// spin-assume (semantics.md, "Spin loops and progress") lets a load return
+// the write its previous load returned only after a wait: the repeated load
+// blocks until a newer write exists and, woken, may read the old write once
+// more, and must then read a newer one. So each of the initial 0 and the
+// first add's 1 is read not at all, once, or twice with a wait between (3 x
+// 3), and the last read returns 2 (9). 2 x 9 = 18 executions. Outcomes:
+// r0=0 r1=1 or r0=1 r1=0, r2=1. A spinning load after an add stays a race
+// (run first it may wait), but of the runs that put it first, those in which
+// the add could still have run first (the loads before it read older writes,
+// and a wait before it woke to a newer write) repeat that branch: each
+// execution is explored once (36 runs without the rule).
+SCOPESIM_KERNEL void counted_in(Cells c) {
+  atomic_ref<int, thread_scope_device> n(*c.x);
+  if (block_idx().x == 0) {
+    const int r0 = n.fetch_add(1, memory_order_release);
+    *c.r0 = r0;
+  } else if (block_idx().x == 1) {
+    const int r1 = n.fetch_add(1, memory_order_release);
+    *c.r1 = r1;
+  } else {
+    while (n.load(memory_order_acquire) < 2) {
+    }
+    *c.r2 = 1;
+  }
+}
+
+TEST(WriteBehindLoads, TwoCountersAndASpinnerAreExploredOncePerExecution) {
+  const auto m = kernel_model<counted_in>("t.counted_in", 3, 1);
+  explored_once(m, 18, {"r0=0 r1=1 r2=1", "r0=1 r1=0 r2=1"});
+}
+
+// One counter: block 0 adds 1 to x (release, device scope), block 1 spins
+// with an acquire load until it reads 1 and stores 1 to r2. One coherence
+// order; the spin reads the initial 0 not at all, once, or twice with a wait
+// between, then the add's 1: 3 executions, outcome r0=0 r2=1.
+SCOPESIM_KERNEL void counted_in_once(Cells c) {
+  atomic_ref<int, thread_scope_device> n(*c.x);
+  if (block_idx().x == 0) {
+    const int r0 = n.fetch_add(1, memory_order_release);
+    *c.r0 = r0;
+  } else {
+    while (n.load(memory_order_acquire) < 1) {
+    }
+    *c.r2 = 1;
+  }
+}
+
+TEST(WriteBehindLoads, OneCounterAndASpinnerAreExploredOncePerExecution) {
+  const auto m = kernel_model<counted_in_once>("t.counted_in_once", 2, 1);
+  explored_once(m, 3, {"r0=0 r1=0 r2=1"});
 }
 
 }  // namespace

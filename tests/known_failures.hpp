@@ -26,18 +26,6 @@ inline const std::string* known_engine_failure(const std::string& model) {
 // executions more than once (docs/performance.md, "What is left").
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
-      {"publish.block_acqrel",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
-      {"publish.cross_block_block_scope",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
-      {"publish.cross_block_device_scope",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
-      {"publish.fence_pattern",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
-      {"publish.relaxed",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
-      {"publish.volatile_flag",
-       "a spin load reversed with the flag store it did not read is explored in both orders; the second order is new only when the woken re-read returns the old write again (docs/architecture.md, \"Counting executions\")"},
   };
   return list;
 }

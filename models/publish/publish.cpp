@@ -309,6 +309,10 @@ Registrar models{
     // morally strong RMWs (no lost count, the spin ends), but none of them is
     // a release or an acquire, so reading N orders no record store before the
     // consumer's reads: stale (never-written) records, data race.
+    // Executions: 288: the 18 of the counter and its spin (as
+    // publish.counter_acqrel), times the consumer's four record reads (id and
+    // score of each record), each returning the never-written initial value
+    // or the producer's store, nothing synchronizing (2^4 = 16).
     {.name = "publish.counter_relaxed",
      .summary = "completion_counter<<<3,32>>>: two producer blocks count in with relaxed fetch_add; the consumer "
                 "block waits for 2 with a relaxed load and reads both records",
@@ -319,11 +323,19 @@ Registrar models{
      .chapter = {3, 32},
      .program = counter<memory_order_relaxed, memory_order_relaxed>,
      .bad = stale,
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
+     .exhaustive_executions = 288},
     // Each fetch_add is a release RMW; the consumer's acquire load reads the
     // last RMW of the chain (count N), which inherits the releases of every
     // RMW before it (morally strong RMW chain, device scope): the consumer
     // synchronizes with every producer and sees every record. No race.
+    // Executions: 18: the two fetch_adds are morally strong, so atomic, in
+    // either coherence order (2); the spin's loads return writes of the
+    // counter in coherence order, each of the initial 0 and the first add's
+    // 1 read not at all, once, or twice with a spin-assume wait between
+    // (woken, a load may return the old write once more), then the 2 (3 x 3);
+    // the record reads return the producers' stores (the initial values are
+    // coherence-before stores the consumer knows): 2 x 9.
     {.name = "publish.counter_acqrel",
      .summary = "as publish.counter_relaxed with release fetch_add and an acquire load, device scope",
      .invariant = "Each producer's release RMW carries its record store; the RMWs form a morally strong chain, so "
@@ -333,7 +345,8 @@ Registrar models{
      .chapter = {3, 32},
      .program = counter<memory_order_release, memory_order_acquire>,
      .bad = stale,
-     .expect = {.bad_outcome_permitted = false, .required = {}}},
+     .expect = {.bad_outcome_permitted = false, .required = {}},
+     .exhaustive_executions = 18},
 };
 
 }  // namespace scopesim::models::publish

@@ -43,6 +43,12 @@ namespace scopesim {
 // Under a memory model whose reads return only the latest write (sc), a read
 // does choose by running after a write: both rules are off there.
 //
+// A write that waits behind loads (write_moves_back()): a run in which a
+// thread done at a node later writes, behind only steps independent of the
+// write, loads of its location and spin waits that woke to a newer write,
+// repeats the run below that thread's branch with the write moved back; it
+// is counted as redundant (off under sc and under a preemption bound).
+//
 // Commuting RMWs (docs/architecture.md, "Commuting RMWs"): two RMWs of one
 // family whose results are unused (StepShape::commutes, known once a step
 // ran: a node's shapes are replaced by the steps as they turned out) leave the
@@ -213,7 +219,7 @@ class Dpor final : public Chooser {
     if (in_place_) return true;  // see waited_in_place()
     for (const auto& [s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
-    return false;
+    return reads_choose_ && bound_ < 0 && r.completed && write_moves_back(r.steps);
   }
 
   // Race analysis of a finished run: adds backtrack points.
@@ -736,8 +742,9 @@ class Dpor final : public Chooser {
   // comes back to e, read of nodes 0..e only the choices, the parts of each
   // node fixed when it was made (keys, bans, suspects and their since,
   // preemptions, actor),
-  // the sleep sets (a run may wake a sleeper there), and, at the last thread
-  // node at or above e, the done set and the steps of the done threads as
+  // the sleep sets (a run may wake a sleeper there), the done sets (fixed
+  // above the last thread node at or above e; write_moves_back()), and, at
+  // that node, the done set and the steps of the done threads as
   // they turned out (the sleep set of the next node); they change there only
   // backtrack sets (adding), sleep sets (waking) and the steps taken (as they
   // turned out).
@@ -831,6 +838,52 @@ class Dpor final : public Chooser {
       }
     }
     return shared && further;
+  }
+  // A write that could have run first (docs/architecture.md, "A write that
+  // waits behind loads"): does the run repeat the one explored when a thread
+  // done at thread node k ran there? It does when that thread's next step, a
+  // write placed last (it hides nothing), runs later behind steps it is
+  // independent of and loads of its location only, none of them a spin wait
+  // that mattered: each load counted by a wait before the write, and each such
+  // wait, for that location, woken to read a newer write. Moved back to node
+  // k, the write leaves every load its read and every step its result, and
+  // the waits it made are gone (a newer write was there to read); the
+  // execution is that of a run below the done branch, explored before. Off
+  // under sc (a load returns the latest write) and under a preemption bound
+  // (the moved run may need more preemptions).
+  bool write_moves_back(const std::vector<Step>& steps) const {
+    const std::size_t n = std::min(steps.size(), thread_nodes_.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      const Node& node = stack_[thread_nodes_[k]];
+      for (const std::uint64_t q : node.done) {
+        if (q == node.keys[node.chosen]) continue;
+        std::size_t x = k;
+        while (x < steps.size() && steps[x].thread != q) ++x;
+        if (x < steps.size() && moves_back(steps, k, x)) return true;
+      }
+    }
+    return false;
+  }
+  // Could step x, a write, run at step k instead, before the steps k..x-1 of
+  // other threads, with the same execution (see write_moves_back())?
+  static bool moves_back(const std::vector<Step>& steps, std::size_t k, std::size_t x) {
+    const StepShape& w = steps[x].shape;
+    if (!w.writes || w.addr == 0 || w.global || w.fence_sc || !steps[x].precedes.empty()) return false;
+    const ThreadId q = steps[x].thread;
+    for (std::size_t j = k; j < x; ++j) {
+      const Step& s = steps[j];
+      const auto names = [q](const std::vector<ThreadId>& v) { return std::find(v.begin(), v.end(), q) != v.end(); };
+      if (names(s.joins) || names(s.learns)) return false;
+      if (s.waited != 0) {
+        if (s.waited != w.addr || !s.woke_to_newer) return false;
+        continue;
+      }
+      if (!dependent(s.shape, w) && !commute(s.shape, w)) continue;
+      const StepShape& l = s.shape;
+      if (!l.reads || l.writes || l.addr != w.addr || l.global || l.fence_sc || s.reads_from == Step::unknown) return false;
+      if (s.counted && (s.counted_by == Step::unknown || s.counted_by >= x)) return false;
+    }
+    return true;
   }
   void note_burst(const Node& n, const ChoicePoint& p) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);

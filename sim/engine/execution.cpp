@@ -752,6 +752,8 @@ class Run final : public Door, public HostApi {
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   WriteId choose_read(const MemOp& m, const Event& e) {
     const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
+    std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
+    WriteId waited_past = 0;
     for (;;) {
       SimThread& t = threads_[cur_];
       std::vector<WriteId>& cand = cand_;
@@ -774,14 +776,22 @@ class Run final : public Door, public HostApi {
         // newer than that read (it may exist already: then wake at once).
         t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
         for (std::size_t k = visit->second.read_index; k < t.read_steps.size(); ++k)
-          if (t.read_steps[k] < r_->steps.size()) r_->steps[t.read_steps[k]].counted = true;
+          if (t.read_steps[k] < r_->steps.size()) {
+            r_->steps[t.read_steps[k]].counted = true;
+            if (in_step_) r_->steps[t.read_steps[k]].counted_by = step_;
+          }
         t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
+        waited_past = visit->second.write;
         t.visits.erase(visit);  // once woken, the old write may be read again
         // The step read nothing: it only waits (its read is the step that
         // runs once woken). Run after a newer write instead, it would read
         // one of the writes the woken read may return (which may also return
         // the old one again): so for the explorer it touches no location.
-        if (in_step_) r_->steps[step_].shape = StepShape{};
+        if (in_step_) {
+          r_->steps[step_].shape = StepShape{};
+          r_->steps[step_].waited = arena().offset(e.addr);
+          wait = step_;
+        }
         t.state = State::spin;
         pending(cur_, true);
         fiber::FiberPool::suspend();
@@ -806,6 +816,7 @@ class Run final : public Door, public HostApi {
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
+      if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = mm_->hidden_by_unknown(m);

@@ -51,6 +51,13 @@ struct Step {
   // before a write it did not read, the re-read may wait for that write and
   // then return the old one once more (an execution of its own).
   bool respun = false;
+  std::size_t counted_by = unknown;    // the (last) spin wait that counted them
+  // A spin wait (a step that blocked and read nothing; its shape is empty):
+  // the location of the read it waits to repeat, and whether the read made
+  // once woken returned a write other than the one it waited past (then only
+  // when it read, not what, depended on the wait).
+  std::uintptr_t waited = 0;
+  bool woke_to_newer = false;
   // A load: a write it may not return is hidden from it only through a write
   // its thread does not know (MemoryModel::hidden_by_unknown).
   bool hidden_by_unknown = false;
@@ -73,6 +80,9 @@ struct Step {
     reads_from = unknown;
     counted = false;
     respun = false;
+    counted_by = unknown;
+    waited = 0;
+    woke_to_newer = false;
     hidden_by_unknown = false;
     precedes.clear();
     unordered.clear();
