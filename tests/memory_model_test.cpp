@@ -196,6 +196,61 @@ TEST_F(Model, WhatAReadMayReturnFollowsEveryChange) {
   EXPECT_FALSE(mm->hidden_by_unknown(r));  // hidden straight by the known write
 }
 
+// Atomicity beside a racing plain store, one block: t0 stores 1 (plain);
+// t1's exchange (relaxed, gpu) reads the initial 0 and goes right after it
+// (list: init, 3, 1; no edge between the 3 and the plain 1: they race); t0's
+// add of 2 (relaxed, gpu) reads the 3 and goes after t0's own 1 (list: init,
+// 3, 1, 5). t2's add of 4 (relaxed, gpu) may not read the initial write or
+// the 3 (each read by a morally strong RMW), nor the 1: right after the 1 it
+// would be before the 5, whose source, the 3, is before it with an edge 3 ->
+// new add (morally strong), putting it between the 5 and its source; after
+// the 5, the 5 (morally strong with it, 1 -> 5 by program order) would be
+// between it and the 1. Only the 5 is left (semantics.md, "Atomicity").
+TEST_F(Model, AnRmwReadsNoWriteWhoseSlotBreaksAtomicity) {
+  init(x);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(0), host),
+                 t2 = mm->spawn(gpu_thread(0), host);
+  mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, 1), 0);
+  auto rmw = [&](ThreadId t, std::uint64_t operand, std::uint64_t source_value) {
+    MemOp a = op(t, PtxKind::atom, Sem::relaxed, Scope::gpu, x);
+    for (WriteId w : mm->readable(a))
+      if (mm->info(w).value == source_value) {
+        mm->read(a, w);
+        a.rmw_source = w;
+        a.value = source_value + operand;
+        ASSERT_EQ(mm->placements(a), 1u);
+        mm->write(a, 0);
+        return;
+      }
+    FAIL() << "source " << source_value << " not readable";
+  };
+  rmw(t1, 3, 0);  // the exchange, as an add of 3 to 0
+  rmw(t0, 2, 3);
+  EXPECT_EQ(values(op(t2, PtxKind::atom, Sem::relaxed, Scope::gpu, x)), (std::vector<std::uint64_t>{5}));
+}
+
+// A strong write takes no slot that would hide, after the fact, the write a
+// read returned (semantics.md, "A read may return"). One block: t1 stores 2
+// (plain), t0 stores 1 (relaxed, gpu): a strong write goes at the end or
+// before a morally strong write, and the 2 is weak, so list: init, 2, 1, no
+// edge between them. t1's release store of 3 (gpu) goes after its own 2: at
+// the end, or before the 1 (morally strong with it): 2 slots. Once t0, which
+// knows its 1, has read the 2, the slot before the 1 would make 2 -> 3 -> 1,
+// the 2 coherence-before the 1 t0 knew when it read: only the end is left.
+TEST_F(Model, AWriteTakesNoSlotThatHidesAReturnedWrite) {
+  init(x);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(0), host);
+  mm->write(op(t1, PtxKind::st, Sem::weak, Scope::sys, x, 2), 0);
+  mm->write(op(t0, PtxKind::st, Sem::relaxed, Scope::gpu, x, 1), 0);
+  const MemOp three = op(t1, PtxKind::st, Sem::release, Scope::gpu, x, 3);
+  EXPECT_EQ(mm->placements(three), 2u);
+  const MemOp r = op(t0, PtxKind::ld, Sem::acquire, Scope::gpu, x);
+  ASSERT_EQ(values(r), (std::vector<std::uint64_t>{2, 1}));
+  for (WriteId w : mm->readable(r))
+    if (mm->info(w).value == 2) mm->read(r, w);
+  EXPECT_EQ(mm->placements(three), 1u);
+}
+
 // Values as outcomes show them: integers as printf's %d, %u, %lld and %llu
 // write them (the bits are the value's own, two's complement for the signed).
 TEST(ValueText, IntegersInDecimal) {

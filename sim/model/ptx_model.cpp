@@ -138,12 +138,18 @@ struct Location {
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
+  // (a write a read returned, a write its thread knew then that is later in
+  // the list, so unordered with it): no new write may join the first to the
+  // second by a path of edges (State::hides_a_read). Only racing writes give
+  // such pairs.
+  std::vector<std::pair<WriteId, WriteId>> read_beside;
   void clear() {
     addr = 0;
     size = 0;
     co.clear();
     writes.clear();
     last_read.clear();
+    read_beside.clear();
   }
 };
 
@@ -192,6 +198,7 @@ struct PtxModel::State {
   std::vector<std::size_t> placed_positions;
   std::vector<std::size_t> positions_buf;      // may_precede()'s
   mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
+  mutable std::vector<bool> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
   ViewId keep(const View& v) {
     views.add() = v;
@@ -349,6 +356,94 @@ struct PtxModel::State {
       if (ms_release(r, id, s)) t.view.join(views[r.view]);
   }
 
+  // Into `reach`, for each k in [from, to): is l.co[k] l.co[from] or
+  // coherence-after it (a path of edges; edges run forward in the list)?
+  void coherence_after(const Location& l, std::size_t from, std::size_t to, std::vector<bool>& reach) const {
+    reach.assign(to - from, false);
+    if (to == from) return;
+    reach[0] = true;
+    for (std::size_t k = from + 1; k < to; ++k)
+      for (std::size_t j = from; j < k && !reach[k - from]; ++j)
+        if (reach[j - from] && edge(l.co[j], l.co[k])) reach[k - from] = true;
+  }
+  static std::size_t index(const Location& l, WriteId w) {
+    std::size_t i = 0;
+    while (l.co[i] != w) ++i;
+    return i;
+  }
+  // Is `m` morally strong with the strong write `op` (a non-initial write)?
+  bool ms_with(const Write& m, const MemOp& op) const {
+    return !m.info.initial && ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope);
+  }
+  // The edges of the strong write `op` at slot i: one into it from each write
+  // before the slot that is initial, morally strong with it, or known to its
+  // thread (write()'s known_before); one from it to each write after the
+  // slot morally strong with it. Does some path of edges through it run from
+  // the write before the slot at index `a` (reaches_in) / to the write after
+  // it at index `b` (reaches_out)?
+  bool reaches_in(const MemOp& op, const Location& l, std::size_t a, std::size_t i) const {
+    std::vector<bool>& from = from_buf;
+    coherence_after(l, a, i, from);
+    for (std::size_t k = a; k < i; ++k)
+      if (from[k - a] && (writes[l.co[k]].info.initial || ms_with(writes[l.co[k]], op) ||
+                          knows(threads[op.thread], l.co[k])))
+        return true;
+    return false;
+  }
+  bool reaches_out(const MemOp& op, const Location& l, std::size_t i, std::size_t b) const {
+    std::vector<bool>& to = to_buf;  // to[k - i]: l.co[k] is l.co[b] or coherence-before it
+    to.assign(b + 1 - i, false);
+    to[b - i] = true;
+    for (std::size_t k = b; k-- > i;)
+      for (std::size_t j = k + 1; j <= b && !to[k - i]; ++j)
+        if (to[j - i] && edge(l.co[k], l.co[j])) to[k - i] = true;
+    for (std::size_t k = i; k <= b; ++k)
+      if (to[k - i] && ms_with(writes[l.co[k]], op)) return true;
+    return false;
+  }
+
+  // Would the strong write `op` at slot i put a write that a read returned
+  // coherence-before a write that the read's thread knew then (a path
+  // through it from one to the other)? Causality would have hidden the one
+  // from the read (semantics.md, "A read may return"). Edges between
+  // existing writes never change, so only a path through a new write can.
+  bool hides_a_read(const MemOp& op, const Location& l, std::size_t i) const {
+    for (const auto& [returned, known] : l.read_beside) {
+      const std::size_t a = index(l, returned), b = index(l, known);
+      if (a < i && i <= b && reaches_in(op, l, a, i) && reaches_out(op, l, i, b)) return true;
+    }
+    return false;
+  }
+
+  // The slot (an index into co to insert before) of the strong RMW `op`,
+  // which reads op.rmw_source, or none. It goes directly after its source, or
+  // after the last write its thread knows (p0) if that is later, when that
+  // slot keeps it atomic (semantics.md, "Atomicity": no write morally strong
+  // with an RMW is coherence-between the write it read and it):
+  // - no write morally strong with it that is coherence-after its source is
+  //   before the slot,
+  // - it is not coherence-between a morally strong RMW (later in the list)
+  //   and that RMW's source (the source reaches it), and
+  // - it hides no write from a read that returned it (hides_a_read).
+  // Otherwise the source is not readable (stricter than PTX only when racing
+  // writes leave a later slot unordered: docs/limitations.md).
+  std::optional<std::size_t> rmw_slot(const MemOp& op, const Location& l, std::size_t p0) const {
+    const std::size_t n = l.co.size();
+    const std::size_t src = index(l, op.rmw_source);
+    const std::size_t i = std::max(src + 1, p0);
+    std::vector<bool>& after = reach_buf;
+    coherence_after(l, src, i, after);
+    for (std::size_t k = src + 1; k < i; ++k)
+      if (after[k - src] && ms_with(writes[l.co[k]], op)) return std::nullopt;
+    for (std::size_t j = i; j < n; ++j) {
+      const Write& z = writes[l.co[j]];
+      if (z.atomic_rmw && ms_with(z, op) && index(l, z.rmw_source) < i && reaches_in(op, l, index(l, z.rmw_source), i))
+        return std::nullopt;
+    }
+    if (hides_a_read(op, l, i)) return std::nullopt;
+    return i;
+  }
+
   // Candidate coherence positions for write op (index into co to insert before).
   // (Into `out`.)
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
@@ -359,12 +454,7 @@ struct PtxModel::State {
       if (knows(t, l.co[i])) p0 = std::max(p0, i + 1);
     const std::size_t end = l.co.size();
     if (op.rmw_source != no_write && is_strong(op.op.sem)) {
-      // Atomicity: an RMW follows its source directly (among the writes
-      // morally strong with it); readable() already refused a taken source.
-      std::size_t p = 0;
-      for (std::size_t i = 0; i < l.co.size(); ++i)
-        if (l.co[i] == op.rmw_source) p = i + 1;
-      out.push_back(std::max(p, p0));
+      if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
       return;
     }
     out.push_back(end);
@@ -382,7 +472,7 @@ struct PtxModel::State {
           if (l.co[k] == z.rmw_source) sp = k;
         if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
       }
-      if (!splits) out.push_back(i);
+      if (!splits && !hides_a_read(op, l, i)) out.push_back(i);
     }
   }
 };
@@ -437,6 +527,7 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   const Thread& t = s.threads[r.thread];
   const std::vector<bool>& hid = s.hidden(l, t);
   const bool atomic = r.op.kind == PtxKind::atom;
+  MemOp rmw = r;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
     if (hid[i]) continue;
     const WriteId w = l.co[i];
@@ -449,6 +540,10 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
           taken = true;
       }
       if (taken) continue;
+      // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
+      rmw.rmw_source = w;
+      s.positions(rmw, l, s.positions_buf);
+      if (s.positions_buf.empty()) continue;
     }
     out.push_back(w);
   }
@@ -481,6 +576,8 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.race_check(r, l, false);
   const std::uint32_t seq = s.step(t, r.thread);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
+  for (std::size_t i = State::index(l, w) + 1; i < l.co.size(); ++i)
+    if (s.knows(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
   Write& x = s.writes[w];
   ++x.reads;
   if (x.info.uninitialised)

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "tests/properties/known_exceptions.hpp"
 #include "tests/properties/litmus_gen.hpp"
 #include "tests/properties/ptx_axioms.hpp"
 #include "tests/properties/simulated.hpp"
@@ -26,10 +25,6 @@ RC_GTEST_PROP(AxiomaticOracle, PtxModelAgreesWithThePtxAxioms, ()) {
   const OutcomeSet sim = final_states(r);
   const OutcomeSet axioms = PtxAxioms(*s.program).outcomes();
   const std::string forbidden = missing(r, axioms);
-  if (!forbidden.empty() && racy(r) && missing(r, PtxAxioms(*s.program, true).outcomes()).empty()) {
-    RC_TAG("known exception: PtxRmwAtomicityWithRacingWrites");
-    return;
-  }
   if (!forbidden.empty()) RC_FAIL("the ptx model permits outcomes the axioms forbid:\n" + forbidden + "axioms permit:\n" + listing(axioms));
   RC_TAG(racy(r) ? "racy" : "race-free");
   if (!racy(r) && sim != axioms) {

@@ -22,21 +22,4 @@ inline bool sc_dpor_misses_interleavings(const std::string& memory_model, const 
          std::includes(reference.begin(), reference.end(), exhaustive.begin(), exhaustive.end());
 }
 
-// PtxRmwAtomicityWithRacingWrites: under --model ptx, on a location with
-// racing writes (a weak write of another thread, or RMWs whose scopes do not
-// include each other), an RMW may read a write W although a write morally
-// strong with the RMW is already coherence-after W, so two morally strong RMWs
-// lose an update. The model's rule "an RMW may not read what a morally strong
-// RMW already read" misses the cases where that RMW read something else.
-// Smallest programs (one CTA unless placed), each permitted by the model:
-//   P0: st.weak x,1; atom.relaxed.gpu.add r0,x,2 | P1: atom.relaxed.gpu.exch r1,x,3
-//     | P2: atom.relaxed.gpu.add r2,x,4                       → r1=0, r2=1, r0=3;
-//   P0@cta0: atom.release.cta.exch r0,x,1 | P1@cta1: atom.acquire.sys.exch r1,x,2
-//     | P2@cta1: atom.release.sys.exch r2,x,3                 → r1=0, r2=1, x=2;
-//   P0@cta0: atom.release.cta.exch r0,x,1 | P1@cta0: atom.acquire.sys.exch r1,x,2
-//     | P2@cta1: atom.release.sys.exch r2,x,3                 → r0=0, r1=1, r2=0, x=3.
-// The atomicity and per-location SC axioms forbid each. Shape: a racy program
-// whose extra outcomes the axioms permit once the RMWs of locations with
-// racing writes are exempt from atomicity and from-read (PtxAxioms(p, true)).
-
 }  // namespace scopesim::props

@@ -5,7 +5,6 @@
 
 #include "sim/litmus/parser.hpp"
 #include "tests/properties/known_exceptions.hpp"
-#include "tests/properties/ptx_axioms.hpp"
 
 namespace scopesim::props {
 namespace {
@@ -31,28 +30,6 @@ exists (P1:r0 == 1 /\ P1:r1 == 0 /\ P2:r2 == 0))", "dpor_sc.litmus"));
   EXPECT_TRUE(random.permits("P1:r0=1 P1:r1=0 P2:r2=0 condition=1"));
   EXPECT_FALSE(exhaustive.permits("P1:r0=1 P1:r1=0 P2:r2=0 condition=1"))
       << "the exhaustive search now finds the interleaving: remove ScDporMissesInterleavings";
-}
-
-// P1's exch reads the initial 0, so it precedes both adds in coherence
-// (atomicity); P0's add reads P1's 3 and P2's add reads P0's weak 1. P0's
-// store precedes P0's add (program order), so whichever order the two morally
-// strong adds take, one falls between the other and its source: forbidden
-// by atomicity (docs/semantics.md, "Atomicity").
-TEST(KnownExceptions, PtxRmwAtomicityWithRacingWrites) {
-  auto p = std::make_shared<const litmus::Program>(litmus::parse(R"(PTX atomicity
-{ x=0; }
- P0@cta 0,gpu 0                | P1@cta 0,gpu 0                 | P2@cta 0,gpu 0                ;
- st.weak x, 1                  | atom.relaxed.gpu.exch r1, x, 3 | atom.relaxed.gpu.add r2, x, 4 ;
- atom.relaxed.gpu.add r0, x, 2 |                                |                               ;
-exists (P0:r0 == 3 /\ P1:r1 == 0 /\ P2:r2 == 1))", "atomicity.litmus"));
-  const models::Model m = litmus::to_model(p);
-  const Launch l{.grid = m.chapter.grid, .block = m.chapter.block};
-  const Report r = scopesim::explore(m, l);
-  bool forbidden = true;
-  for (const std::string& o : PtxAxioms(*p).outcomes()) forbidden &= o.rfind("P0:r0=3 P1:r1=0 P2:r2=1", 0) != 0;
-  EXPECT_TRUE(forbidden) << "the oracle must forbid it";
-  EXPECT_TRUE(r.permits("P0:r0=3 P1:r1=0 P2:r2=1 condition=1"))
-      << "the ptx model now forbids it: remove PtxRmwAtomicityWithRacingWrites";
 }
 
 }  // namespace

@@ -59,11 +59,7 @@ class PtxAxioms {
     return n <= max_events;
   }
 
-  // `weak_rmw_sources`: the known exception PtxRmwAtomicityWithRacingWrites
-  // (known_exceptions.hpp): on a location with racing writes (two writes of
-  // different threads not morally strong), RMWs are exempt from atomicity and
-  // from-read.
-  explicit PtxAxioms(const litmus::Program& p, bool weak_rmw_sources = false) : p_(p), weak_rmw_sources_(weak_rmw_sources) {
+  explicit PtxAxioms(const litmus::Program& p) : p_(p) {
     for (const auto& [name, init] : p.locations) {
       loc_index_[name] = static_cast<unsigned>(init_write_.size());
       location_name_.push_back(name);
@@ -349,7 +345,7 @@ class PtxAxioms {
         if (writes(w2) && w2 != r && ev_[w2].loc == ev_[r].loc && caus_[w2][r] && co[rf_[r]][w2]) return;
     // Atomicity.
     for (std::size_t a : reads_) {
-      if (ev_[a].type != Type::rmw || exempt(a)) continue;
+      if (ev_[a].type != Type::rmw) continue;
       for (std::size_t w2 = 0; w2 < ev_.size(); ++w2)
         if (w2 != a && ms_[w2][a] && co[rf_[a]][w2] && co[w2][a]) return;
     }
@@ -360,7 +356,7 @@ class PtxAxioms {
       for (std::size_t b = 0; b < ev_.size(); ++b) {
         if (a == b || !access(b) || ev_[a].loc != ev_[b].loc) continue;
         const bool edge = po_[a][b] || (reads(b) && rf_[b] == a) || (writes(a) && writes(b) && co[a][b]) ||
-                          (reads(a) && writes(b) && co[rf_[a]][b] && !exempt(a));
+                          (reads(a) && writes(b) && co[rf_[a]][b]);
         if (edge) com[a].set(b);
       }
     }
@@ -371,16 +367,6 @@ class PtxAxioms {
       if (!acyclic(g)) return;
     }
     record(co);
-  }
-
-  // Exempt under the known exception: an RMW on a location that two writes
-  // of different threads that are not morally strong with each other touch.
-  bool exempt(std::size_t rmw) const {
-    if (!weak_rmw_sources_ || ev_[rmw].type != Type::rmw) return false;
-    for (std::size_t a : writes_[ev_[rmw].loc])
-      for (std::size_t b : writes_[ev_[rmw].loc])
-        if (ev_[a].thread != ev_[b].thread && !ms_[a][b]) return true;
-    return false;
   }
 
   void record(const std::vector<Set>& co) {
@@ -403,7 +389,6 @@ class PtxAxioms {
   }
 
   const litmus::Program& p_;
-  bool weak_rmw_sources_;
   std::vector<Ev> ev_;
   std::vector<Set> po_, base_;  // base_: barrier and initial-write edges
   std::vector<std::pair<std::size_t, std::size_t>> bar_after_;
