@@ -25,7 +25,8 @@ namespace scopesim {
 // (note_dispatch_order()). Thread decisions
 // explore only the threads DPOR puts in the node's backtrack set: after each
 // run, every pair of dependent steps of different threads that are not ordered
-// by the run's happens-before adds the later thread at the earlier step's node.
+// by the run's happens-before adds, at the earlier step's node, a thread that
+// starts the reversal (initial()).
 // Sleep sets skip threads whose step commutes with everything explored since.
 //
 // Reads-from sleep: a read does not decide what it returns by running before
@@ -317,6 +318,8 @@ class Dpor final : public Chooser {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
       learn(clock, sj);
+      std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
+      races.clear();
       for (Earlier::Cursor c = earlier.before(j); c;) {
         const std::size_t i = c.next();
         const Step& si = r.steps[i];
@@ -353,9 +356,10 @@ class Dpor final : public Chooser {
           continue;
         }
         const bool ordered = clock.of(cj, si.thread) >= i + 1;
-        if (!ordered) add_backtrack(thread_nodes_[i], sj.thread);
+        if (!ordered) races.push_back(i);
         clock.join(cj, step_clock.row(i));
       }
+      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clock, step_clock, cj));
       advance(clock, merged, sj, j);
       clock.copy(step_clock.row(j), at(sj.thread));
     }
@@ -899,6 +903,27 @@ class Dpor final : public Chooser {
     if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
     return true;
   }
+  // The thread that reverses race (i, j) at i's node: an initial of the steps
+  // after i that do not happen after it, up to j (source-DPOR). j's thread
+  // when none of them happens before j (cj: j's whole clock); else the thread
+  // of the first, which must run first for j to run before i. Adding j's
+  // thread there instead may add a thread asleep at the node, whose first
+  // step is not j's, and the reversal is never explored (under sc, where a
+  // read cannot choose an older write instead).
+  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, Clocks& clock,
+                          Clocks& step_clock, std::uint32_t* cj) {
+    const ThreadId ti = steps[i].thread, tj = steps[j].thread;
+    ThreadId first = tj;
+    bool any = false;
+    for (std::size_t k = i + 1; k < j; ++k) {
+      const ThreadId tk = steps[k].thread;
+      if (tk == ti || clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
+      if (!any) first = tk;
+      any = true;
+      if (tk == tj || clock.of(cj, tk) >= k + 1) return first;
+    }
+    return tj;
+  }
   void add_backtrack(std::size_t node, ThreadId t) {
     Node& n = stack_[node];
     if (std::find(n.keys.begin(), n.keys.end(), t) != n.keys.end())
@@ -938,6 +963,7 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> next_write;
+    std::vector<std::size_t> races;  // analyse(): the races of one step
     boost::container::flat_map<std::uintptr_t, std::size_t> last_write;
     boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
     Witnesses::Buffers witnesses;

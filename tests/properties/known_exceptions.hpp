@@ -11,18 +11,6 @@
 
 namespace scopesim::props {
 
-// ScDporMissesInterleavings: under --model sc the explorer's exhaustive search
-// (DPOR with sleep sets) misses interleavings that give other outcomes. Reads
-// and writes offer no value decisions under sc, so only the thread decisions
-// remain, and the backtrack analysis leaves some of them unexplored. Shape:
-// memory model sc, the exhaustive search's outcomes are a strict subset of
-// the reference's (nothing extra), its findings the same.
-inline bool sc_dpor_misses_interleavings(const std::string& memory_model, const OutcomeSet& exhaustive,
-                                         const OutcomeSet& reference, bool same_findings) {
-  return memory_model == "sc" && same_findings && exhaustive.size() < reference.size() &&
-         std::includes(reference.begin(), reference.end(), exhaustive.begin(), exhaustive.end());
-}
-
 // RacyProgramsLackOutcomes: in a program with a data race or a scoped race
 // the simulator misses some executions the axioms permit (docs/limitations.md:
 // a plain write takes the end of its coherence list, and racing writes keep

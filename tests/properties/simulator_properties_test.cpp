@@ -74,19 +74,6 @@ RC_GTEST_PROP(SimulatorProperties, ExhaustiveFindsEveryOutcomeThatSamplingFinds,
     o.max_executions = 40;
     const Report sampled = explore(s, o);
     const std::string extra = missing(sampled, exhaustive);
-    if (!extra.empty() && memory_model == "sc") {
-      OutcomeSet both = exhaustive;
-      const OutcomeSet more = final_states(sampled);
-      both.insert(more.begin(), more.end());
-      // Sampling need not find every interleaving the search misses: what it
-      // finds must be among them.
-      const OutcomeSet oracle = ScInterleavings(spec).outcomes();
-      if (sc_dpor_misses_interleavings(memory_model, exhaustive, both, true) &&
-          std::includes(oracle.begin(), oracle.end(), both.begin(), both.end())) {
-        RC_TAG("known exception: ScDporMissesInterleavings");
-        continue;
-      }
-    }
     if (!extra.empty()) RC_FAIL("sampling (" + std::string(mode == Mode::random ? "random" : "pct") + ") found outcomes the exhaustive search does not:\n" + extra);
     for (const FindingSummary& f : sampled.findings())
       if (!findings.count(f.finding.key()))
@@ -105,10 +92,6 @@ RC_GTEST_PROP(SimulatorProperties, ScModelEqualsBruteForceInterleavings, ()) {
   require_complete(r);
   const OutcomeSet sim = final_states(r);
   const OutcomeSet oracle = ScInterleavings(spec).outcomes();
-  if (sc_dpor_misses_interleavings("sc", sim, oracle, true)) {
-    RC_TAG("known exception: ScDporMissesInterleavings");
-    return;
-  }
   if (sim != oracle)
     RC_FAIL("--model sc outcomes differ from the interleavings'\nsimulator only:\n" + missing(r, oracle) +
             "interleavings:\n" + listing(oracle));
@@ -255,15 +238,6 @@ RC_GTEST_PROP(SimulatorProperties, ReducedSearchFindsWhatTheNaiveEnumerationFind
   for (const FindingSummary& f : reduced.findings())
     if (!naive_findings.count(f.finding.key()))
       diff += "  finding only the reduced search finds: " + f.finding.key() + "   token " + log_token(f.witness) + "\n";
-  if (!diff.empty() && sc_dpor_misses_interleavings(memory_model, found, naive, keys.size() == naive_findings.size() &&
-                                                      finding_keys(reduced.findings()) == [&] {
-                                                        std::set<std::string> k;
-                                                        for (const auto& [key, token] : naive_findings) k.insert(key);
-                                                        return k;
-                                                      }())) {
-    RC_TAG("known exception: ScDporMissesInterleavings");
-    return;
-  }
   if (!diff.empty())
     RC_FAIL("--model " + memory_model + ": the reduced search (" + std::to_string(reduced.executions()) +
             " runs) and the naive walk disagree (finding kinds: reduced " + kinds_text(reduced.finding_kinds()) + ")\n" + diff);
