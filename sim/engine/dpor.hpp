@@ -216,7 +216,7 @@ class Dpor final : public Chooser {
   // writes that existed then, and, for an RMW, its write went where it went
   // when it ran first (the things the earlier run may differ in; see
   // placed_elsewhere()).
-  bool repeats(const RunResult& r) const {
+  bool repeats(const RunResult& r) {
     if (in_place_) return true;  // see waited_in_place()
     for (const auto& [s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
@@ -651,9 +651,9 @@ class Dpor final : public Chooser {
   }
   // May load s, taken before step u of another thread that writes its
   // location, be taken after it (and after every step before `from`) and
-  // read what it read? Its thread's view is the same then, and u, placed
-  // last in coherence (not inserted: semantics.md, "A read may return"),
-  // hides no write from it. Only a load its thread makes first of that
+  // read what it read? When u was placed last in coherence (not inserted)
+  // and s may read the same after it (reads_the_same_after()), and the
+  // side conditions of this rule hold. Only a load its thread makes first of that
   // location, so no spin-assume skips a write at it (which more writes
   // could change). A spin wait that counted the writes there (Step::counted)
   // must be the thread's next step, blocked (no shape), and the read the
@@ -664,9 +664,7 @@ class Dpor final : public Chooser {
   bool moves_past(const std::vector<Step>& steps, std::size_t n, std::size_t s, std::size_t u, std::size_t from) const {
     const Step& load = steps[s];
     const StepShape& l = load.shape;
-    const StepShape& w = steps[u].shape;
-    if (!reads_choose_ || l.global || w.global || !l.reads || l.writes || !w.writes || l.addr == 0 ||
-        l.addr != w.addr || load.reads_from == Step::unknown || kept_.inserted[u])
+    if (!reads_choose_ || !placed_last(steps[u].shape, !kept_.inserted[u]) || !reads_the_same_after(load, steps[u].shape))
       return false;
     for (std::size_t k = 0; k < s; ++k)
       if (steps[k].thread == load.thread && steps[k].shape.reads && steps[k].shape.addr == l.addr) return false;
@@ -855,39 +853,77 @@ class Dpor final : public Chooser {
   // execution is that of a run below the done branch, explored before. Off
   // under sc (a load returns the latest write) and under a preemption bound
   // (the moved run may need more preemptions).
-  bool write_moves_back(const std::vector<Step>& steps) const {
+  // One pass down the run: at node k, each done thread's next step x (the
+  // first of its steps after k, kept per thread) and the latest step in k..x-1
+  // that x may not move back past (kept per thread with x, and extended only
+  // down to k: the range k..x-1 grows as k falls until x changes). So each
+  // step is checked at most once against each done thread's next write, and
+  // no thread's next step is searched for.
+  bool write_moves_back(const std::vector<Step>& steps) {
     const std::size_t n = std::min(steps.size(), thread_nodes_.size());
-    for (std::size_t k = 0; k < n; ++k) {
+    std::vector<Behind>& behind = kept_.behind;
+    behind.clear();
+    for (std::size_t k = steps.size(); k-- > 0;) {
+      if (steps[k].thread >= behind.size()) behind.resize(steps[k].thread + 1);
+      if (k >= n) behind[steps[k].thread] = Behind{k, k, false};  // (no node: the steps after the last)
+    }
+    for (std::size_t k = n; k-- > 0;) {
+      const ThreadId taken = steps[k].thread;
+      behind[taken] = Behind{k, k, false};  // (its next step from k on is the one taken at k)
       const Node& node = stack_[thread_nodes_[k]];
       for (const std::uint64_t q : node.done) {
-        if (q == node.keys[node.chosen]) continue;
-        std::size_t x = k;
-        while (x < steps.size() && steps[x].thread != q) ++x;
-        if (x < steps.size() && moves_back(steps, k, x)) return true;
+        if (q == node.keys[node.chosen] || q >= behind.size()) continue;
+        Behind& b = behind[q];
+        if (b.x == npos) continue;  // q takes no step after k
+        if (b.scanned == b.x && !movable_write(steps[b.x])) b.blocked = true;  // (checked once per x)
+        while (!b.blocked && b.scanned > k)
+          if (!moves_back_past(steps, --b.scanned, b.x)) b.blocked = true;
+        if (!b.blocked) return true;
       }
     }
     return false;
   }
-  // Could step x, a write, run at step k instead, before the steps k..x-1 of
-  // other threads, with the same execution (see write_moves_back())?
-  static bool moves_back(const std::vector<Step>& steps, std::size_t k, std::size_t x) {
+  // A done thread's next step x and how far down x may move back: past every
+  // step from `scanned` to x-1; `blocked`: not past step scanned - 1 (or x is
+  // no write that may move at all).
+  struct Behind {
+    std::size_t x = npos;
+    std::size_t scanned = npos;
+    bool blocked = false;
+  };
+  // Is step x a write that hides nothing where it is, so may move back
+  // (see write_moves_back())?
+  static bool movable_write(const Step& x) { return placed_last(x.shape, x.precedes.empty()); }
+  // May step x, a movable write, run before step j (of another thread),
+  // with the same execution (see write_moves_back())?
+  static bool moves_back_past(const std::vector<Step>& steps, std::size_t j, std::size_t x) {
     const StepShape& w = steps[x].shape;
-    if (!w.writes || w.addr == 0 || w.global || w.fence_sc || !steps[x].precedes.empty()) return false;
     const ThreadId q = steps[x].thread;
-    for (std::size_t j = k; j < x; ++j) {
-      const Step& s = steps[j];
-      const auto names = [q](const std::vector<ThreadId>& v) { return std::find(v.begin(), v.end(), q) != v.end(); };
-      if (names(s.joins) || names(s.learns)) return false;
-      if (s.waited != 0) {
-        if (s.waited != w.addr || !s.woke_to_newer) return false;
-        continue;
-      }
-      if (!dependent(s.shape, w) && !commute(s.shape, w)) continue;
-      const StepShape& l = s.shape;
-      if (!l.reads || l.writes || l.addr != w.addr || l.global || l.fence_sc || s.reads_from == Step::unknown) return false;
-      if (s.counted && (s.counted_by == Step::unknown || s.counted_by >= x)) return false;
-    }
-    return true;
+    const Step& s = steps[j];
+    if (names(s.joins, q) || names(s.learns, q)) return false;
+    if (s.waited != 0) return s.waited == w.addr && s.woke_to_newer;
+    if (!dependent(s.shape, w) && !commute(s.shape, w)) return true;
+    if (!reads_the_same_after(s, w)) return false;
+    return !s.counted || (s.counted_by != Step::unknown && s.counted_by < x);
+  }
+  static bool names(const std::vector<ThreadId>& threads, ThreadId q) {
+    return std::find(threads.begin(), threads.end(), q) != threads.end();
+  }
+  // The query both "A write that waits behind loads" and "Waiting in another
+  // block's place" rest on (semantics.md, "A read may return"): a load, run
+  // after a write of its location by another thread that coherence placed
+  // last, may still return what it returned: its thread's view is the same,
+  // and a write placed last hides no write from it (an edge out of a write
+  // needs a write after it). Neither may be a host operation or a fence.sc
+  // (whose order with others is part of the execution), and the load's
+  // read-from must be known. What a spin wait made of the load (it counted
+  // the writes there) is each rule's own side condition.
+  static bool placed_last(const StepShape& w, bool hides_nothing) {
+    return hides_nothing && w.writes && w.addr != 0 && !w.global && !w.fence_sc;
+  }
+  static bool reads_the_same_after(const Step& load, const StepShape& w) {
+    const StepShape& l = load.shape;
+    return l.reads && !l.writes && l.addr == w.addr && !l.global && !l.fence_sc && load.reads_from != Step::unknown;
   }
   void note_burst(const Node& n, const ChoicePoint& p) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
@@ -972,6 +1008,7 @@ class Dpor final : public Chooser {
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<bool> stepping;
+    std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
   static Kept& kept() {
     thread_local Kept k;
