@@ -198,7 +198,7 @@ SCOPESIM_KERNEL void rmw_placed_before_one_made_since(Cells c) {
 // the add's source (the 1) and the add; the other order (the 2 before the 5)
 // leaves x=2. So r0=3 r1=1 x=5 is forbidden (semantics.md, "Atomicity"; the
 // model refuses that source: ptx_model.cpp, rmw_slot).
-TEST(HalfAsleepRmw, AnRmwPlacedBeforeOneMadeSinceItFellAsleepIsNew) {
+TEST(HalfAsleepRmw, AnRmwIsNotPlacedBetweenAMorallyStrongRmwAndItsSource) {
   const auto m = kernel_model<rmw_placed_before_one_made_since>("t.rmw_placed_before_one_made_since", 1, 3, true);
   const Exploration x = exhaustive(m);
   EXPECT_FALSE(test::permits(x, "r0=3 r1=1 r2=0 x=5"));
@@ -242,7 +242,7 @@ SCOPESIM_KERNEL void rmws_that_share_a_source(Cells c) {
 // strong with it, is between its source (the initial write) and it. With the
 // 4 before the 3 the host reads 3. So r0=0 r1=1 r2=0 x=4 is forbidden
 // (semantics.md, "Atomicity"; the model refuses that source: rmw_slot).
-TEST(HalfAsleepRmw, AnRmwThatSharesItsSourceWithALaterWriteBesideThemIsNew) {
+TEST(HalfAsleepRmw, NoMorallyStrongWriteFallsBetweenAnRmwAndTheSourceItShares) {
   const auto m = kernel_model<rmws_that_share_a_source>("t.rmws_that_share_a_source", 2, 1, true);
   const Exploration x = exhaustive(m);
   EXPECT_FALSE(test::permits(x, "r0=0 r1=1 r2=0 x=4"));
@@ -322,7 +322,7 @@ SCOPESIM_KERNEL void store_placed_last_then_passed(Cells c) {
 // read may return"). So once the load has read the 2, the 3 may not go
 // before the 1, and r0=2 x=1 is forbidden (the model refuses that slot:
 // ptx_model.cpp, hides_a_read).
-TEST(RmwSlot, AStorePlacedLastHidesOnceAWriteGoesAfterIt) {
+TEST(RmwSlot, AWriteTakesNoSlotThatHidesWhatALoadReturned) {
   const auto m = kernel_model<store_placed_last_then_passed>("t.store_placed_last_then_passed", 1, 3, true);
   const Exploration x = exhaustive(m);
   EXPECT_FALSE(test::permits(x, "r0=2 r1=0 r2=0 x=1"));
