@@ -252,15 +252,18 @@ class Dpor final : public Chooser {
           columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(columns.width++);
         }
     }
-    Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, kept_.witnesses);
+    Locations& places = kept_.places;
+    places.number(r.steps, n);
+    Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, places, kept_.witnesses);
     wake_commuting_sleepers(r.steps, n);
-    Earlier earlier(r.steps, n, kept_.earlier);
+    Earlier earlier(r.steps, n, places, kept_.earlier);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // Vector clocks, one row per thread of an entry per thread that takes a
     // step (the last known step + 1 of each), in buffers kept from run to
     // run: per thread (clock), per step (step_clock), and one to merge joins in.
-    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns),
-        merged(kept_.merged, 1, columns);
+    // (A step's row is copied in after the step, and read only for earlier steps.)
+    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns, Rows::written),
+        merged(kept_.merged, 1, columns, Rows::written);
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
@@ -289,14 +292,13 @@ class Dpor final : public Chooser {
     std::vector<std::size_t>& next_write = kept_.next_write;
     next_write.assign(n, n);
     {
-      auto& last = kept_.last_write;
-      last.clear();
+      std::vector<std::size_t>& last = kept_.last_write;  // per location: the next write's step (n: none)
+      last.assign(places.count, n);
       for (std::size_t j = n; j-- > 0;) {
         const StepShape& sh = r.steps[j].shape;
         if (!sh.writes || sh.addr == 0) continue;
-        const auto it = last.find(sh.addr);
-        if (it != last.end()) next_write[j] = it->second;
-        last[sh.addr] = j;
+        next_write[j] = last[places.of[j]];
+        last[places.of[j]] = j;
       }
     }
     // Writes an RMW read: the RMW goes right after its source in the list, so
@@ -310,10 +312,13 @@ class Dpor final : public Chooser {
         rmw_source[r.steps[j].reads_from - 1] = true;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
-    auto& reads_of = kept_.reads_of;
-    reads_of.clear();
+    std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
+    reads.assign(places.count * columns.width, 0);
+    const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
+      return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
+    };
     for (std::size_t j = 0; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of[{r.steps[j].thread, r.steps[j].shape.addr}];
+      if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of(j);
     for (std::size_t j = 0; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
@@ -351,7 +356,7 @@ class Dpor final : public Chooser {
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
             ((!inserted[i] && next_write[i] >= j) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
-            (!si.shape.reads || reads_of[{sj.thread, sj.shape.addr}] == 1)) {
+            (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
@@ -366,6 +371,46 @@ class Dpor final : public Chooser {
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
   }
 
+  // Steps that may share a location: dependent() needs an address, commute()
+  // a family (and equal addresses: commuting RMWs of none, if any, are
+  // listed together).
+  static bool located(const StepShape& s) { return s.addr != 0 || s.commutes != 0; }
+  // The locations of a run's steps (their addresses, none included where
+  // located()), numbered in the order first touched, so that what analyse()
+  // keeps per location is a vector, not a map.
+  struct Locations {
+    std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
+    std::size_t count = 0;
+    void number(const std::vector<Step>& steps, std::size_t n) {
+      of.assign(n, npos);
+      addrs_.clear();
+      numbers_.clear();
+      for (std::size_t j = 0; j < n; ++j)
+        if (located(steps[j].shape)) of[j] = find(steps[j].shape.addr);
+      count = addrs_.size();
+    }
+
+   private:
+    // A run touches few locations: looked up in order while there are at
+    // most kFew, in a map from then on.
+    static constexpr std::size_t kFew = 16;
+    std::size_t find(std::uintptr_t addr) {
+      if (addrs_.size() <= kFew) {
+        const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
+        if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
+        addrs_.push_back(addr);
+        if (addrs_.size() > kFew)
+          for (std::size_t k = 0; k < addrs_.size(); ++k) numbers_.emplace(addrs_[k], k);
+        return addrs_.size() - 1;
+      }
+      const auto [it, fresh] = numbers_.try_emplace(addr, addrs_.size());
+      if (fresh) addrs_.push_back(addr);
+      return it->second;
+    }
+    std::vector<std::uintptr_t> addrs_;  // by number
+    boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
+  };
+
   // The earlier steps that may be dependent with a step, or commute with it
   // (dependent(), commute()), latest first: of a host operation every step;
   // else the host operations, the steps of its location and, for a fence.sc,
@@ -375,13 +420,14 @@ class Dpor final : public Chooser {
    public:
     struct Buffers {
       std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none)
-      boost::container::flat_map<std::uintptr_t, std::size_t> last;
+      std::vector<std::size_t> last;               // per location: 1 + its last step so far (0: none)
     };
-    Earlier(const std::vector<Step>& steps, std::size_t n, Buffers& b) : steps_(steps), b_(b) {
+    Earlier(const std::vector<Step>& steps, std::size_t n, const Locations& places, Buffers& b)
+        : steps_(steps), b_(b) {
       b.same.assign(n, 0);
       b.host.assign(n, 0);
       b.fence.assign(n, 0);
-      b.last.clear();
+      b.last.assign(places.count, 0);
       std::size_t host = 0, fence = 0;
       for (std::size_t j = 0; j < n; ++j) {
         const StepShape& s = steps[j].shape;
@@ -390,7 +436,7 @@ class Dpor final : public Chooser {
         if (s.global) host = j + 1;
         if (s.fence_sc) fence = j + 1;
         if (!located(s)) continue;
-        std::size_t& last = b.last[s.addr];
+        std::size_t& last = b.last[places.of[j]];
         b.same[j] = last;
         last = j + 1;
       }
@@ -421,10 +467,6 @@ class Dpor final : public Chooser {
     }
 
    private:
-    // Steps that may share a location: dependent() needs an address, commute()
-    // a family (and equal addresses: commuting RMWs of none, if any, are
-    // listed together).
-    static bool located(const StepShape& s) { return s.addr != 0 || s.commutes != 0; }
     const std::vector<Step>& steps_;
     const Buffers& b_;
   };
@@ -435,12 +477,18 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> of;  // per thread
     std::size_t width = 0;
   };
-  // Rows of vector clocks of one width, zeroed, in a buffer kept by the caller.
+  // Rows of vector clocks of one width in a buffer kept by the caller:
+  // zeroed, or (Rows::written) left as they are, for rows each of which is
+  // copied in before it is read.
+  enum class Rows : std::uint8_t { zeroed, written };
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
+    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns, Rows start = Rows::zeroed)
         : buf_(buf), width_(columns.width), of_(columns.of) {
-      buf_.assign(rows * width_, 0);
+      if (start == Rows::zeroed)
+        buf_.assign(rows * width_, 0);
+      else if (buf_.size() < rows * width_)
+        buf_.resize(rows * width_);
     }
     std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
     // The entry of `row` for thread t (a thread that takes a step).
@@ -491,13 +539,14 @@ class Dpor final : public Chooser {
     struct Buffers {
       std::vector<std::uint32_t> clock, merged, joined;
       std::vector<std::size_t> next_reader;  // per step: 1 + the next reader of its location (0: none)
-      boost::container::flat_map<std::uintptr_t, std::size_t> next;
+      std::vector<std::size_t> next;         // per location: 1 + its next reader so far (0: none)
     };
     // Clocks by program order and synchronization only (learn(), advance()),
     // over the first n steps of threads < threads.
-    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Columns& columns, Buffers& b)
-        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, columns) {
-      Clocks clock(b.clock, n ? threads : 0, columns), merged(b.merged, 1, columns);
+    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Columns& columns,
+              const Locations& places, Buffers& b)
+        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, columns, Rows::written) {
+      Clocks clock(b.clock, n ? threads : 0, columns), merged(b.merged, 1, columns, Rows::written);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
         learn(clock, s);
@@ -505,11 +554,11 @@ class Dpor final : public Chooser {
         if (reader(s.shape)) joined_.copy(joined_.row(j), clock.row(s.thread));
       }
       b.next_reader.assign(n, 0);
-      b.next.clear();
+      b.next.assign(n ? places.count : 0, 0);
       for (std::size_t j = n; j-- > 0;) {
         const StepShape& s = steps[j].shape;
         if (s.addr == 0) continue;
-        std::size_t& next = b.next[s.addr];
+        std::size_t& next = b.next[places.of[j]];
         b.next_reader[j] = next;
         if (reader(s)) next = j + 1;
       }
@@ -526,7 +575,7 @@ class Dpor final : public Chooser {
     bool sees(std::size_t k, std::size_t i) { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
-    Clocks joined_;  // readers: the steps joined before them
+    Clocks joined_;  // readers: the steps joined before them (only readers' rows are written, or read)
   };
 
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
@@ -561,8 +610,9 @@ class Dpor final : public Chooser {
                 const Node& d, std::size_t from, bool& known) {
     if (d.members.size() != d.keys.size()) return false;
     if (!known) {  // per step: its thread's clock by program order and synchronization only
-      Clocks clock(kept_.structural, n ? threads : 0, kept_.columns), merged(kept_.structural_merged, 1, kept_.columns);
-      Clocks rows(kept_.structural_rows, n, kept_.columns);
+      Clocks clock(kept_.structural, n ? threads : 0, kept_.columns),
+          merged(kept_.structural_merged, 1, kept_.columns, Rows::written);
+      Clocks rows(kept_.structural_rows, n, kept_.columns, Rows::written);
       for (std::size_t j = 0; j < n; ++j) {
         learn(clock, steps[j]);
         advance(clock, merged, steps[j], j);
@@ -727,6 +777,8 @@ class Dpor final : public Chooser {
   // alternative not banned (value nodes). nullopt: none left.
   std::optional<unsigned> following(const Node& n, unsigned chosen, const Threads& done) const {
     if (n.kind == ChoiceKind::thread) {
+      // (Most often every backtrack thread is done: both sets sorted, one merge tells.)
+      if (std::includes(done.begin(), done.end(), n.backtrack.begin(), n.backtrack.end())) return std::nullopt;
       for (std::size_t k = 0; k < n.keys.size(); ++k)
         if (n.backtrack.count(n.keys[k]) && !done.count(n.keys[k]) && allowed(n, k)) return static_cast<unsigned>(k);
       return std::nullopt;
@@ -853,43 +905,47 @@ class Dpor final : public Chooser {
   // execution is that of a run below the done branch, explored before. Off
   // under sc (a load returns the latest write) and under a preemption bound
   // (the moved run may need more preemptions).
-  // One pass down the run: at node k, each done thread's next step x (the
-  // first of its steps after k, kept per thread) and the latest step in k..x-1
-  // that x may not move back past (kept per thread with x, and extended only
-  // down to k: the range k..x-1 grows as k falls until x changes). So each
-  // step is checked at most once against each done thread's next write, and
-  // no thread's next step is searched for.
+  // One pass over the nodes, each done thread's next step x kept (found by
+  // searching on from the node: the searches for one thread never overlap)
+  // with what is known of the steps between: every step from the node that
+  // first asked up to `ok` may be passed, and `bad` (once found) may not, so
+  // that x moves back to no node at or above it. So each step is visited at
+  // most twice per done thread asked about (to find its next step, and to be
+  // checked against it), not once per node and thread.
   bool write_moves_back(const std::vector<Step>& steps) {
     const std::size_t n = std::min(steps.size(), thread_nodes_.size());
     std::vector<Behind>& behind = kept_.behind;
     behind.clear();
-    for (std::size_t k = steps.size(); k-- > 0;) {
-      if (steps[k].thread >= behind.size()) behind.resize(steps[k].thread + 1);
-      if (k >= n) behind[steps[k].thread] = Behind{k, k, false};  // (no node: the steps after the last)
-    }
-    for (std::size_t k = n; k-- > 0;) {
-      const ThreadId taken = steps[k].thread;
-      behind[taken] = Behind{k, k, false};  // (its next step from k on is the one taken at k)
+    for (std::size_t k = 0; k < n; ++k) {
       const Node& node = stack_[thread_nodes_[k]];
       for (const std::uint64_t q : node.done) {
-        if (q == node.keys[node.chosen] || q >= behind.size()) continue;
-        Behind& b = behind[q];
-        if (b.x == npos) continue;  // q takes no step after k
-        if (b.scanned == b.x && !movable_write(steps[b.x])) b.blocked = true;  // (checked once per x)
-        while (!b.blocked && b.scanned > k)
-          if (!moves_back_past(steps, --b.scanned, b.x)) b.blocked = true;
-        if (!b.blocked) return true;
+        if (q == node.keys[node.chosen]) continue;
+        auto b = std::find_if(behind.begin(), behind.end(), [q](const Behind& e) { return e.thread == q; });
+        if (b == behind.end()) b = behind.insert(behind.end(), Behind{q});
+        if (b->x < k || b->x == npos) {  // (npos: not searched yet)
+          std::size_t x = k;
+          while (x < steps.size() && steps[x].thread != q) ++x;
+          *b = Behind{q, x, k, npos, x < steps.size() && movable_write(steps[x])};
+        }
+        if (!b->movable || (b->bad != npos && b->bad >= k)) continue;  // (none after k, or blocked)
+        b->ok = std::max(b->ok, k);
+        while (b->ok < b->x && moves_back_past(steps, b->ok, b->x)) ++b->ok;
+        if (b->ok == b->x) return true;
+        b->bad = b->ok;
       }
     }
     return false;
   }
-  // A done thread's next step x and how far down x may move back: past every
-  // step from `scanned` to x-1; `blocked`: not past step scanned - 1 (or x is
-  // no write that may move at all).
+  // A done thread asked about, its next step x (from the last node that
+  // searched: steps.size() if none), whether x is a write that may move at
+  // all, and how far x moves back: past every step up to `ok` (from the
+  // node that asked), not past `bad` (npos: none found).
   struct Behind {
+    std::uint64_t thread = 0;
     std::size_t x = npos;
-    std::size_t scanned = npos;
-    bool blocked = false;
+    std::size_t ok = 0;
+    std::size_t bad = npos;
+    bool movable = false;
   };
   // Is step x a write that hides nothing where it is, so may move back
   // (see write_moves_back())?
@@ -1000,8 +1056,9 @@ class Dpor final : public Chooser {
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> next_write;
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    boost::container::flat_map<std::uintptr_t, std::size_t> last_write;
-    boost::container::flat_map<std::pair<ThreadId, std::uintptr_t>, unsigned> reads_of;
+    std::vector<std::size_t> last_write;
+    std::vector<std::uint32_t> reads_of;
+    Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
     std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
