@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/dpor_search.hpp"
 #include "sim/model/memory_model.hpp"
 #include "tests/naive_comparison.hpp"
 #include "tests/test_kernels.hpp"
@@ -64,6 +65,34 @@ SCOPESIM_KERNEL void plain_increments(Cells c) { (*c.r0)++; }
 
 TEST(RacingWrites, PlainIncrementsAreExploredOncePerExecution) {
   const auto m = kernel_model<plain_increments>("t.plain_increments", 1, 2);
+  explored_once(m, 6, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
+}
+
+// A repeat is stopped once it is settled (Dpor::settled_repeat()). In
+// plain_increments, once the runs where thread 1 loads before thread 0's
+// store are explored, thread 1 sleeps at the node where thread 0 stores; the
+// store writes what thread 1 reads, so thread 1 is only half asleep and may
+// run next and load. Loading thread 0's new 1 is a new execution; loading the
+// older initial 0 repeats the run where thread 1 loaded first. Thread 1's next
+// step is its store, a write: spin-assume then finds no earlier visit to
+// compare with, so no spin wait of thread 1 will count its load, and a plain
+// load is placed nowhere (only an RMW's write is). Whatever follows, the run
+// repeats that one: it is abandoned at the next thread decision and never
+// ends. So every run the search counts as redundant was stopped early (the
+// rest by sleep sets), and there is at least that one.
+TEST(SettledRepeat, ARunIsStoppedOnceItsHalfAsleepReadCanOnlyRepeat) {
+  const auto m = kernel_model<plain_increments>("t.plain_increments", 1, 2);
+  RunOptions o;
+  o.keep_trace = false;
+  std::size_t redundant = 0;
+  dpor_search(m, m.chapter, o, DporSearch{}, [] { return true; }, [&](const RunResult& r, bool repeat) {
+    if (!repeat) return true;
+    ++redundant;
+    EXPECT_TRUE(r.abandoned);
+    EXPECT_FALSE(r.completed);
+    return true;
+  });
+  EXPECT_GE(redundant, 1u);
   explored_once(m, 6, {"r0=1 r1=0 r2=0", "r0=2 r1=0 r2=0"});
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -40,7 +41,10 @@ namespace scopesim {
 // writes; and a read of an older write commutes with the write), unless a spin
 // wait later counted the writes that existed at that read, or an RMW's write
 // went where it did not go when it ran first (placed_elsewhere()): repeats()
-// decides after the run, which is then counted as redundant.
+// decides after the run, which is then counted as redundant. Once neither can
+// happen any more (its thread wrote since, and the read is no RMW that a
+// later write could still place elsewhere: settled_repeat()), the run is
+// abandoned at its next thread decision instead of made to its end.
 // Under a memory model whose reads return only the latest write (sc), a read
 // does choose by running after a write: both rules are off there.
 //
@@ -108,7 +112,9 @@ class Dpor final : public Chooser {
     std::uint64_t actor = 0;
   };
 
-  void begin_run() {
+  // `run`: where the engine makes the run (its steps so far are read while it runs).
+  void begin_run(const RunResult& run) {
+    run_ = &run;
     call_ = 0;
     abandoned_ = false;
     thread_nodes_.clear();
@@ -194,6 +200,10 @@ class Dpor final : public Chooser {
         const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
         consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false}, true);
       }
+    }
+    if (settled_repeat()) {
+      abandoned_ = true;  // every way on repeats an explored execution
+      return 0;
     }
     // First choice: keep running the same thread when it may, else the lowest.
     int pick = -1;
@@ -877,21 +887,46 @@ class Dpor final : public Chooser {
   // of another source, makes the read new; one of the same source (the two
   // are then not morally strong: atomicity lets no two such read one write)
   // does when the run writes the location once more from `since` on.
-  static bool placed_elsewhere(const std::vector<Step>& steps, std::size_t s, std::size_t since) {
+  // `steps`: the run's steps so far; `open`: not placed elsewhere yet, but a
+  // later write to the location would make it so.
+  struct Placement {
+    bool elsewhere = false, open = false;
+  };
+  static Placement placement(std::span<const Step> steps, std::size_t s, std::size_t since) {
     const Step& r = steps[s];
     auto rmw = [&](const Step& k) { return k.shape.reads && k.shape.writes && k.shape.addr == r.shape.addr; };
-    if (!rmw(r) || r.reads_from == Step::unknown) return false;
+    if (!rmw(r) || r.reads_from == Step::unknown) return {};
     bool shared = false, further = false;
     for (std::size_t k = since; k < steps.size(); ++k) {
       if (k == s || !steps[k].shape.writes || steps[k].shape.addr != r.shape.addr) continue;
       if (k < s && steps[k].thread != r.thread && rmw(steps[k])) {
-        if (steps[k].reads_from != r.reads_from) return true;
+        if (steps[k].reads_from != r.reads_from) return {true, false};
         shared = true;
       } else {
         further = true;
       }
     }
-    return shared && further;
+    return {shared && further, shared && !further};
+  }
+  static bool placed_elsewhere(std::span<const Step> steps, std::size_t s, std::size_t since) {
+    return placement(steps, s, since).elsewhere;
+  }
+  // Is the run, as far as it has gone, sure to repeat an explored execution
+  // however it goes on (repeats() true at its end)? It is when a suspect read
+  // is settled (no spin wait can count it: Step::settled) and its RMW, if it
+  // is one, can no longer be placed elsewhere. Then it is abandoned here, as a
+  // run whose enabled threads all sleep is: what it would still do is what
+  // the explored execution it repeats did.
+  bool settled_repeat() const {
+    const std::size_t made = thread_nodes_.size() - 1;  // the steps before this thread decision
+    if (suspects_.empty() || run_ == nullptr || run_->steps.size() < made) return false;
+    const std::span<const Step> steps(run_->steps.data(), made);
+    for (const auto& [s, since] : suspects_) {
+      if (s >= made || !steps[s].settled || steps[s].counted) continue;
+      const Placement p = placement(steps, s, since);
+      if (!p.elsewhere && !p.open) return true;
+    }
+    return false;
   }
   // A write that could have run first (docs/architecture.md, "A write that
   // waits behind loads"): does the run repeat the one explored when a thread
@@ -1076,6 +1111,7 @@ class Dpor final : public Chooser {
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
   bool abandoned_ = false;
+  const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`

@@ -159,7 +159,7 @@ class SubtreeSearch {
     RunResult r;  // each run into it, in the buffers of the one before
     for (;;) {
       if (!sink.go_on()) return false;
-      d.begin_run();
+      d.begin_run(r);
       run_once(m_, c_, o_, d, r);
       if (floor > 0) ++runs_on_workers_;
       d.analyse(r);

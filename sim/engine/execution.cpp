@@ -115,6 +115,7 @@ struct SimThread {
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
+  std::size_t settled_reads = 0;  // of its reads, the first this many no spin wait can count any more
   struct Visit {
     WriteId write;
     std::uint64_t mods;
@@ -596,7 +597,7 @@ class Run final : public Door, public HostApi {
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
         note_unordered(place_write(m, e));
-        ++threads_[cur_].mods;
+        changed_shared_state(threads_[cur_]);
         if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
         const WriteId w = choose_read(m, e);
@@ -613,7 +614,7 @@ class Run final : public Door, public HostApi {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           events_[ev].write = place_write(m, e);
-          ++threads_[cur_].mods;
+          changed_shared_state(threads_[cur_]);
           if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
@@ -745,6 +746,20 @@ class Run final : public Door, public HostApi {
     return step(step(step(h[0], h[1]), h[2]), h[3]);
   }
 
+  // An event of `t` other than a read (a write, a barrier, __syncwarp).
+  // Spin-assume's key then differs from every visit made before it (their
+  // `mods`), so no later spin wait of `t` counts its reads so far: they are
+  // settled for the explorer (Step::settled).
+  void changed_shared_state(SimThread& t) {
+    ++t.mods;
+    settle_reads(t);
+  }
+  void settle_reads(SimThread& t) {
+    for (std::size_t k = t.settled_reads; k < t.read_steps.size(); ++k)
+      if (t.read_steps[k] < steps_) r_->steps[t.read_steps[k]].settled = true;
+    t.settled_reads = t.read_steps.size();
+  }
+
   // The writes a read may return, with spin-assume (semantics.md, "Spin loops
   // and progress"): re-reading the write this thread read at the same program
   // point, in the same local state and having changed no shared state since,
@@ -844,7 +859,7 @@ class Run final : public Door, public HostApi {
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
-    ++t.mods;
+    changed_shared_state(t);
     trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
@@ -877,7 +892,7 @@ class Run final : public Door, public HostApi {
   std::uint64_t warp_collective(const Event& e) {
     SimThread& t = threads_[cur_];
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
-    if (e.kind == EventKind::syncwarp) ++t.mods;
+    if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
     const std::string what = collective_name(e);
     if (!(mask >> t.place.lane & 1u))
@@ -1283,6 +1298,7 @@ class Run final : public Door, public HostApi {
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
     t.state = State::done;
+    settle_reads(t);  // it waits for nothing more
     pending(id, false);
     if (t.host) return;
     if (t.op != no_op) {

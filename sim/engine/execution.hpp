@@ -46,6 +46,9 @@ struct Step {
   // A spin wait of its thread counted the writes that existed when this step
   // read (semantics.md, spin-assume): then when it read, not only what, matters.
   bool counted = false;
+  // A read that no spin wait of its thread can count any more (`counted` is
+  // final): its thread has since written, passed a barrier or ended.
+  bool settled = false;
   // A load its thread read again at the same program point, in the same
   // local state and with no shared state changed (spin-assume's key): run
   // before a write it did not read, the re-read may wait for that write and
@@ -79,6 +82,7 @@ struct Step {
     spawned.clear();
     reads_from = unknown;
     counted = false;
+    settled = false;
     respun = false;
     counted_by = unknown;
     waited = 0;
