@@ -30,7 +30,17 @@ std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node)
   return none;
 }
 
-using Runs = std::deque<std::pair<RunResult, bool>>;  // runs with whether each is redundant
+// A run made on another thread, on its way to the walk that takes it. Of a
+// redundant run, slimmed (DporSearch::slim), only its decisions are kept, in
+// place: most runs a subtree makes are redundant, and a queue of them stays
+// small. Any other run is kept (whole, or slimmed: Buffer::slimmed) behind
+// a pointer.
+struct Made {
+  bool redundant = false;
+  std::uint64_t decisions = 0;     // a slimmed redundant run: all that is kept
+  std::unique_ptr<RunResult> run;  // any other
+};
+using Runs = std::deque<Made>;
 
 // Where the runs go: the explorer (the whole search) or the subtree task
 // that consumes them in order.
@@ -40,8 +50,12 @@ struct Sink {
   virtual bool take(const RunResult& r, bool redundant) = 0;
   // Runs another thread made, in order (emptied or not).
   virtual bool take_all(Runs& runs) {
-    for (auto& [r, redundant] : runs)
-      if (!go_on() || !take(r, redundant)) return false;
+    RunResult redundant;  // a slimmed redundant run, as take() would have had it
+    for (const Made& m : runs) {
+      if (!go_on()) return false;
+      redundant.scheduling_decisions = m.decisions;
+      if (!take(m.run ? *m.run : redundant, m.redundant)) return false;
+    }
     return true;
   }
 };
@@ -116,6 +130,7 @@ class SubtreeSearch {
     std::atomic<State> state = State::queued;
     std::mutex lock;  // guards the runs, after and error; taken after lock_, never before
     Runs runs;                      // made, not yet taken by the walk that spawned it
+    std::size_t kept = 0;           // of them, those kept behind a pointer (Made::run)
     std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
     std::exception_ptr error;
     std::condition_variable progress, room;  // a batch of runs or the end came; room in `runs`
@@ -132,11 +147,16 @@ class SubtreeSearch {
     }
   };
 
-  // Runs a task makes ahead of the walk that will take them (slimmed, a few
-  // hundred bytes each; on histogram.plain_rmw <<<1,6>>> at 16 jobs 4096 gave
-  // 8.2x, 16384 8.8x, 65536 8.8x); a walk waiting for them is woken at every
-  // kBatch-th (or at the end, or after kPatience).
-  static constexpr std::size_t kBuffered = 16384;
+  // Runs a task makes ahead of the walk that will take them: at most kBuffered
+  // in all, of them at most kKept kept behind a pointer (a few hundred bytes
+  // each; a slimmed redundant run takes 24). On histogram.plain_rmw <<<1,14>>>
+  // at 16 jobs, where settled repeats stop early and two runs in three are
+  // short and redundant, 16384 runs of either kind took 8.5 s (168 MB at its
+  // peak), 1M runs of which 16384 kept 7.6 s, of which 65536 kept 6.0-6.7 s
+  // (230-246 MB); more changed nothing. A walk waiting for them is woken at
+  // every kBatch-th (or at the end, or after kPatience).
+  static constexpr std::size_t kBuffered = std::size_t{1} << 20;
+  static constexpr std::size_t kKept = std::size_t{1} << 16;
   static constexpr std::size_t kBatch = 64;
   // How often a waiting thread looks whether the search is stopping.
   static constexpr std::chrono::milliseconds kPatience{20};
@@ -242,6 +262,7 @@ class SubtreeSearch {
         if (stopping_) return false;
         if (t.runs.empty()) break;  // finished
         runs.swap(t.runs);
+        t.kept = 0;
         t.room.notify_one();
       }
       if (top) runs_ahead_ += runs.size();
@@ -369,6 +390,7 @@ class SubtreeSearch {
     std::lock_guard<std::mutex> g(t.lock);
     t.state = Task::State::dropped;
     t.runs.clear();
+    t.kept = 0;
     t.room.notify_one();
   }
 
@@ -383,19 +405,25 @@ class SubtreeSearch {
       return !s.stopping_ && t.state != Task::State::dropped;
     }
     bool take(const RunResult& r, bool redundant) override {
-      RunResult queued = slimmed(r, redundant);  // r keeps its buffers for the walk's next run
+      Made m = made(r, redundant);  // r keeps its buffers for the walk's next run
       std::lock_guard<std::mutex> g(t.lock);
       if (t.state == Task::State::dropped) return false;
-      t.runs.emplace_back(std::move(queued), redundant);
+      t.kept += m.run != nullptr;
+      t.runs.push_back(std::move(m));
       if (t.runs.size() % kBatch == 0) t.progress.notify_one();
       return true;
     }
     bool take_all(Runs& runs) override {
-      for (auto& [r, redundant] : runs) r = slimmed(r, redundant);
+      if (s.s_.slim)
+        for (Made& m : runs)
+          if (m.run && !m.redundant && !first(*m.run)) m.run->log = ChoiceLog{};
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
       if (s.stopping_ || t.state == Task::State::dropped) return false;
-      for (auto& run : runs) t.runs.push_back(std::move(run));
+      for (Made& m : runs) {
+        t.kept += m.run != nullptr;
+        t.runs.push_back(std::move(m));
+      }
       t.progress.notify_one();
       return true;
     }
@@ -407,27 +435,33 @@ class SubtreeSearch {
     // its outcome or of one of its findings: a later one is never the first of
     // the whole search. So many more runs fit in the buffer, and the run
     // itself keeps its buffers for the walk's next run (no allocation there).
-    RunResult slimmed(const RunResult& r, bool redundant) {
-      if (!s.s_.slim) return r;
-      RunResult kept;
-      kept.scheduling_decisions = r.scheduling_decisions;
-      if (redundant) return kept;
-      kept.completed = r.completed;
-      kept.outcome = r.outcome;
-      kept.bad = r.bad;
-      kept.findings = r.findings;
-      kept.fingerprint = r.fingerprint;
-      bool first = r.completed && seen.insert("outcome " + r.outcome.text()).second;
-      for (const Finding& f : r.findings) first |= seen.insert("finding " + f.key()).second;
-      if (first) kept.log = r.log;
-      return kept;
+    Made made(const RunResult& r, bool redundant) {
+      if (!s.s_.slim) return {redundant, 0, std::make_unique<RunResult>(r)};
+      if (redundant) return {true, r.scheduling_decisions, nullptr};
+      auto kept = std::make_unique<RunResult>();
+      kept->scheduling_decisions = r.scheduling_decisions;
+      kept->completed = r.completed;
+      kept->outcome = r.outcome;
+      kept->bad = r.bad;
+      kept->findings = r.findings;
+      kept->fingerprint = r.fingerprint;
+      if (first(r)) kept->log = r.log;
+      return {false, 0, std::move(kept)};
+    }
+    // Is `r` the first run here of its outcome or of one of its findings?
+    bool first(const RunResult& r) {
+      bool is = r.completed && seen.insert("outcome " + r.outcome.text()).second;
+      for (const Finding& f : r.findings) is |= seen.insert("finding " + f.key()).second;
+      return is;
     }
     std::unordered_set<std::string> seen;  // outcomes (their text) and findings (key) of the runs taken
 
     // With t.lock held: until the walk that takes the runs made room (or
     // will take none). A thread waiting here holds no slot.
     void wait_for_room(std::unique_lock<std::mutex>& g) {
-      auto room = [&] { return s.stopping_ || t.state == Task::State::dropped || t.runs.size() < kBuffered; };
+      auto room = [&] {
+        return s.stopping_ || t.state == Task::State::dropped || (t.runs.size() < kBuffered && t.kept < kKept);
+      };
       if (!room()) s.wait_without_slot(g, t.room, room);
     }
   };
