@@ -33,8 +33,8 @@ std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node)
 // A run made on another thread, on its way to the walk that takes it. Of a
 // redundant run, slimmed (DporSearch::slim), only its decisions are kept, in
 // place: most runs a subtree makes are redundant, and a queue of them stays
-// small. Any other run is kept (whole, or slimmed: Buffer::slimmed) behind
-// a pointer.
+// small. Any other run is kept (whole, or slimmed: Buffer::made) behind a
+// pointer.
 struct Made {
   bool redundant = false;
   std::uint64_t decisions = 0;     // a slimmed redundant run: all that is kept
@@ -50,11 +50,11 @@ struct Sink {
   virtual bool take(const RunResult& r, bool redundant) = 0;
   // Runs another thread made, in order (emptied or not).
   virtual bool take_all(Runs& runs) {
-    RunResult redundant;  // a slimmed redundant run, as take() would have had it
+    RunResult decisions_only;  // a slimmed redundant run, as take() would have had it
     for (const Made& m : runs) {
       if (!go_on()) return false;
-      redundant.scheduling_decisions = m.decisions;
-      if (!take(m.run ? *m.run : redundant, m.redundant)) return false;
+      decisions_only.scheduling_decisions = m.decisions;
+      if (!take(m.run ? *m.run : decisions_only, m.redundant)) return false;
     }
     return true;
   }

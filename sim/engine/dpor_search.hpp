@@ -23,7 +23,7 @@ struct DporSearch {
   // walks it itself (false: waits for a thread to; tests).
   bool take_back = true;
   // A run made on another thread reaches `take` with only what the explorer
-  // uses of it (dpor_search.cpp, Buffer::slimmed): of a redundant run its
+  // uses of it (dpor_search.cpp, Buffer::made): of a redundant run its
   // decisions; the log only of the first run of an outcome or finding there.
   // false: whole (tests).
   bool slim = true;
