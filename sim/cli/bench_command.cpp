@@ -411,10 +411,11 @@ void parallel_section(const BenchSettings& s) {
   // explorations of a small workload (the speed-up no search can beat there)
   // and the speed-up against it. How the work was shared: subtrees walked on
   // other threads and taken over, their runs (and those thrown away), threads
-  // started, and how long the search's own walk waited for a subtree's runs.
+  // started, and how long the search's own walk waited for a subtree's runs
+  // and passed them on to the explorer (the rest of its time it made runs).
   Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "machine",
-           "of machine", "subtrees", "runs ahead", "runs lost", "threads", "walk waited"},
-          "rrrrrlrrrrrrrrr");
+           "of machine", "subtrees", "runs ahead", "runs lost", "threads", "walk waited", "walk passed on"},
+          "rrrrrlrrrrrrrrrr");
   models::Config small = c;  // 7776 executions, 21465 runs: about a second
   small.block = 10;
   small.params["bins"] = 5;
@@ -461,7 +462,8 @@ void parallel_section(const BenchSettings& s) {
            fmt::format("{:.0f}%", 100 * speedup / n), identical ? "yes" : "NO", seconds(median.cpu),
            fmt::format("{:.1f}", x.seconds > 0 ? median.cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
            fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
-           std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting)});
+           std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting),
+           seconds(x.sharing.passing)});
   }
   t.print(s.markdown);
 }

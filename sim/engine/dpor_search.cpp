@@ -96,7 +96,17 @@ class SubtreeSearch {
       stopping_ = true;
     }
     work_.notify_all();  // walks waiting on a task see it within kPatience
-    for (std::thread& t : threads_) t.join();
+    // A thread still walking a dropped task may have started another before
+    // it saw stopping_: threads_ is read under the lock, one at a time.
+    for (std::size_t k = 0;; ++k) {
+      std::thread t;
+      {
+        std::lock_guard<std::mutex> g(lock_);
+        if (k == threads_.size()) break;
+        t = std::move(threads_[k]);
+      }
+      t.join();
+    }
   }
 
   SearchStats search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
@@ -113,6 +123,8 @@ class SubtreeSearch {
     std::lock_guard<std::mutex> g(lock_);
     stats_.threads = threads_.size();
     stats_.runs_ahead = runs_ahead_;
+    stats_.taken_over = taken_over_;
+    stats_.passing = std::chrono::duration<double>(passing_).count();
     stats_.runs_lost = runs_on_workers_ - runs_ahead_;
     return stats_;
   }
@@ -171,6 +183,8 @@ class SubtreeSearch {
       SubtreeSearch& s;
       std::vector<std::vector<TaskPtr>>& spawned;
       ~DropAll() {
+        if (std::all_of(spawned.begin(), spawned.end(), [](const std::vector<TaskPtr>& at) { return at.empty(); }))
+          return;  // (the search's lock is contended: taken only when there is something to drop)
         std::lock_guard<std::mutex> g(s.lock_);
         for (auto& at : spawned)
           for (const TaskPtr& t : at) s.drop(*t);
@@ -190,9 +204,12 @@ class SubtreeSearch {
         if (!d.next(floor)) return true;
         const std::size_t e = d.stack_.size() - 1;
         if (spawned.size() > e + 1) {
-          std::lock_guard<std::mutex> g(lock_);
-          for (std::size_t k = e + 1; k < spawned.size(); ++k)
-            for (const TaskPtr& t : spawned[k]) drop(*t);
+          if (std::any_of(spawned.begin() + static_cast<std::ptrdiff_t>(e + 1), spawned.end(),
+                          [](const std::vector<TaskPtr>& at) { return !at.empty(); })) {
+            std::lock_guard<std::mutex> g(lock_);
+            for (std::size_t k = e + 1; k < spawned.size(); ++k)
+              for (const TaskPtr& t : spawned[k]) drop(*t);
+          }
           spawned.resize(e + 1);
         }
         TaskPtr t = claim(d, e, spawned);
@@ -218,8 +235,7 @@ class SubtreeSearch {
     if (t->state != Task::State::queued || !s_.take_back) {
       g.unlock();  // the copy is not changed once the task is queued
       if (agrees(t->prefix, d.stack_, e)) {
-        std::lock_guard<std::mutex> h(lock_);
-        ++stats_.taken_over;
+        ++taken_over_;
         return t;
       }
       g.lock();
@@ -266,7 +282,10 @@ class SubtreeSearch {
         t.room.notify_one();
       }
       if (top) runs_ahead_ += runs.size();
-      if (!sink.take_all(runs)) {
+      const auto passing_since = std::chrono::steady_clock::now();
+      const bool passed = sink.take_all(runs);
+      if (top) passing_ += std::chrono::steady_clock::now() - passing_since;  // one walk only: no lock
+      if (!passed) {
         std::lock_guard<std::mutex> g(lock_);
         drop(t);
         return false;
@@ -297,13 +316,9 @@ class SubtreeSearch {
       if (stack[--high].kind == ChoiceKind::thread) ++threads_below;
     if (high <= floor) return;
     if (!wanted_) return;  // no thread wants a task (read without the lock: after every run of every walk)
-    std::size_t queued = 0;
-    {
-      std::lock_guard<std::mutex> g(lock_);
-      if (!wanted_) return;
-      for (const auto& at : spawned)
-        for (const TaskPtr& t : at) queued += t->state == Task::State::queued;
-    }
+    std::size_t queued = 0;  // (a task leaves `queued` under the lock; counting them without it is close enough)
+    for (const auto& at : spawned)
+      for (const TaskPtr& t : at) queued += t->state == Task::State::queued;
     if (queued >= s_.offered) return;
     if (spawned.size() < high) spawned.resize(high);
     std::vector<TaskPtr> fresh;
@@ -336,13 +351,15 @@ class SubtreeSearch {
       return ++queued < s_.offered;
     });
     if (fresh.empty()) return;
+    std::size_t wake = 0;  // idle threads that can take a task now (waking more only makes them contend for lock_)
     {
       std::lock_guard<std::mutex> g(lock_);
       for (TaskPtr& t : fresh) queue_.insert(std::move(t));
       changed();
       start_threads();
+      wake = std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
     }
-    work_.notify_all();
+    for (std::size_t k = 0; k < wake; ++k) work_.notify_one();
   }
 
   // The branches next() would take at nodes low..high-1 of `d`'s stack, the
@@ -490,10 +507,12 @@ class SubtreeSearch {
     explicit SlotGiven(SubtreeSearch& search) : s(search) {
       if (!held) return;
       holds_slot = false;
-      std::lock_guard<std::mutex> h(s.lock_);
-      ++s.free_;
-      s.changed();
-      s.start_threads();
+      {
+        std::lock_guard<std::mutex> h(s.lock_);
+        ++s.free_;
+        s.changed();
+        s.start_threads();
+      }
       s.work_.notify_one();
     }
     ~SlotGiven() {
@@ -515,6 +534,7 @@ class SubtreeSearch {
 
   // With lock_ held: a thread for every free slot with a task queued.
   void start_threads() {
+    if (stopping_) return;
     const std::size_t wanted = std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
     while (idle_ < wanted && threads_.size() < kMostThreads) {
       ++idle_;
@@ -540,7 +560,7 @@ class SubtreeSearch {
       ++free_;
       ++idle_;
       changed();
-      if (!queue_.empty()) work_.notify_one();
+      if (queue_.size() > 1 && free_ > 1) work_.notify_one();  // this thread takes the first itself
     }
   }
 
@@ -578,7 +598,8 @@ class SubtreeSearch {
   std::size_t idle_ = 0;  // threads waiting for a task
   std::vector<std::thread> threads_;
   SearchStats stats_;
-  std::atomic<std::uint64_t> runs_on_workers_{0}, runs_ahead_{0};
+  std::atomic<std::uint64_t> runs_on_workers_{0}, runs_ahead_{0}, taken_over_{0};
+  std::chrono::steady_clock::duration passing_{};  // the search's first walk's only
 };
 
 thread_local bool SubtreeSearch::holds_slot = true;

@@ -38,6 +38,7 @@ struct SearchStats {
                                  // disagreed, a stopped search)
   std::size_t threads = 0;       // threads started
   double waiting = 0;            // seconds walks waited for a subtree's runs
+  double passing = 0;            // seconds the search's first walk passed a subtree's runs on
 };
 
 // Hands every run of the exhaustive search to `take`, in the order of the
