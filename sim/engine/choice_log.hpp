@@ -33,6 +33,9 @@ struct StepShape {
   // (docs/architecture.md, "Commuting RMWs"): its family (operation, type,
   // scope, and the block for cta scope), else 0. Known only once the step ran.
   std::uint64_t commutes = 0;
+  // A spin wait (it touches no location: docs/architecture.md, "A spin wait is
+  // no read"): the location whose newer write it waits for, else 0.
+  std::uintptr_t waits = 0;
   bool operator==(const StepShape&) const = default;
 };
 // Two steps that would be dependent as accesses of one location but commute:

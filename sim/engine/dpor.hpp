@@ -186,6 +186,11 @@ class Dpor final : public Chooser {
       // RMW was first kept asleep, the earlier node, stays).
       auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
         if (q == taken_thread) return;
+        // A spin wait touches no location, but a write there after it wakes
+        // the waiter, whose read may then return the old write once more;
+        // run before the wait, the write leaves the re-read nothing to wait
+        // for, and spin-assume keeps it from the old write: so it wakes.
+        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
         if (dependent(s.shape, taken)) {
           if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
           s.half = true;
@@ -735,7 +740,7 @@ class Dpor final : public Chooser {
       return k;
     };
     const std::size_t wait = next(s);
-    if (wait >= from || !(steps[wait].shape == StepShape{})) return false;
+    if (wait >= from || steps[wait].shape.waits == 0) return false;
     const std::size_t woken = next(wait);
     if (woken >= n) return false;
     const Step& re = steps[woken];
@@ -992,7 +997,7 @@ class Dpor final : public Chooser {
     const ThreadId q = steps[x].thread;
     const Step& s = steps[j];
     if (names(s.joins, q) || names(s.learns, q)) return false;
-    if (s.waited != 0) return s.waited == w.addr && s.woke_to_newer;
+    if (s.shape.waits != 0) return s.shape.waits == w.addr && s.woke_to_newer;
     if (!dependent(s.shape, w) && !commute(s.shape, w)) return true;
     if (!reads_the_same_after(s, w)) return false;
     return !s.counted || (s.counted_by != Step::unknown && s.counted_by < x);

@@ -804,7 +804,7 @@ class Run final : public Door, public HostApi {
         // the old one again): so for the explorer it touches no location.
         if (in_step_) {
           r_->steps[step_].shape = StepShape{};
-          r_->steps[step_].waited = arena().offset(e.addr);
+          r_->steps[step_].shape.waits = arena().offset(e.addr);
           wait = step_;
         }
         t.state = State::spin;

@@ -55,11 +55,10 @@ struct Step {
   // then return the old one once more (an execution of its own).
   bool respun = false;
   std::size_t counted_by = unknown;    // the (last) spin wait that counted them
-  // A spin wait (a step that blocked and read nothing; its shape is empty):
-  // the location of the read it waits to repeat, and whether the read made
-  // once woken returned a write other than the one it waited past (then only
-  // when it read, not what, depended on the wait).
-  std::uintptr_t waited = 0;
+  // A spin wait (a step that blocked and read nothing; its shape names only
+  // the location it waits on, StepShape::waits): whether the read made once
+  // woken returned a write other than the one it waited past (then only when
+  // it read, not what, depended on the wait).
   bool woke_to_newer = false;
   // A load: a write it may not return is hidden from it only through a write
   // its thread does not know (MemoryModel::hidden_by_unknown).
@@ -85,7 +84,6 @@ struct Step {
     settled = false;
     respun = false;
     counted_by = unknown;
-    waited = 0;
     woke_to_newer = false;
     hidden_by_unknown = false;
     precedes.clear();
