@@ -191,8 +191,9 @@ INSTANTIATE_TEST_SUITE_P(Shipped, Reduction, ::testing::ValuesIn(test::model_nam
 // what it read (docs/architecture.md, "reads-from sleep": a spin wait that
 // counted the writes at that read keeps the run from being a repeat), and a
 // write after a spin wait wakes the waiter, which may then re-read the old
-// write ("A spin wait is no read": the writer wakes from the sleep sets; in
-// spin_on_flag the search lost 2 of 8 ended executions without that). Each
+// write ("A spin wait is no read": the writer wakes from the sleep sets;
+// without that the search lost 2 of spin_on_flag_read_first's 12 ended
+// executions). Each
 // runs as one block of threads and as one-thread blocks (scope and moral
 // strength differ), against the naive enumeration.
 using namespace scopesim::dialect;
@@ -201,16 +202,45 @@ using test::global_id;
 
 // Thread 0 stores the data, then the flag; the others re-read the data until
 // they see the flag, and keep the last data they read.
+using Ref = atomic_ref<int, thread_scope_device>;
+template <class R>
+void store_data_then_flag(R& data, R& flag, int stores) {
+  for (int v = 1; v <= stores; ++v) data.store(v, memory_order_relaxed);
+  flag.store(1, memory_order_relaxed);
+}
+template <class R>
+int spin_until_flag(R& data, R& flag) {
+  int seen;
+  do {
+    seen = data.load(memory_order_relaxed);
+  } while (flag.load(memory_order_relaxed) == 0);
+  return seen;
+}
+
 SCOPESIM_KERNEL void spin_on_flag(Cells c) {
-  atomic_ref<int, thread_scope_device> data(*c.x), flag(*c.r3);
+  Ref data(*c.x), flag(*c.r3);
   if (global_id() == 0) {
-    data.store(1, memory_order_relaxed);
-    flag.store(1, memory_order_relaxed);
+    store_data_then_flag(data, flag, 1);
   } else {
-    int seen;
-    do {
+    *c.r0 = spin_until_flag(data, flag);
+  }
+}
+
+// As spin_on_flag, reading the data and the flag once before the loop: the
+// loop's first visit to each load then finds the thread's stack as later
+// visits do (the calls before it left the same there), so spin-assume may
+// block from the loop's second iteration on.
+SCOPESIM_KERNEL void spin_on_flag_read_first(Cells c) {
+  Ref data(*c.x), flag(*c.r3);
+  if (global_id() == 0) {
+    store_data_then_flag(data, flag, 1);
+  } else {
+    int seen = data.load(memory_order_relaxed);
+    bool set = flag.load(memory_order_relaxed) != 0;
+    while (!set) {
       seen = data.load(memory_order_relaxed);
-    } while (flag.load(memory_order_relaxed) == 0);
+      set = flag.load(memory_order_relaxed) != 0;
+    }
     *c.r0 = seen;
   }
 }
@@ -219,10 +249,9 @@ SCOPESIM_KERNEL void spin_on_flag(Cells c) {
 // thread's local state at the data's load then differs with what the last
 // iteration read.
 SCOPESIM_KERNEL void spin_on_flag_keeping_last(Cells c) {
-  atomic_ref<int, thread_scope_device> data(*c.x), flag(*c.r3);
+  Ref data(*c.x), flag(*c.r3);
   if (global_id() == 0) {
-    data.store(1, memory_order_relaxed);
-    flag.store(1, memory_order_relaxed);
+    store_data_then_flag(data, flag, 1);
   } else {
     int seen = 0, before;
     do {
@@ -236,17 +265,11 @@ SCOPESIM_KERNEL void spin_on_flag_keeping_last(Cells c) {
 
 // As spin_on_flag, the data stored twice before the flag.
 SCOPESIM_KERNEL void spin_on_flag_data_twice(Cells c) {
-  atomic_ref<int, thread_scope_device> data(*c.x), flag(*c.r3);
+  Ref data(*c.x), flag(*c.r3);
   if (global_id() == 0) {
-    data.store(1, memory_order_relaxed);
-    data.store(2, memory_order_relaxed);
-    flag.store(1, memory_order_relaxed);
+    store_data_then_flag(data, flag, 2);
   } else {
-    int seen;
-    do {
-      seen = data.load(memory_order_relaxed);
-    } while (flag.load(memory_order_relaxed) == 0);
-    *c.r0 = seen;
+    *c.r0 = spin_until_flag(data, flag);
   }
 }
 
@@ -270,14 +293,9 @@ SCOPESIM_KERNEL void spin_on_flag_plain_data(Cells c) {
 SCOPESIM_KERNEL void spin_on_block_scope_flag(Cells c) {
   atomic_ref<int, thread_scope_block> data(*c.x), flag(*c.r3);
   if (global_id() == 0) {
-    data.store(1, memory_order_relaxed);
-    flag.store(1, memory_order_relaxed);
+    store_data_then_flag(data, flag, 1);
   } else {
-    int seen;
-    do {
-      seen = data.load(memory_order_relaxed);
-    } while (flag.load(memory_order_relaxed) == 0);
-    *c.r0 = seen;
+    *c.r0 = spin_until_flag(data, flag);
   }
 }
 
@@ -311,16 +329,11 @@ SCOPESIM_KERNEL void compare_and_swap_loop(Cells c) {
 
 // As spin_on_flag, the spinner then storing to the data what it saw, plus 5.
 SCOPESIM_KERNEL void spin_then_store(Cells c) {
-  atomic_ref<int, thread_scope_device> data(*c.x), flag(*c.r3);
+  Ref data(*c.x), flag(*c.r3);
   if (global_id() == 0) {
-    data.store(1, memory_order_relaxed);
-    flag.store(1, memory_order_relaxed);
+    store_data_then_flag(data, flag, 1);
   } else {
-    int seen;
-    do {
-      seen = data.load(memory_order_relaxed);
-    } while (flag.load(memory_order_relaxed) == 0);
-    data.store(seen + 5, memory_order_relaxed);
+    data.store(spin_until_flag(data, flag) + 5, memory_order_relaxed);
   }
 }
 
@@ -332,6 +345,7 @@ struct SpinCase {
 TEST(SpinLoops, KeepEveryExecutionOutcomeAndFindingOfTheNaiveEnumeration) {
   const std::vector<SpinCase> cases{
       {test::kernel_model<spin_on_flag>("t.spin_on_flag", 1, 2, true), 2},
+      {test::kernel_model<spin_on_flag_read_first>("t.spin_on_flag_read_first", 1, 2, true), 2},
       {test::kernel_model<spin_on_flag_keeping_last>("t.spin_on_flag_keeping_last", 1, 2, true), 2},
       {test::kernel_model<spin_on_flag_data_twice>("t.spin_on_flag_data_twice", 1, 2, true), 2},
       {test::kernel_model<spin_on_flag_plain_data>("t.spin_on_flag_plain_data", 1, 2, true), 2},
