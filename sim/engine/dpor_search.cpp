@@ -182,13 +182,7 @@ class SubtreeSearch {
     struct DropAll {
       SubtreeSearch& s;
       std::vector<std::vector<TaskPtr>>& spawned;
-      ~DropAll() {
-        if (std::all_of(spawned.begin(), spawned.end(), [](const std::vector<TaskPtr>& at) { return at.empty(); }))
-          return;  // (the search's lock is contended: taken only when there is something to drop)
-        std::lock_guard<std::mutex> g(s.lock_);
-        for (auto& at : spawned)
-          for (const TaskPtr& t : at) s.drop(*t);
-      }
+      ~DropAll() { s.drop_from(spawned, 0); }
     } drop_all{*this, spawned};
     RunResult r;  // each run into it, in the buffers of the one before
     for (;;) {
@@ -204,12 +198,7 @@ class SubtreeSearch {
         if (!d.next(floor)) return true;
         const std::size_t e = d.stack_.size() - 1;
         if (spawned.size() > e + 1) {
-          if (std::any_of(spawned.begin() + static_cast<std::ptrdiff_t>(e + 1), spawned.end(),
-                          [](const std::vector<TaskPtr>& at) { return !at.empty(); })) {
-            std::lock_guard<std::mutex> g(lock_);
-            for (std::size_t k = e + 1; k < spawned.size(); ++k)
-              for (const TaskPtr& t : spawned[k]) drop(*t);
-          }
+          drop_from(spawned, e + 1);
           spawned.resize(e + 1);
         }
         TaskPtr t = claim(d, e, spawned);
@@ -357,7 +346,7 @@ class SubtreeSearch {
       for (TaskPtr& t : fresh) queue_.insert(std::move(t));
       changed();
       start_threads();
-      wake = std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
+      wake = takers();
     }
     for (std::size_t k = 0; k < wake; ++k) work_.notify_one();
   }
@@ -392,6 +381,16 @@ class SubtreeSearch {
         }
       }
     }
+  }
+
+  // Drops the tasks a walk handed out at nodes `from` and below. (The search's
+  // lock is contended: it is taken only when there is a task to drop.)
+  void drop_from(const std::vector<std::vector<TaskPtr>>& spawned, std::size_t from) {
+    const auto at = spawned.begin() + static_cast<std::ptrdiff_t>(std::min(from, spawned.size()));
+    if (std::all_of(at, spawned.end(), [](const std::vector<TaskPtr>& ts) { return ts.empty(); })) return;
+    std::lock_guard<std::mutex> g(lock_);
+    for (auto it = at; it != spawned.end(); ++it)
+      for (const TaskPtr& t : *it) drop(*t);
   }
 
   // With lock_ held: nobody will take `t`'s runs.
@@ -532,10 +531,16 @@ class SubtreeSearch {
     stats_.waiting += std::chrono::duration<double>(waited).count();
   }
 
+  // With lock_ held: how many threads could take a queued task now (one per
+  // free slot with a task queued).
+  std::size_t takers() const {
+    return std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
+  }
+
   // With lock_ held: a thread for every free slot with a task queued.
   void start_threads() {
     if (stopping_) return;
-    const std::size_t wanted = std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
+    const std::size_t wanted = takers();
     while (idle_ < wanted && threads_.size() < kMostThreads) {
       ++idle_;
       threads_.emplace_back([this] { work(); });
