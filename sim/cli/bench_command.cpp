@@ -25,6 +25,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "models/model.hpp"
@@ -355,6 +356,17 @@ double process_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+// Context switches of every thread of this process so far: a thread blocked
+// (sleeps: a lock, a condition variable) or taken off its CPU (preemptions).
+struct Switches {
+  long sleeps = 0, preemptions = 0;
+};
+Switches process_switches() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return {u.ru_nvcsw, u.ru_nivcsw};
+}
+
 // The workload: exhaustive, two threads racing on each bin (6 executions
 // per bin, so 6^(block/2) in all). The default block of 12 (46656
 // executions) takes some 60 s with one job on a 16-core machine's host, the
@@ -409,13 +421,17 @@ void parallel_section(const BenchSettings& s) {
   // the same work costs more), and how many workers were busy on average
   // (fewer than N: slots idle); what the machine gives N independent one-job
   // explorations of a small workload (the speed-up no search can beat there)
-  // and the speed-up against it. How the work was shared: subtrees walked on
+  // and the speed-up against it; the threads' context switches (sleeps: each
+  // hands a CPU back, and on a virtual machine a woken thread reaches one
+  // late; preemptions: more threads runnable than CPUs, docs/performance.md,
+  // "Eighth round"). How the work was shared: subtrees walked on
   // other threads and taken over, their runs (and those thrown away), threads
   // started, and how long the search's own walk waited for a subtree's runs
   // and passed them on to the explorer (the rest of its time it made runs).
   Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "machine",
-           "of machine", "subtrees", "runs ahead", "runs lost", "threads", "walk waited", "walk passed on"},
-          "rrrrrlrrrrrrrrrr");
+           "of machine", "sleeps", "preemptions", "subtrees", "runs ahead", "runs lost", "threads", "walk waited",
+           "walk passed on"},
+          "rrrrrlrrrrrrrrrrrr");
   // The machine's workload: <<<1,12>>> (46656 executions, 5-9 s with one job
   // on the 16-core machine; <<<1,10>>>, under a second, read 9.9x-18.0x there at
   // 16 from one call to the next), or a smaller one under a smaller --parallel-block.
@@ -429,6 +445,7 @@ void parallel_section(const BenchSettings& s) {
   struct Measure {
     Exploration x;
     double cpu = 0;
+    Switches switches;
     std::string json;
   };
   auto measure = [&](unsigned n) {
@@ -436,8 +453,12 @@ void parallel_section(const BenchSettings& s) {
     o.jobs = n;
     Measure r;
     const double cpu_before = process_cpu_seconds();
+    const Switches switches_before = process_switches();
     r.x = explore(*m, c, o);
     r.cpu = process_cpu_seconds() - cpu_before;
+    const Switches switches_after = process_switches();
+    r.switches = {switches_after.sleeps - switches_before.sleeps,
+                  switches_after.preemptions - switches_before.preemptions};
     r.json = report::explore_json(report::ExploreReport{m, c, o, &r.x, {}, {}}, false).dump();
     return r;
   };
@@ -464,7 +485,8 @@ void parallel_section(const BenchSettings& s) {
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
            fmt::format("{:.0f}%", 100 * speedup / n), identical ? "yes" : "NO", seconds(median.cpu),
            fmt::format("{:.1f}", x.seconds > 0 ? median.cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
-           fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
+           fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(median.switches.sleeps),
+           std::to_string(median.switches.preemptions), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
            std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting),
            seconds(x.sharing.passing)});
   }
