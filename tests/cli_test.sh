@@ -104,6 +104,10 @@ expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --pa
 # explorations and the search's against it
 grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+%' out.txt && grep -q "of machine" out.txt && pass ||
   fail "bench parallel CPU and machine columns"
+# the threads' context switches: two counts after "of machine"
+grep -qE '^ *jobs .* of machine +sleeps +preemptions' out.txt &&
+  grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+% +[0-9]+ +[0-9]+ ' out.txt && pass ||
+  fail "bench parallel context-switch columns"
 # rounds: two of each job count, the median shown, each round's result the same as the first
 expect_code 0 "bench parallel rounds" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4 --parallel-repeat 2
 grep -q "the median of 2 rounds" out.txt && [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && pass ||
