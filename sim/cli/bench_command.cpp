@@ -418,20 +418,19 @@ void parallel_section(const BenchSettings& s) {
     explore(*m, warm, exhaustive(warm, 0));
   }
   // Where efficiency goes: the CPU time of all threads (more than with one job:
-  // the same work costs more), and how many workers were busy on average
-  // (fewer than N: slots idle); what the machine gives N independent one-job
+  // the same work costs more), and how many threads were busy on average
+  // (fewer than N: some asleep for want of a task); what the machine gives N independent one-job
   // explorations of a small workload (the speed-up no search can beat there)
   // and the speed-up against it; the threads' context switches (sleeps: each
   // hands a CPU back, and on a virtual machine a woken thread reaches one
   // late; preemptions: more threads runnable than CPUs, docs/performance.md,
   // "Eighth round"). How the work was shared: subtrees walked on
-  // other threads and taken over, their runs (and those thrown away), threads
-  // started, and how long the search's own walk waited for a subtree's runs
+  // other threads and taken over, their runs (and those thrown away), and how long the search's own walk waited for a subtree's runs
   // and passed them on to the explorer (the rest of its time it made runs).
   Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "machine",
-           "of machine", "sleeps", "preemptions", "subtrees", "runs ahead", "runs lost", "threads", "walk waited",
+           "of machine", "sleeps", "preemptions", "subtrees", "runs ahead", "runs lost", "walk waited",
            "walk passed on"},
-          "rrrrrlrrrrrrrrrrrr");
+          "rrrrrlrrrrrrrrrrr");
   // The machine's workload: <<<1,12>>> (46656 executions, 5-9 s with one job
   // on the 16-core machine; <<<1,10>>>, under a second, read 9.9x-18.0x there at
   // 16 from one call to the next), or a smaller one under a smaller --parallel-block.
@@ -487,7 +486,7 @@ void parallel_section(const BenchSettings& s) {
            fmt::format("{:.1f}", x.seconds > 0 ? median.cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
            fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(median.switches.sleeps),
            std::to_string(median.switches.preemptions), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
-           std::to_string(x.sharing.runs_lost), std::to_string(x.sharing.threads), seconds(x.sharing.waiting),
+           std::to_string(x.sharing.runs_lost), seconds(x.sharing.waiting),
            seconds(x.sharing.passing)});
   }
   t.print(s.markdown);

@@ -3,19 +3,18 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "sim/engine/dpor.hpp"
+#include "sim/fiber/worker_pool.hpp"
 
 namespace scopesim {
 
@@ -85,29 +84,17 @@ struct Sink {
 // itself. A task is a pure function of its copy, so the runs, their order and
 // the stack after each subtree are the sequential search's for every number of
 // jobs and any timing.
+//
+// Walks run as tasks of a WorkerPool: `jobs` threads, each running the walks
+// it started on fibers of their own. A walk that waits for a subtree's runs,
+// or for room for its own, parks and its thread runs another walk or takes a
+// queued subtree, so no thread sleeps while there is a subtree to walk and
+// threads never outnumber the jobs. A walk parks only between runs (the run
+// state is per thread).
 class SubtreeSearch {
  public:
   SubtreeSearch(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s)
-      : m_(m), c_(c), o_(o), s_(s), free_(static_cast<int>(s.jobs) - 1), wanted_(s.jobs > 1) {}
-
-  ~SubtreeSearch() {
-    {
-      std::lock_guard<std::mutex> g(lock_);
-      stopping_ = true;
-    }
-    work_.notify_all();  // walks waiting on a task see it within kPatience
-    // A thread still walking a dropped task may have started another before
-    // it saw stopping_: threads_ is read under the lock, one at a time.
-    for (std::size_t k = 0;; ++k) {
-      std::thread t;
-      {
-        std::lock_guard<std::mutex> g(lock_);
-        if (k == threads_.size()) break;
-        t = std::move(threads_[k]);
-      }
-      t.join();
-    }
-  }
+      : m_(m), c_(c), o_(o), s_(s) {}
 
   SearchStats search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
     struct Explorer final : Sink {
@@ -119,9 +106,24 @@ class SubtreeSearch {
       bool take(const RunResult& r, bool redundant) override { return take_(r, redundant); }
     } explorer(go_on, take);
     Dpor d(s_.preemption_bound, o_.memory_model != "sc");
-    walk(d, 0, explorer, {});
+    if (s_.jobs < 2) {
+      walk(d, 0, explorer, {});
+      return stats_;
+    }
+    fiber::WorkerPool pool(s_.jobs, [this] { return next_task(); });
+    pool_ = &pool;
+    std::exception_ptr error;
+    pool.run([&] {
+      try {
+        walk(d, 0, explorer, {});
+      } catch (...) {
+        error = std::current_exception();
+      }
+      pool.stop();  // every other walk is of a dropped subtree now
+    });
+    pool_ = nullptr;
+    if (error) std::rethrow_exception(error);
     std::lock_guard<std::mutex> g(lock_);
-    stats_.threads = threads_.size();
     stats_.runs_ahead = runs_ahead_;
     stats_.taken_over = taken_over_;
     stats_.passing = std::chrono::duration<double>(passing_).count();
@@ -145,7 +147,10 @@ class SubtreeSearch {
     std::size_t kept = 0;           // of them, those kept behind a pointer (Made::run)
     std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
     std::exception_ptr error;
-    std::condition_variable progress, room;  // a batch of runs or the end came; room in `runs`
+    // Parked: the walk that takes the runs, for a batch or the end; the walk
+    // that makes them, for room in `runs`.
+    fiber::WorkerPool::Task* taker = nullptr;
+    fiber::WorkerPool::Task* maker = nullptr;
   };
   using TaskPtr = std::shared_ptr<Task>;
   // Threads take the shallowest branch first (the largest subtree, the one
@@ -166,12 +171,10 @@ class SubtreeSearch {
   // short and redundant, 16384 runs of either kind took 8.5 s (168 MB at its
   // peak), 1M runs of which 16384 kept 7.6 s, of which 65536 kept 6.0-6.7 s
   // (230-246 MB); more changed nothing. A walk waiting for them is woken at
-  // every kBatch-th (or at the end, or after kPatience).
+  // every kBatch-th (or at the end).
   static constexpr std::size_t kBuffered = std::size_t{1} << 20;
   static constexpr std::size_t kKept = std::size_t{1} << 16;
   static constexpr std::size_t kBatch = 64;
-  // How often a waiting thread looks whether the search is stopping.
-  static constexpr std::chrono::milliseconds kPatience{20};
 
   // The sequential search below the first `floor` nodes of `d`'s stack (its
   // choices set), from the run at the current choices until next() would
@@ -193,6 +196,7 @@ class SubtreeSearch {
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
       if (!sink.take(r, redundant)) return false;
+      if (pool_ != nullptr && fiber::WorkerPool::others_ready() && !pool_->stopping()) fiber::WorkerPool::yield();
       for (;;) {
         spawn(d, floor, spawned, order, serial);
         if (!d.next(floor)) return true;
@@ -250,25 +254,23 @@ class SubtreeSearch {
 
   // Takes the runs of task `t` (the subtree below node e of `d`) in order,
   // then applies its effect on nodes 0..e. `top`: the walk of the whole search.
-  // Passing runs on costs little next to making them: the walk holds no slot
-  // meanwhile (a thread that makes runs takes it), and wakes for each batch.
+  // While no runs are there, the walk parks (it wakes for each batch).
   bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink, bool top) {
     Runs runs;
-    SlotGiven given(*this);
     for (;;) {
       {
         std::unique_lock<std::mutex> g(t.lock);
-        auto ready = [&] { return stopping_ || !t.runs.empty() || t.state == Task::State::finished; };
+        auto ready = [&] { return pool_->stopping() || !t.runs.empty() || t.state == Task::State::finished; };
         if (!ready()) {
           const auto since = std::chrono::steady_clock::now();
-          while (!t.progress.wait_for(g, kPatience, ready)) continue;
+          park_until(g, t.taker, ready);
           if (top) add_waiting(std::chrono::steady_clock::now() - since);
         }
-        if (stopping_) return false;
+        if (pool_->stopping()) return false;
         if (t.runs.empty()) break;  // finished
         runs.swap(t.runs);
         t.kept = 0;
-        t.room.notify_one();
+        wake(t.maker);
       }
       if (top) runs_ahead_ += runs.size();
       const auto passing_since = std::chrono::steady_clock::now();
@@ -292,7 +294,8 @@ class SubtreeSearch {
     return true;
   }
 
-  // While a thread wants a task: hands out the branches the walk will take
+  // While a thread wants a task (or fewer than `stock` are queued beyond the
+  // threads that want one): hands out the branches the walk will take
   // next, as far as the backtrack entries known now tell, the shallowest
   // first, at nodes deep enough above the last run's end.
   void spawn(const Dpor& d, std::size_t floor, std::vector<std::vector<TaskPtr>>& spawned,
@@ -304,7 +307,7 @@ class SubtreeSearch {
     while (high > floor && threads_below < s_.split_above)
       if (stack[--high].kind == ChoiceKind::thread) ++threads_below;
     if (high <= floor) return;
-    if (!wanted_) return;  // no thread wants a task (read without the lock: after every run of every walk)
+    if (queued_.load(std::memory_order_relaxed) >= pool_->idle() + s_.stock) return;  // (after every run of every walk: no lock)
     std::size_t queued = 0;  // (a task leaves `queued` under the lock; counting them without it is close enough)
     for (const auto& at : spawned)
       for (const TaskPtr& t : at) queued += t->state == Task::State::queued;
@@ -340,15 +343,12 @@ class SubtreeSearch {
       return ++queued < s_.offered;
     });
     if (fresh.empty()) return;
-    std::size_t wake = 0;  // idle threads that can take a task now (waking more only makes them contend for lock_)
     {
       std::lock_guard<std::mutex> g(lock_);
-      for (TaskPtr& t : fresh) queue_.insert(std::move(t));
+      for (TaskPtr& t : fresh) queue_.insert(t);
       changed();
-      start_threads();
-      wake = takers();
     }
-    for (std::size_t k = 0; k < wake; ++k) work_.notify_one();
+    for (std::size_t k = 0; k < fresh.size(); ++k) pool_->offered();
   }
 
   // The branches next() would take at nodes low..high-1 of `d`'s stack, the
@@ -407,7 +407,7 @@ class SubtreeSearch {
     t.state = Task::State::dropped;
     t.runs.clear();
     t.kept = 0;
-    t.room.notify_one();
+    wake(t.maker);
   }
 
   // A task's walk hands its runs to the walk that will take them.
@@ -418,7 +418,7 @@ class SubtreeSearch {
     bool go_on() override {
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
-      return !s.stopping_ && t.state != Task::State::dropped;
+      return !s.pool_->stopping() && t.state != Task::State::dropped;
     }
     bool take(const RunResult& r, bool redundant) override {
       Made m = made(r, redundant);  // r keeps its buffers for the walk's next run
@@ -426,7 +426,7 @@ class SubtreeSearch {
       if (t.state == Task::State::dropped) return false;
       t.kept += m.run != nullptr;
       t.runs.push_back(std::move(m));
-      if (t.runs.size() % kBatch == 0) t.progress.notify_one();
+      if (t.runs.size() % kBatch == 0) s.wake(t.taker);
       return true;
     }
     bool take_all(Runs& runs) override {
@@ -435,12 +435,12 @@ class SubtreeSearch {
           if (m.run && !m.redundant && !first(*m.run)) m.run->log = ChoiceLog{};
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
-      if (s.stopping_ || t.state == Task::State::dropped) return false;
+      if (s.pool_->stopping() || t.state == Task::State::dropped) return false;
       for (Made& m : runs) {
         t.kept += m.run != nullptr;
         t.runs.push_back(std::move(m));
       }
-      t.progress.notify_one();
+      s.wake(t.taker);
       return true;
     }
 
@@ -472,101 +472,54 @@ class SubtreeSearch {
     }
     std::unordered_set<std::string> seen;  // outcomes (their text) and findings (key) of the runs taken
 
-    // With t.lock held: until the walk that takes the runs made room (or
-    // will take none). A thread waiting here holds no slot.
+    // With t.lock held: parks until the walk that takes the runs made room
+    // (or will take none).
     void wait_for_room(std::unique_lock<std::mutex>& g) {
-      auto room = [&] {
-        return s.stopping_ || t.state == Task::State::dropped || (t.runs.size() < kBuffered && t.kept < kKept);
-      };
-      if (!room()) s.wait_without_slot(g, t.room, room);
+      s.park_until(g, t.maker, [&] {
+        return s.pool_->stopping() || t.state == Task::State::dropped ||
+               (t.runs.size() < kBuffered && t.kept < kKept);
+      });
     }
   };
 
-  // Slots: at most `jobs` threads make runs (the thread that called search()
-  // holds one). A walk passing a task's runs on, or a task waiting for room,
-  // gives its slot back meanwhile. With a task's lock `g` held: waits on `cv`
-  // until `ready` (looking every kPatience) without a slot.
+  // With a task's lock `g` held: parks the running walk until `ready()`, as
+  // `waiter` (the task's taker or maker), whom the other side wakes.
   template <class Ready>
-  void wait_without_slot(std::unique_lock<std::mutex>& g, std::condition_variable& cv, Ready&& ready) {
-    g.unlock();  // the search's lock is taken before a task's, never after
-    {
-      SlotGiven given(*this);
-      g.lock();
-      while (!cv.wait_for(g, kPatience, ready)) continue;
+  void park_until(std::unique_lock<std::mutex>& g, fiber::WorkerPool::Task*& waiter, Ready&& ready) {
+    while (!ready()) {
+      waiter = fiber::WorkerPool::current();
       g.unlock();
+      fiber::WorkerPool::park();
+      g.lock();
+      if (waiter == fiber::WorkerPool::current()) waiter = nullptr;  // woken by the pool, not by the task
     }
-    g.lock();
+  }
+  // With the task's lock held: wakes its parked taker or maker, if any.
+  static void wake(fiber::WorkerPool::Task*& waiter) {
+    if (waiter == nullptr) return;
+    fiber::WorkerPool::wake(waiter);
+    waiter = nullptr;
   }
 
-  // While it lives, the thread's slot (if it holds one: not while it passes
-  // a task's runs on) is free for another thread. No task lock may be held.
-  struct SlotGiven {
-    SubtreeSearch& s;
-    const bool held = holds_slot;
-    explicit SlotGiven(SubtreeSearch& search) : s(search) {
-      if (!held) return;
-      holds_slot = false;
-      {
-        std::lock_guard<std::mutex> h(s.lock_);
-        ++s.free_;
-        s.changed();
-        s.start_threads();
-      }
-      s.work_.notify_one();
-    }
-    ~SlotGiven() {
-      if (!held) return;
-      holds_slot = true;
-      std::lock_guard<std::mutex> h(s.lock_);
-      --s.free_;  // may go below 0 until a task ends
-      s.changed();
-    }
-  };
-  static thread_local bool holds_slot;  // the search's first thread and a thread walking a task hold one
-
-  // With lock_ held, after free_ or queue_ changed.
-  void changed() { wanted_.store(free_ > 0 && queue_.size() < static_cast<std::size_t>(free_)); }
+  // With lock_ held, after queue_ changed.
+  void changed() { queued_.store(queue_.size(), std::memory_order_relaxed); }
   void add_waiting(std::chrono::steady_clock::duration waited) {
     std::lock_guard<std::mutex> g(lock_);
     stats_.waiting += std::chrono::duration<double>(waited).count();
   }
 
-  // With lock_ held: how many threads could take a queued task now (one per
-  // free slot with a task queued).
-  std::size_t takers() const {
-    return std::min<std::size_t>(queue_.size(), free_ > 0 ? static_cast<std::size_t>(free_) : 0);
-  }
-
-  // With lock_ held: a thread for every free slot with a task queued.
-  void start_threads() {
-    if (stopping_) return;
-    const std::size_t wanted = takers();
-    while (idle_ < wanted && threads_.size() < kMostThreads) {
-      ++idle_;
-      threads_.emplace_back([this] { work(); });
-    }
-  }
-  static constexpr std::size_t kMostThreads = 256;
-
-  void work() {
-    std::unique_lock<std::mutex> g(lock_);
-    for (;;) {
-      work_.wait(g, [&] { return stopping_ || (!queue_.empty() && free_ > 0); });
-      if (stopping_) return;
-      TaskPtr t = *queue_.begin();
+  // The pool's source: a walk of the first queued subtree, if any.
+  fiber::WorkerPool::Body next_task() {
+    TaskPtr t;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      if (queue_.empty()) return {};
+      t = *queue_.begin();
       queue_.erase(queue_.begin());
       t->state = Task::State::running;
-      --free_;
-      --idle_;
       changed();
-      g.unlock();
-      make(*t);
-      g.lock();
-      ++free_;
-      ++idle_;
-      changed();
-      if (queue_.size() > 1 && free_ > 1) work_.notify_one();  // this thread takes the first itself
     }
+    return [this, t] { make(*t); };
   }
 
   // Walks the subtree of `t` on a stack of this thread's own.
@@ -586,7 +539,7 @@ class SubtreeSearch {
     d.stack_.resize(std::min(d.stack_.size(), t.root + 1));
     t.after = std::move(d.stack_);
     t.state = Task::State::finished;
-    t.progress.notify_one();
+    wake(t.taker);
   }
 
   const models::Model& m_;
@@ -594,20 +547,14 @@ class SubtreeSearch {
   const RunOptions& o_;
   const DporSearch& s_;
 
-  std::mutex lock_;  // guards the queue, the counts below and stats_
-  std::condition_variable work_;
+  fiber::WorkerPool* pool_ = nullptr;  // with jobs > 1, while search() runs
+  std::mutex lock_;  // guards the queue and stats_
   std::set<TaskPtr, Sooner> queue_;
-  std::atomic<bool> stopping_ = false;
-  int free_;              // slots free
-  std::atomic<bool> wanted_;  // free_ > queue_.size(): a thread wants a task
-  std::size_t idle_ = 0;  // threads waiting for a task
-  std::vector<std::thread> threads_;
+  std::atomic<std::size_t> queued_ = 0;  // queue_.size(), to read without the lock
   SearchStats stats_;
   std::atomic<std::uint64_t> runs_on_workers_{0}, runs_ahead_{0}, taken_over_{0};
   std::chrono::steady_clock::duration passing_{};  // the search's first walk's only
 };
-
-thread_local bool SubtreeSearch::holds_slot = true;
 
 SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                  const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take) {

@@ -13,10 +13,11 @@ namespace scopesim {
 struct DporSearch {
   int preemption_bound = -1;  // -1: none
   unsigned jobs = 1;          // threads that run executions
-  // With jobs > 1: while a thread has no task, subtrees are handed over at
+  // With jobs > 1: while a thread has no task, or fewer than `stock` wait
+  // beyond those the idle threads will take, subtrees are handed over at
   // nodes with at least `split_above` thread decisions below them in the run
   // just made, at most `offered` waiting per walk (docs/performance.md: tuned
-  // on histogram.plain_rmw). Neither changes what reaches `take`.
+  // on histogram.plain_rmw). None changes what reaches `take`.
   std::size_t split_above = 12;
   std::size_t offered = 4;
   // A walk that reaches a branch it handed out before a thread started it
@@ -27,6 +28,7 @@ struct DporSearch {
   // decisions; the log only of the first run of an outcome or finding there.
   // false: whole (tests).
   bool slim = true;
+  std::size_t stock = 2;  // (see split_above)
 };
 
 // How the work of a search with jobs > 1 was shared out; depends on timing,
@@ -36,7 +38,6 @@ struct SearchStats {
   std::uint64_t runs_ahead = 0;  // runs made on other threads and taken
   std::uint64_t runs_lost = 0;   // runs made on other threads and thrown away (a copy that
                                  // disagreed, a stopped search)
-  std::size_t threads = 0;       // threads started
   double waiting = 0;            // seconds walks waited for a subtree's runs
   double passing = 0;            // seconds the search's first walk passed a subtree's runs on
 };
