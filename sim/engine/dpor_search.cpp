@@ -73,11 +73,11 @@ struct Sink {
 // sleepers woken, steps as they turned out. Nothing else above e is read or
 // written until the search comes back to e.
 //
-// So a walk (one thread's sequential search below a root), while a thread
-// has nothing to do, lists the branches it will take next at shallow nodes and
-// hands the shallowest, with a copy of nodes 0..e as they will then be (the
-// predicted done set), to a task another thread walks on its own stack,
-// recursively. When the walk reaches that branch it compares
+// So a walk (one sequential search below a root), while few subtrees wait
+// (fewer than the idle threads plus DporSearch::stock), lists the branches it
+// will take next at shallow nodes and hands the shallowest, with a copy of
+// nodes 0..e as they will then be (the predicted done set), to a task that
+// another walk, on a stack of its own, takes, recursively. When the walk reaches that branch it compares
 // the copy with its own nodes 0..e in everything the subtree reads; equal, it
 // takes the task's runs in their order instead of making them, then applies
 // its effect on nodes 0..e; else it drops the task and walks the subtree
