@@ -17,26 +17,20 @@
 namespace scopesim::fiber {
 namespace {
 
-// A task parked until `done()`, woken by whoever makes it so.
+// A task parked until `done()`, woken by whoever makes it so (the pool's
+// Waiter slot, under a lock of its own).
 struct Waiter {
   std::mutex lock;
-  WorkerPool::Task* parked = nullptr;
+  WorkerPool::Waiter parked;
 
   template <class Done>
   void park_until(Done&& done) {
     std::unique_lock<std::mutex> g(lock);
-    while (!done()) {
-      parked = WorkerPool::current();
-      g.unlock();
-      WorkerPool::park();
-      g.lock();
-      parked = nullptr;
-    }
+    parked.park_until(g, done);
   }
   void wake() {
     std::lock_guard<std::mutex> g(lock);
-    if (parked != nullptr) WorkerPool::wake(parked);
-    parked = nullptr;
+    parked.wake();
   }
 };
 

@@ -77,11 +77,11 @@ struct Sink {
 // (fewer than the idle threads plus DporSearch::stock), lists the branches it
 // will take next at shallow nodes and hands the shallowest, with a copy of
 // nodes 0..e as they will then be (the predicted done set), to a task that
-// another walk, on a stack of its own, takes, recursively. When the walk reaches that branch it compares
-// the copy with its own nodes 0..e in everything the subtree reads; equal, it
-// takes the task's runs in their order instead of making them, then applies
-// its effect on nodes 0..e; else it drops the task and walks the subtree
-// itself. A task is a pure function of its copy, so the runs, their order and
+// another walk, on a stack of its own, takes, recursively. When the walk
+// reaches that branch it compares the copy with its own nodes 0..e in
+// everything the subtree reads; equal, it takes the task's runs in their
+// order instead of making them, then applies its effect on nodes 0..e; else
+// it drops the task and walks the subtree itself. A task is a pure function of its copy, so the runs, their order and
 // the stack after each subtree are the sequential search's for every number of
 // jobs and any timing.
 //
@@ -147,10 +147,9 @@ class SubtreeSearch {
     std::size_t kept = 0;           // of them, those kept behind a pointer (Made::run)
     std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
     std::exception_ptr error;
-    // Parked: the walk that takes the runs, for a batch or the end; the walk
-    // that makes them, for room in `runs`.
-    fiber::WorkerPool::Task* taker = nullptr;
-    fiber::WorkerPool::Task* maker = nullptr;
+    // Parked (under `lock`): the walk that takes the runs, for a batch or
+    // the end; the walk that makes them, for room in `runs`.
+    fiber::WorkerPool::Waiter taker, maker;
   };
   using TaskPtr = std::shared_ptr<Task>;
   // Threads take the shallowest branch first (the largest subtree, the one
@@ -263,14 +262,14 @@ class SubtreeSearch {
         auto ready = [&] { return pool_->stopping() || !t.runs.empty() || t.state == Task::State::finished; };
         if (!ready()) {
           const auto since = std::chrono::steady_clock::now();
-          park_until(g, t.taker, ready);
+          t.taker.park_until(g, ready);
           if (top) add_waiting(std::chrono::steady_clock::now() - since);
         }
         if (pool_->stopping()) return false;
         if (t.runs.empty()) break;  // finished
         runs.swap(t.runs);
         t.kept = 0;
-        wake(t.maker);
+        t.maker.wake();
       }
       if (top) runs_ahead_ += runs.size();
       const auto passing_since = std::chrono::steady_clock::now();
@@ -407,7 +406,7 @@ class SubtreeSearch {
     t.state = Task::State::dropped;
     t.runs.clear();
     t.kept = 0;
-    wake(t.maker);
+    t.maker.wake();
   }
 
   // A task's walk hands its runs to the walk that will take them.
@@ -426,7 +425,7 @@ class SubtreeSearch {
       if (t.state == Task::State::dropped) return false;
       t.kept += m.run != nullptr;
       t.runs.push_back(std::move(m));
-      if (t.runs.size() % kBatch == 0) s.wake(t.taker);
+      if (t.runs.size() % kBatch == 0) t.taker.wake();
       return true;
     }
     bool take_all(Runs& runs) override {
@@ -440,7 +439,7 @@ class SubtreeSearch {
         t.kept += m.run != nullptr;
         t.runs.push_back(std::move(m));
       }
-      s.wake(t.taker);
+      t.taker.wake();
       return true;
     }
 
@@ -475,31 +474,12 @@ class SubtreeSearch {
     // With t.lock held: parks until the walk that takes the runs made room
     // (or will take none).
     void wait_for_room(std::unique_lock<std::mutex>& g) {
-      s.park_until(g, t.maker, [&] {
+      t.maker.park_until(g, [&] {
         return s.pool_->stopping() || t.state == Task::State::dropped ||
                (t.runs.size() < kBuffered && t.kept < kKept);
       });
     }
   };
-
-  // With a task's lock `g` held: parks the running walk until `ready()`, as
-  // `waiter` (the task's taker or maker), whom the other side wakes.
-  template <class Ready>
-  void park_until(std::unique_lock<std::mutex>& g, fiber::WorkerPool::Task*& waiter, Ready&& ready) {
-    while (!ready()) {
-      waiter = fiber::WorkerPool::current();
-      g.unlock();
-      fiber::WorkerPool::park();
-      g.lock();
-      if (waiter == fiber::WorkerPool::current()) waiter = nullptr;  // woken by the pool, not by the task
-    }
-  }
-  // With the task's lock held: wakes its parked taker or maker, if any.
-  static void wake(fiber::WorkerPool::Task*& waiter) {
-    if (waiter == nullptr) return;
-    fiber::WorkerPool::wake(waiter);
-    waiter = nullptr;
-  }
 
   // With lock_ held, after queue_ changed.
   void changed() { queued_.store(queue_.size(), std::memory_order_relaxed); }
@@ -539,7 +519,7 @@ class SubtreeSearch {
     d.stack_.resize(std::min(d.stack_.size(), t.root + 1));
     t.after = std::move(d.stack_);
     t.state = Task::State::finished;
-    wake(t.taker);
+    t.taker.wake();
   }
 
   const models::Model& m_;

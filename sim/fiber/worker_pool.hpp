@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace scopesim::fiber {
@@ -54,6 +55,33 @@ class WorkerPool {
   static bool others_ready();
   // Lets this thread's ready tasks run first.
   static void yield();
+
+  // The task, if any, parked until a condition guarded by some lock holds;
+  // the slot is guarded by that lock too.
+  class Waiter {
+   public:
+    // With `g` held, from inside a task: parks it until `ready()` (read
+    // under g), after each wake-up looking again.
+    template <class Ready>
+    void park_until(std::unique_lock<std::mutex>& g, Ready&& ready) {
+      while (!ready()) {
+        task_ = current();
+        g.unlock();
+        park();
+        g.lock();
+        if (task_ == current()) task_ = nullptr;  // (else someone else parked meanwhile, or wake() cleared it)
+      }
+    }
+    // With the lock held, after the condition may have come true: wakes the parked task, if any.
+    void wake() {
+      if (task_ == nullptr) return;
+      WorkerPool::wake(task_);
+      task_ = nullptr;
+    }
+
+   private:
+    Task* task_ = nullptr;
+  };
 
  private:
   struct Worker;
