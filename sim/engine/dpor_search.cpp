@@ -293,10 +293,11 @@ class SubtreeSearch {
     return true;
   }
 
-  // While a thread wants a task (or fewer than `stock` are queued beyond the
-  // threads that want one): hands out the branches the walk will take
-  // next, as far as the backtrack entries known now tell, the shallowest
-  // first, at nodes deep enough above the last run's end.
+  // While fewer tasks are queued than the idle threads plus `stock` (so a
+  // thread that ends its task finds the next one waiting): hands out the
+  // branches the walk will take next, as far as the backtrack entries known
+  // now tell, the shallowest first, at nodes deep enough above the last
+  // run's end.
   void spawn(const Dpor& d, std::size_t floor, std::vector<std::vector<TaskPtr>>& spawned,
              const std::vector<std::uint64_t>& order, std::uint64_t& serial) {
     if (s_.jobs < 2) return;
