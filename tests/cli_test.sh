@@ -94,6 +94,8 @@ expect_code 2 "compare with garbage results" -- "$bin" compare --all --gpu bad.j
 # bench: sections chosen by --only, a Markdown report with a Mermaid plot, bad section names rejected.
 expect_code 0 "bench exploration" -- "$bin" bench --only exploration --repeat 1 litmus.CoRW
 grep -q "litmus.CoRW" out.txt && grep -q "fiber switch" out.txt && pass || fail "bench exploration table"
+head -1 out.txt | grep -qE "^build: .+, .+, engine (without a profile|optimized with its profile|instrumented for a profile); [0-9]+ hardware threads$" &&
+  pass || fail "bench names its build"
 grep -q "Scaling" out.txt && fail "bench --only exploration ran scaling" || pass
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"

@@ -503,6 +503,23 @@ constexpr Section sections[] = {{"exploration", exploration_section},
                                 {"scaling", scaling_section},
                                 {"parallel", parallel_section}};
 
+// The build the numbers come from: they change with the compiler, its
+// optimization and the engine's profile (docs/performance.md).
+std::string build_description() {
+#if defined(__clang__)
+  const std::string compiler = "Clang " __clang_version__;
+#elif defined(__GNUC__)
+  const std::string compiler = "GCC " __VERSION__;
+#else
+  const std::string compiler = "an unknown compiler";
+#endif
+  const std::string pgo = SCOPESIM_BENCH_PGO;
+  return fmt::format("build: {}, {}, engine {}; {} hardware threads", compiler,
+                     std::string(SCOPESIM_BENCH_BUILD_TYPE).empty() ? "no build type" : SCOPESIM_BENCH_BUILD_TYPE,
+                     pgo == "use" ? "optimized with its profile" : pgo == "generate" ? "instrumented for a profile" : "without a profile",
+                     std::thread::hardware_concurrency());
+}
+
 int run_bench(const BenchSettings& s) {
   for (const std::string& n : s.models)
     if (std::none_of(models::registry().begin(), models::registry().end(),
@@ -519,6 +536,7 @@ int run_bench(const BenchSettings& s) {
                    n);
         return 2;
       }
+  fmt::print("{}\n", build_description());
   for (const Section& sec : sections) {
     const bool wanted = s.only.empty() || std::find(s.only.begin(), s.only.end(), sec.name) != s.only.end();
     if (!wanted || std::find(s.skip.begin(), s.skip.end(), sec.name) != s.skip.end()) continue;
