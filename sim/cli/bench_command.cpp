@@ -40,6 +40,7 @@ namespace {
 struct BenchSettings {
   std::vector<std::string> models;
   unsigned repeat = 3;
+  double min_time = 0.05;             // exploration: seconds of repeats per configuration, at least
   std::vector<std::string> only, skip;
   double time_limit = 10;             // seconds per exploration in first-bug, chapter, scaling
   unsigned seeds = 20;                // first-bug: PCT seeds per model
@@ -164,10 +165,13 @@ ExploreOptions exhaustive(const models::Config& c, double time_limit) {
 
 // ---- exploration: runs per distinct execution, cost per decision ----
 
+// The most explorations --min-time adds for one configuration.
+constexpr unsigned max_repeats = 100000;
+
 struct Row {
   std::string name;
   Exploration x;
-  double seconds = 0;  // median over repeats
+  double seconds = 0;  // median over the repeats
 };
 
 void exploration_section(const BenchSettings& s) {
@@ -185,11 +189,15 @@ void exploration_section(const BenchSettings& s) {
   for (const auto& [label, mc] : todo) {
     const ExploreOptions o = exhaustive(mc.second, 0);
     explore(*mc.first, mc.second, o);  // warm: source positions resolved, stacks mapped
+    // At least --repeat explorations and --min-time seconds of them: the
+    // median of a few explorations of tens of microseconds is noise.
     std::vector<double> times;
     Row r{label, {}, 0};
-    for (unsigned k = 0; k < s.repeat; ++k) {
+    double spent = 0;
+    for (unsigned k = 0; k < s.repeat || (spent < s.min_time && k < max_repeats); ++k) {
       r.x = explore(*mc.first, mc.second, o);
       times.push_back(r.x.seconds);
+      spent += r.x.seconds;
     }
     r.seconds = median(times);
     rows.push_back(std::move(r));
@@ -555,7 +563,7 @@ Command add_bench_command(CLI::App& app) {
       "model (or the MODELs named) exhaustively at its quick configuration (else its chapter one) and at each "
       "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
       "fence.sc order), their ratio, runs found redundant, scheduling decisions, the median time of --repeat "
-      "explorations and the time per decision, then the median cost per scheduling decision against one bare "
+      "explorations (more, until they took --min-time seconds) and the time per decision, then the median cost per scheduling decision against one bare "
       "Boost.Context fiber switch measured in the same run; 'first-bug' runs PCT on every broken catalogue model "
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
@@ -566,8 +574,13 @@ Command add_bench_command(CLI::App& app) {
       "2: usage error.");
   b->add_option("MODEL", s->models,
                 "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
-  b->add_option("--repeat", s->repeat, "Explorations per model in 'exploration'; the median time is shown (default 3)")
+  b->add_option("--repeat", s->repeat,
+                "Explorations per configuration in 'exploration', at least; the median time is shown (default 3)")
       ->check(CLI::Range(1u, 1000u));
+  b->add_option("--min-time", s->min_time,
+                "Seconds of explorations per configuration in 'exploration', at least: more repeats until then "
+                "(default 0.05; 0: exactly --repeat)")
+      ->check(CLI::Range(0.0, 60.0));
   b->add_option("--only", s->only,
                 "Run only this section: exploration, first-bug, chapter, scaling, parallel (repeatable)")
       ->allow_extra_args(false);
