@@ -521,11 +521,12 @@ std::string build_description() {
 #else
   const std::string compiler = "an unknown compiler";
 #endif
-  const std::string pgo = SCOPESIM_BENCH_PGO;
-  return fmt::format("build: {}, {}, engine {}; {} hardware threads", compiler,
-                     std::string(SCOPESIM_BENCH_BUILD_TYPE).empty() ? "no build type" : SCOPESIM_BENCH_BUILD_TYPE,
-                     pgo == "use" ? "optimized with its profile" : pgo == "generate" ? "instrumented for a profile" : "without a profile",
-                     std::thread::hardware_concurrency());
+  const std::string type = SCOPESIM_BENCH_BUILD_TYPE, pgo = SCOPESIM_BENCH_PGO;
+  const char* engine = pgo == "use"        ? "optimized with its profile"
+                       : pgo == "generate" ? "instrumented for a profile"
+                                           : "without a profile";
+  return fmt::format("build: {}, {}, engine {}; {} hardware threads", compiler, type.empty() ? "no build type" : type,
+                     engine, std::thread::hardware_concurrency());
 }
 
 int run_bench(const BenchSettings& s) {
@@ -563,8 +564,8 @@ Command add_bench_command(CLI::App& app) {
       "model (or the MODELs named) exhaustively at its quick configuration (else its chapter one) and at each "
       "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
       "fence.sc order), their ratio, runs found redundant, scheduling decisions, the median time of --repeat "
-      "explorations (more, until they took --min-time seconds) and the time per decision, then the median cost per scheduling decision against one bare "
-      "Boost.Context fiber switch measured in the same run; 'first-bug' runs PCT on every broken catalogue model "
+      "explorations (more, until they took --min-time seconds) and the time per decision, then the median cost "
+      "per scheduling decision against one bare Boost.Context fiber switch measured in the same run; 'first-bug' runs PCT on every broken catalogue model "
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
