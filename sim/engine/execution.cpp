@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory_resource>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
@@ -204,6 +205,20 @@ class Run final : public Door, public HostApi {
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     pending(cur_, true);
+    if (in_step_ && lowest_ready_ >= threads_.size()) {
+      // The step is over and no thread has local code to run: the thread
+      // decision loop() would make next is made here, on this fiber. When
+      // it picks this thread again, its event runs with no switch at all.
+      in_step_ = false;
+      ThreadId id = 0;
+      const Next n = next_thread(id);
+      if (n == Next::step && id == cur_) {
+        in_step_ = true;
+        threads_[cur_].has_pending = false;
+        return execute(e);
+      }
+      decided_ = {n, id};
+    }
     fiber::FiberPool::suspend();
     // Chosen: run it.
     threads_[cur_].has_pending = false;
@@ -417,57 +432,73 @@ class Run final : public Door, public HostApi {
           if (stopped_) return;
         }
       }
-      // In one pass: waiters whose work finished and spinners whose location
-      // got a new write may run again (neither depends on the other), then
-      // the runnable threads.
-      std::vector<ThreadId>& runnable = runnable_;
-      runnable.clear();
-      for (std::size_t w = 0; w < pending_.size(); ++w)
-        for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
-          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-          SimThread& t = threads_[id];
-          if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
-          if (t.state == State::spin)
-            for (auto [addr, n] : t.waiting_for)
-              if (mm_->writes_to(addr) > n) {
-                t.state = State::runnable;
-                break;
-              }
-          if (t.state == State::runnable) runnable.push_back(id);
-        }
-      if (runnable.empty()) {
+      ThreadId id = 0;
+      const Next n = decided_ ? decided_->first : next_thread(id);
+      if (decided_) id = decided_->second;
+      decided_.reset();
+      if (n == Next::none) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
         if (!all_done || undispatched()) report_deadlock();
         r_->completed = all_done && !undispatched();
         return;
       }
-      ChoicePoint& p = next_thread_;
-      p.actor = last_;
-      p.keys.clear();
-      p.shapes.clear();
-      p.previous = steps_ == 0 ? StepShape{} : r_->steps[steps_ - 1].shape;
-      for (ThreadId id : runnable) {
-        p.keys.push_back(id);
-        p.shapes.push_back(threads_[id].pending_shape);
-      }
-      const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
-      if (ch_->abandon()) {
+      if (n == Next::abandoned) {
         r_->abandoned = true;
         return;
       }
-      const ThreadId id = runnable[i];
-      Step& st = next_step();
-      st.thread = id;
-      st.shape = p.shapes[i];
-      st.decision = r_->log.size() - 1;
-      step_ = steps_ - 1;
-      last_ = id;
       in_step_ = true;
       advance(id);
       in_step_ = false;
       if (stopped_) return;
     }
+  }
+
+  // The thread decision once no thread has local code to run: which
+  // runnable thread takes the next step (`chosen`; the step is recorded),
+  // or none is runnable, or the strategy abandoned the run. Made by loop(),
+  // or by perform() at the end of a step (Run::decided_).
+  enum class Next : std::uint8_t { step, none, abandoned };
+  Next next_thread(ThreadId& chosen) {
+    // In one pass: waiters whose work finished and spinners whose location
+    // got a new write may run again (neither depends on the other), then
+    // the runnable threads.
+    std::vector<ThreadId>& runnable = runnable_;
+    runnable.clear();
+    for (std::size_t w = 0; w < pending_.size(); ++w)
+      for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
+        const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+        SimThread& t = threads_[id];
+        if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
+        if (t.state == State::spin)
+          for (auto [addr, n] : t.waiting_for)
+            if (mm_->writes_to(addr) > n) {
+              t.state = State::runnable;
+              break;
+            }
+        if (t.state == State::runnable) runnable.push_back(id);
+      }
+    if (runnable.empty()) return Next::none;
+    ChoicePoint& p = next_thread_;
+    p.actor = last_;
+    p.keys.clear();
+    p.shapes.clear();
+    p.previous = steps_ == 0 ? StepShape{} : r_->steps[steps_ - 1].shape;
+    for (ThreadId id : runnable) {
+      p.keys.push_back(id);
+      p.shapes.push_back(threads_[id].pending_shape);
+    }
+    const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
+    if (ch_->abandon()) return Next::abandoned;
+    const ThreadId id = runnable[i];
+    Step& st = next_step();
+    st.thread = id;
+    st.shape = p.shapes[i];
+    st.decision = r_->log.size() - 1;
+    step_ = steps_ - 1;
+    last_ = id;
+    chosen = id;
+    return Next::step;
   }
 
   // The run's next step: while the run is shorter than the one before it in
@@ -1545,6 +1576,7 @@ class Run final : public Door, public HostApi {
     events_.clear();
     cur_ = last_ = 0;
     lowest_ready_ = no_thread;
+    decided_.reset();
     pending_.clear();
     step_ = ~std::size_t{0};
     steps_ = 0;
@@ -1600,6 +1632,9 @@ class Run final : public Door, public HostApi {
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
+  // A thread decision perform() made at the end of a step, for loop() to
+  // carry out once the thread has switched back (next_thread()).
+  std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k is set iff thread k is State::runnable, sync or spin
   // (pending()): the threads a thread decision looks at.
   std::vector<std::uint64_t> pending_;
