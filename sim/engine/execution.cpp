@@ -761,6 +761,11 @@ class Run final : public Door, public HostApi {
   // The thread's local state at `e` (Event::caller_frame): its stack from the
   // operation's caller up to the fiber's outermost frame, and its registers.
   // Identical state means an identical future until it reads something new.
+  // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
+  // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
+#if defined(__GNUC__) && !defined(__clang__)
+  [[gnu::optimize("no-tree-vectorize")]]
+#endif
   static std::uint64_t local_state(const Event& e) {
     const void* top = fiber::FiberPool::stack_top();
     if (e.caller_frame == nullptr || top == nullptr) return 0;
