@@ -432,10 +432,16 @@ class Run final : public Door, public HostApi {
           if (stopped_) return;
         }
       }
+      // A decision perform() made is the one this pass would make: it made it
+      // with no thread left to prime, and the thread suspended at once.
       ThreadId id = 0;
-      const Next n = decided_ ? decided_->first : next_thread(id);
-      if (decided_) id = decided_->second;
-      decided_.reset();
+      Next n;
+      if (decided_) {
+        std::tie(n, id) = *decided_;
+        decided_.reset();
+      } else {
+        n = next_thread(id);
+      }
       if (n == Next::none) {
         bool all_done = true;
         for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
