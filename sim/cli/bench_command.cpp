@@ -565,12 +565,14 @@ Command add_bench_command(CLI::App& app) {
       "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
       "fence.sc order), their ratio, runs found redundant, scheduling decisions, the median time of --repeat "
       "explorations (more, until they took --min-time seconds) and the time per decision, then the median cost "
-      "per scheduling decision against one bare Boost.Context fiber switch measured in the same run; 'first-bug' runs PCT on every broken catalogue model "
+      "per scheduling decision against one bare Boost.Context fiber switch measured in the same run; "
+      "'first-bug' runs PCT on every broken catalogue model "
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
       "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block; 'parallel' explores "
-      "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... up to --max-jobs and prints the speed-up, "
+      "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... "
+      "up to --max-jobs and prints the speed-up, "
       "the efficiency and whether the result is the same as with one job. Times vary from run to run. Exit 0; "
       "2: usage error.");
   b->add_option("MODEL", s->models,

@@ -214,12 +214,13 @@ class Run final : public Door, public HostApi {
       const Next n = next_thread(id);
       if (n == Next::step && id == cur_) {
         in_step_ = true;
-        threads_[cur_].has_pending = false;
-        return execute(e);
+      } else {
+        decided_ = {n, id};
+        fiber::FiberPool::suspend();
       }
-      decided_ = {n, id};
+    } else {
+      fiber::FiberPool::suspend();
     }
-    fiber::FiberPool::suspend();
     // Chosen: run it.
     threads_[cur_].has_pending = false;
     return execute(e);
@@ -494,7 +495,9 @@ class Run final : public Door, public HostApi {
       p.keys.push_back(id);
       p.shapes.push_back(threads_[id].pending_shape);
     }
-    const unsigned i = decide(p, [&](unsigned k) { return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending); });
+    const unsigned i = decide(p, [&](unsigned k) {
+      return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending);
+    });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = runnable[i];
     Step& st = next_step();
