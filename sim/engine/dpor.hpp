@@ -241,9 +241,9 @@ class Dpor final : public Chooser {
   // Race analysis of a finished run: adds backtrack points.
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
-    for (std::size_t j = 0; j < n; ++j) {  // the steps as they turned out
-      Node& node = stack_[thread_nodes_[j]];
-      node.shapes[node.chosen] = r.steps[j].shape;
+    if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
+      Node& node = stack_[thread_nodes_[n - 1]];
+      node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     std::size_t threads = 0;
     for (std::size_t j = 0; j < n; ++j) {

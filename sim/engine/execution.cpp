@@ -198,9 +198,11 @@ class Run final : public Door, public HostApi {
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here
     }
-    if (is_local(e)) return execute(e);
+    // Lowered once: the step's shape and its execution read the same PtxOps.
+    const Lowering low = lower(e);
+    if (is_local(e)) return execute(e, low);
     t.pending = e;
-    t.pending_shape = shape(t);
+    t.pending_shape = shape(t, low);
     t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
@@ -223,7 +225,7 @@ class Run final : public Door, public HostApi {
     }
     // Chosen: run it.
     threads_[cur_].has_pending = false;
-    return execute(e);
+    return execute(e, low);
   }
   const Coords& coords() const override { return threads_[cur_].coords; }
   bool simulated(const void* p) const override { return arena().contains(p); }
@@ -341,7 +343,7 @@ class Run final : public Door, public HostApi {
     return false;
   }
 
-  StepShape shape(const SimThread& t) const {
+  StepShape shape(const SimThread& t, const Lowering& l) const {
     StepShape s;
     const Event& e = t.pending;
     switch (e.kind) {
@@ -362,15 +364,12 @@ class Run final : public Door, public HostApi {
       case EventKind::stream_op: s.global = kernel_competes(t); break;
       default: break;
     }
-    if (e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw || e.kind == EventKind::fence) {
-      const Lowering l = lower(e);
-      for (int i = 0; i < l.count; ++i)
-        if (l.ops[i].kind == PtxKind::fence_sc) {
-          s.fence_sc = true;
-          s.sc_scope = mm_->scope(l.ops[i].scope);
-          s.where = t.place;
-        }
-    }
+    for (int i = 0; i < l.count; ++i)
+      if (l.ops[i].kind == PtxKind::fence_sc) {
+        s.fence_sc = true;
+        s.sc_scope = mm_->scope(l.ops[i].scope);
+        s.where = t.place;
+      }
     return s;
   }
 
@@ -549,15 +548,15 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- events ----
-  std::uint64_t execute(const Event& e) {
+  // `e` and its lowering (lower(e)).
+  std::uint64_t execute(const Event& e, const Lowering& low) {
     SimThread& t = threads_[cur_];
     switch (e.kind) {
       case EventKind::load:
       case EventKind::store:
-      case EventKind::rmw: return access(e);
+      case EventKind::rmw: return access(e, low);
       case EventKind::fence: {
-        const Lowering l = lower(e);
-        for (int i = 0; i < l.count; ++i) mm_->fence(cur_, l.ops[i]);
+        for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
         trace(t, [&] { return text(e); });
         return 0;
       }
@@ -613,12 +612,11 @@ class Run final : public Door, public HostApi {
     throw std::runtime_error("out of bounds");
   }
 
-  std::uint64_t access(const Event& e) {
+  std::uint64_t access(const Event& e, const Lowering& low) {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    const Lowering low = lower(e);
     events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
     std::uint64_t result = 0;
     std::string note;

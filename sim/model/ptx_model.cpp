@@ -293,6 +293,8 @@ struct PtxModel::State {
     init.loc = id;
     init.info = {0, 0, true, true, 0};
     l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+    last_addr = op.addr;
+    last_location = id;
     return id;
   }
 
