@@ -779,14 +779,22 @@ class Run final : public Door, public HostApi {
     // Four lanes, word k into lane k % 4, so that their multiplies overlap;
     // the lanes are mixed in at the end. (Only equal states matter: spin
     // visits are looked up by SpinKey, never listed in its order.)
+    // (Lanes as scalars: as an array, GCC kept them in memory, one store
+    // and reload a word.)
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
-    std::uint64_t h[4] = {e.registers, 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL};
+    std::uint64_t h0 = e.registers, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL, h3 = 0x94d049bb133111ebULL;
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(top);
-    for (; end - w >= 4; w += 4)
-      for (int k = 0; k < 4; ++k) h[k] = step(h[k], w[k]);
-    for (int k = 0; w < end; ++w, ++k) h[k] = step(h[k], *w);
-    return step(step(step(h[0], h[1]), h[2]), h[3]);
+    for (; end - w >= 4; w += 4) {
+      h0 = step(h0, w[0]);
+      h1 = step(h1, w[1]);
+      h2 = step(h2, w[2]);
+      h3 = step(h3, w[3]);
+    }
+    if (w < end) h0 = step(h0, *w++);
+    if (w < end) h1 = step(h1, *w++);
+    if (w < end) h2 = step(h2, *w++);
+    return step(step(step(h0, h1), h2), h3);
   }
 
   // An event of `t` other than a read (a write, a barrier, __syncwarp).
