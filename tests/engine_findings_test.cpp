@@ -247,6 +247,35 @@ TEST(Bounds, WriteOnePastTheEndIsOutOfBounds) {
   EXPECT_NE(f->finding.where.front().find("engine_findings_test.cpp"), std::string::npos);
 }
 
+// A kernel that reads the first 4 bytes of an 8-byte cell the host wrote
+// whole: one address accessed with two sizes. The model leaves mixed-size
+// accesses out and rejects them loudly (semantics.md: "mixed-size accesses
+// ... rejected loudly"): an `unsupported` finding that names both sizes.
+SCOPESIM_KERNEL void read_half(plain<long long>* wide, plain<int>* out) {
+  *out = *reinterpret_cast<plain<int>*>(wide);
+}
+
+TEST(Unsupported, MixedSizeAccessIsReported) {
+  models::Model m;
+  m.name = "t.read_half";
+  m.chapter = {1, 1};
+  m.program = [](Host& h, const models::Config& c) {
+    plain<long long>* wide = device_alloc<plain<long long>>(h, "wide");
+    plain<int>* out = device_alloc<plain<int>>(h, "out");
+    host_write(*wide, 0LL);
+    host_write(*out, 0);
+    launch<read_half>(h, "k", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, wide, out);
+    device_synchronize(h);
+    observe(h, "out", *out);
+  };
+  const Exploration x = exhaustive(m);
+  const FindingSummary* f = test::finding(x, FindingKind::unsupported);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("(mixed-size access: 4 bytes at a location accessed with 8)"), std::string::npos)
+      << f->finding.message;
+  EXPECT_EQ(f->count, x.executions);
+}
+
 // Thread 0 divides by its own index, zero: the arithmetic fault ends its fiber
 // as a finding; the run and the exploration go on.
 SCOPESIM_KERNEL void divide_by_index(Cells c) {

@@ -1420,7 +1420,8 @@ class Run final : public Door, public HostApi {
   }
 
   void collect_findings() {
-    for (const ModelFinding& f : mm_->take_findings()) {
+    mm_->take_findings(model_findings_);
+    for (const ModelFinding& f : model_findings_) {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
       if (const FormattedFinding* known = formatted(f, r)) {
@@ -1431,7 +1432,7 @@ class Run final : public Door, public HostApi {
       std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
                         " at " + wa;
       if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
-      msg += " (" + f.detail + ")";
+      msg.append(" (").append(f.detail).append(")");
       std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
       if (f.event_b != f.event_a) {
         who.push_back(threads_[f.thread_b].name);
@@ -1443,7 +1444,7 @@ class Run final : public Door, public HostApi {
         const bool two = f.event_b != f.event_a;
         formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
                               threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
-                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, f.detail, out, key});
+                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
       }
       add_finding(out, key);
     }
@@ -1683,6 +1684,7 @@ class Run final : public Door, public HostApi {
     bool two;
   };
   std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
+  std::vector<ModelFinding> model_findings_;  // collect_findings()'s buffer
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<ThreadId> runnable_;         // the thread decision's

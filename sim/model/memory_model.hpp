@@ -40,7 +40,7 @@ struct ModelFinding {
   ThreadId thread_a, thread_b;
   std::uint32_t event_a, event_b;
   std::uintptr_t addr;
-  std::string detail;
+  std::string_view detail;  // static text, or text the model keeps until its reset()
 };
 
 struct WriteInfo {
@@ -106,7 +106,14 @@ class MemoryModel {
   virtual bool morally_strong(const MemOp& r, WriteId w) const = 0;
   // How many writes exist to the location at `addr` (spin loops wait for more).
   virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
-  virtual std::vector<ModelFinding> take_findings() = 0;
+  // The findings noticed since the last call, into `out` (cleared first; a
+  // buffer the caller keeps, so that neither side allocates again).
+  virtual void take_findings(std::vector<ModelFinding>& out) = 0;
+  std::vector<ModelFinding> take_findings() {
+    std::vector<ModelFinding> out;
+    take_findings(out);
+    return out;
+  }
   // The RMW that made `w` had its result discarded and is of commuting
   // `family` (the engine's StepShape::commutes). True when the model agrees
   // that its order among adjacent RMWs of its family cannot be observed but

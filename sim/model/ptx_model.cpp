@@ -1,6 +1,7 @@
 #include "sim/model/ptx_model.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <optional>
 
@@ -183,6 +184,7 @@ struct PtxModel::State {
   };
   std::vector<ScFence> sc_fences;
   std::vector<ModelFinding> findings;
+  std::deque<std::string> texts;  // the details of findings that are not static text
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
   std::vector<bool> known_buf, hidden_buf;  // hidden()'s
@@ -299,7 +301,8 @@ struct PtxModel::State {
   }
 
   void unsupported(const MemOp& op, std::string what) {
-    findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr, std::move(what)});
+    findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
+                        texts.emplace_back(std::move(what))});
   }
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
@@ -497,6 +500,7 @@ void PtxModel::reset() {
   s.loc_at.clear();
   s.sc_fences.clear();
   s.findings.clear();
+  s.texts.clear();
   s.rf_hash = 0;
   s.fence_hash = 0;
   s.placed.reset();
@@ -725,10 +729,9 @@ std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
   return l == nullptr ? 0 : l->co.size();
 }
 
-std::vector<ModelFinding> PtxModel::take_findings() {
-  std::vector<ModelFinding> out;
+void PtxModel::take_findings(std::vector<ModelFinding>& out) {
+  out.clear();
   out.swap(s_->findings);
-  return out;
 }
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
