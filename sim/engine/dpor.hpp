@@ -398,6 +398,8 @@ class Dpor final : public Chooser {
     std::size_t count = 0;
     void number(const std::vector<Step>& steps, std::size_t n) {
       of.assign(n, npos);
+      for (const std::uintptr_t a : addrs_)
+        if (direct(a)) near_[a / 4] = 0;
       addrs_.clear();
       numbers_.clear();
       for (std::size_t j = 0; j < n; ++j)
@@ -406,10 +408,23 @@ class Dpor final : public Chooser {
     }
 
    private:
-    // A run touches few locations: looked up in order while there are at
-    // most kFew, in a map from then on.
+    // Addresses are offsets in the run's simulated memory: the aligned ones
+    // of its first kNear bytes are numbered in a table (1 + the number, 0:
+    // none yet), the others looked up in order while there are at most
+    // kFew, in a map from then on.
+    static constexpr std::size_t kNear = std::size_t{1} << 16;
     static constexpr std::size_t kFew = 16;
+    static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
     std::size_t find(std::uintptr_t addr) {
+      if (direct(addr)) {
+        if (near_.empty()) near_.assign(kNear / 4, 0);
+        std::uint32_t& k = near_[addr / 4];
+        if (k == 0) {
+          addrs_.push_back(addr);
+          k = static_cast<std::uint32_t>(addrs_.size());
+        }
+        return k - 1;
+      }
       if (addrs_.size() <= kFew) {
         const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
         if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
@@ -423,6 +438,7 @@ class Dpor final : public Chooser {
       return it->second;
     }
     std::vector<std::uintptr_t> addrs_;  // by number
+    std::vector<std::uint32_t> near_;    // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 

@@ -526,13 +526,12 @@ class Run final : public Door, public HostApi {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
-    Decision d;
+    Decision& d = r_->log.emplace_back();  // (in place: a copy read its fields back as one word, a stall)
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
     if (o_->keep_trace) d.text = describe_alt(i);
-    r_->log.push_back(std::move(d));
     return i;
   }
 
@@ -824,9 +823,11 @@ class Run final : public Door, public HostApi {
       SimThread& t = threads_[cur_];
       std::vector<WriteId>& cand = cand_;
       readable(m, e, cand);
-      auto visit = t.visits.find(vkey);
+      // (Where the key is, or goes: one search of the map per read.)
+      const auto visit = t.visits.lower_bound(vkey);
+      const bool visited = visit != t.visits.end() && visit->first == vkey;
       bool spinning = false;
-      if (visit != t.visits.end() && visit->second.mods == t.mods &&
+      if (visited && visit->second.mods == t.mods &&
           (m.op.kind == PtxKind::ld || fails_cas(e, mm_->info(visit->second.write).value))) {
         const std::size_t before = t.read_steps[visit->second.read_index];
         if (before < r_->steps.size()) r_->steps[before].respun = true;
@@ -886,7 +887,11 @@ class Run final : public Door, public HostApi {
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = mm_->hidden_by_unknown(m);
-      t.visits[vkey] = {w, t.mods, t.reads.size()};
+      const SimThread::Visit now{w, t.mods, t.reads.size()};
+      if (visited)
+        visit->second = now;
+      else
+        t.visits.emplace_hint(visit, vkey, now);
       t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
       return w;
