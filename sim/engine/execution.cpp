@@ -109,7 +109,8 @@ struct SimThread {
   std::uint32_t block = 0;
   State state = State::unborn;
   fiber::FiberPool::Id fiber = 0;
-  KernelBody body;
+  KernelBody body;  // the host's program, a stream operation's work
+  const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
   Event pending;
   StepShape pending_shape;  // what `pending` does to shared state, for the explorer
   bool has_pending = false;
@@ -381,7 +382,11 @@ class Run final : public Door, public HostApi {
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
-    r.threads_[r.cur_].body();
+    const SimThread& t = r.threads_[r.cur_];
+    if (t.kernel != nullptr)
+      (*t.kernel)();
+    else
+      t.body();
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?
@@ -1242,28 +1247,40 @@ class Run final : public Door, public HostApi {
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
     d.unfinished = d.threads;
-    for (std::uint32_t b = 0; b < nb; ++b) {
+    Dim3 block_at{0, 0, 0};
+    for (std::uint32_t b = 0; b < nb; ++b, next_index(block_at, d.grid)) {
       Block blk;
       blk.grid = op;
       blk.first = static_cast<std::uint32_t>(threads_.size());
       blk.count = nt;
       blk.live = nt;
       blocks_.push_back(blk);
-      for (std::uint32_t i = 0; i < nt; ++i) {
+      Dim3 thread_at{0, 0, 0};
+      for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
         SimThread& t = threads_.emplace_back(&scratch_);
         t.name = names[b * nt + i];
         t.block = first_block + b;
-        t.coords.thread = {i % d.block.x, (i / d.block.x) % d.block.y, i / (d.block.x * d.block.y)};
-        t.coords.block = {b % d.grid.x, (b / d.grid.x) % d.grid.y, b / (d.grid.x * d.grid.y)};
+        t.coords.thread = thread_at;
+        t.coords.block = block_at;
         t.coords.block_dim = d.block;
         t.coords.grid_dim = d.grid;
         t.place.block = first_block + b;
         t.place.warp = i / 32;
         t.place.lane = i % 32;
-        t.body = [body = &d.body] { (*body)(); };  // ops_ keeps it where it is
+        t.kernel = &d.body;  // ops_ keeps it where it is
         mm_->spawn(t.place, static_cast<long>(d.thread));
       }
     }
+  }
+
+  // The index after `at` in x, then y, then z order within `dims` (a
+  // division per thread and dimension was a visible cost of a large launch).
+  static void next_index(Dim3& at, const Dim3& dims) {
+    if (++at.x < dims.x) return;
+    at.x = 0;
+    if (++at.y < dims.y) return;
+    at.y = 0;
+    ++at.z;
   }
 
   // The names of the threads of the `k`th kernel (from 0) enqueued in a run,
