@@ -66,12 +66,10 @@ namespace scopesim {
 class Dpor final : public Chooser {
  public:
   Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {
-    stack_.swap(kept_.stack);
+    stack_.adopt(std::move(kept_.stack));
   }
   ~Dpor() override {
-    for (Node& n : stack_) kept_.spare.push_back(std::move(n));
-    stack_.clear();
-    kept_.stack.swap(stack_);
+    kept_.stack = stack_.release();
     kept() = std::move(kept_);
   }
   Dpor(const Dpor&) = delete;
@@ -92,7 +90,7 @@ class Dpor final : public Chooser {
   };
   static constexpr std::size_t npos = ~std::size_t{0};
   // Sets of threads (by key). Flat: a node's sets are small, and a node
-  // choose() reuses (kept_.spare) keeps their capacity.
+  // choose() reuses (Nodes::push) keeps their capacity.
   using Threads = boost::container::flat_set<std::uint64_t>;
 
   struct Node {
@@ -110,6 +108,78 @@ class Dpor final : public Chooser {
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
+    // Back to a new node, its containers keeping their capacity: every field above.
+    void clear() {
+      keys.clear();
+      shapes.clear();
+      banned.clear();
+      suspect.clear();
+      since = 0;
+      members.clear();
+      chosen = 0;
+      step = 0;
+      backtrack.clear();
+      done.clear();
+      sleep.clear();
+      preemptions = 0;
+      actor = 0;
+    }
+  };
+
+  // The search's stack of nodes. A popped node stays in its place above the
+  // top, so that the node pushed there next reuses its containers (moving a
+  // node to a spare list and back cost some 190 instructions a new node).
+  class Nodes {
+   public:
+    std::size_t size() const { return size_; }
+    Node& operator[](std::size_t k) { return all_[k]; }
+    const Node& operator[](std::size_t k) const { return all_[k]; }
+    Node& back() { return all_[size_ - 1]; }
+    std::vector<Node>::const_iterator begin() const { return all_.begin(); }
+    std::vector<Node>::const_iterator end() const { return all_.begin() + static_cast<std::ptrdiff_t>(size_); }
+    // A new node on top, cleared.
+    Node& push() {
+      if (size_ == all_.size()) {
+        all_.emplace_back();
+        return all_[size_++];
+      }
+      Node& n = all_[size_++];
+      n.clear();
+      return n;
+    }
+    void pop() { --size_; }
+    // The stack becomes a copy of `nodes` (copied into the nodes in place).
+    void assign(const std::vector<Node>& nodes) {
+      size_ = 0;
+      for (const Node& n : nodes) {
+        if (size_ == all_.size())
+          all_.push_back(n);
+        else
+          all_[size_] = n;
+        ++size_;
+      }
+    }
+    // The bottom `n` nodes (at most), moved out; the stack is left empty.
+    std::vector<Node> take(std::size_t n) {
+      std::vector<Node> out;
+      out.reserve(std::min(n, size_));
+      for (std::size_t k = 0; k < std::min(n, size_); ++k) out.push_back(std::move(all_[k]));
+      size_ = 0;
+      return out;
+    }
+    // An empty stack over the nodes of `nodes` (their capacity is what carries over).
+    void adopt(std::vector<Node> nodes) {
+      all_ = std::move(nodes);
+      size_ = 0;
+    }
+    std::vector<Node> release() {
+      size_ = 0;
+      return std::move(all_);
+    }
+
+   private:
+    std::vector<Node> all_;  // [0, size_) the stack; above it, popped nodes to reuse
+    std::size_t size_ = 0;
   };
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
@@ -144,7 +214,7 @@ class Dpor final : public Chooser {
       note_suspect(stack_[i]);
       return stack_[i].chosen;
     }
-    Node& n = push_node();
+    Node& n = stack_.push();
     n.kind = p.kind;
     n.keys = p.keys;
     n.shapes = p.shapes;
@@ -797,8 +867,7 @@ class Dpor final : public Chooser {
         top.chosen = *k;
         return true;
       }
-      kept_.spare.push_back(std::move(stack_.back()));
-      stack_.pop_back();
+      stack_.pop();
     }
     return false;
   }
@@ -1080,34 +1149,11 @@ class Dpor final : public Chooser {
       n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
   }
 
-  // A new node on the stack, with the buffers of a node next() popped: their
-  // capacity, nothing else.
-  Node& push_node() {
-    if (kept_.spare.empty()) return stack_.emplace_back();
-    Node& n = stack_.emplace_back(std::move(kept_.spare.back()));
-    kept_.spare.pop_back();
-    n.keys.clear();
-    n.shapes.clear();
-    n.banned.clear();
-    n.suspect.clear();
-    n.since = 0;
-    n.members.clear();
-    n.chosen = 0;
-    n.step = 0;
-    n.backtrack.clear();
-    n.done.clear();
-    n.sleep.clear();
-    n.preemptions = 0;
-    n.actor = 0;
-    return n;
-  }
-
   int bound_;
   // Buffers kept from run to run and, on each OS thread, from one search to
   // the next (kept()): their capacity, nothing else, carries over.
   struct Kept {
-    std::vector<Node> spare;  // popped by next() (or left by the last search), for push_node()
-    std::vector<Node> stack;  // the last search's stack_, emptied
+    std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> next_write;
@@ -1128,7 +1174,7 @@ class Dpor final : public Chooser {
     return k;
   }
   Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
-  std::vector<Node> stack_;
+  Nodes stack_;
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
   bool abandoned_ = false;

@@ -22,8 +22,10 @@ namespace {
 
 constexpr std::size_t none = ~std::size_t{0};
 
-// The last thread node at or above `node`, none if there is none.
-std::size_t thread_above(const std::vector<Dpor::Node>& stack, std::size_t node) {
+// The last thread node at or above `node`, none if there is none (in the
+// walk's stack, Dpor::Nodes, or a task's copy of its bottom).
+template <class Stack>
+std::size_t thread_above(const Stack& stack, std::size_t node) {
   for (std::size_t k = node + 1; k-- > 0;)
     if (stack[k].kind == ChoiceKind::thread) return k;
   return none;
@@ -239,7 +241,7 @@ class SubtreeSearch {
   // Do `a` and `b` agree in what the subtree below node e reads of nodes 0..e,
   // given the same choices above e? (the sleep sets; the done set of the last
   // thread node and the steps of its done threads as they turned out)
-  static bool agrees(const std::vector<Dpor::Node>& a, const std::vector<Dpor::Node>& b, std::size_t e) {
+  static bool agrees(const std::vector<Dpor::Node>& a, const Dpor::Nodes& b, std::size_t e) {
     const std::size_t p = thread_above(a, e);
     if (p != none) {
       if (a[p].done != b[p].done) return false;
@@ -509,7 +511,7 @@ class SubtreeSearch {
     Dpor d(s_.preemption_bound, o_.memory_model != "sc");
     std::exception_ptr error;
     try {
-      d.stack_ = t.prefix;
+      d.stack_.assign(t.prefix);
       walk(d, t.root + 1, buffer, t.order);
     } catch (...) {
       error = std::current_exception();
@@ -517,8 +519,7 @@ class SubtreeSearch {
     std::lock_guard<std::mutex> g(t.lock);
     if (t.state == Task::State::dropped) return;
     t.error = error;
-    d.stack_.resize(std::min(d.stack_.size(), t.root + 1));
-    t.after = std::move(d.stack_);
+    t.after = d.stack_.take(t.root + 1);
     t.state = Task::State::finished;
     t.taker.wake();
   }
