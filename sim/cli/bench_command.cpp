@@ -54,39 +54,30 @@ struct BenchSettings {
 
 // Nanoseconds per switch between two Boost.Context fibers that do nothing
 // else: the floor under any step of a fiber-based simulator. The best of
-// trials taken across the exploration section (one after each configuration,
-// then several more): a trial the OS interrupted, or one at a moment the
-// machine ran slow, measures the machine, not the floor.
-class FiberSwitchFloor {
- public:
-  FiberSwitchFloor()
-      : f_{[this](boost::context::fiber&& back) {
-          for (;;) {
-            ++n_;
-            back = std::move(back).resume();
-          }
-          return std::move(back);
-        }} {
-    f_ = std::move(f_).resume();  // first entry
-  }
-  // One trial of `rounds` round trips.
-  void trial() {
+// several trials: a trial the OS interrupted measures the machine's load.
+double fiber_switch_ns() {
+  namespace ctx = boost::context;
+  constexpr long rounds = 200'000;
+  constexpr int trials = 15;
+  long n = 0;
+  ctx::fiber f{[&n](ctx::fiber&& back) {
+    for (;;) {
+      ++n;
+      back = std::move(back).resume();
+    }
+    return std::move(back);
+  }};
+  f = std::move(f).resume();  // first entry
+  double best = 0;
+  for (int t = 0; t < trials; ++t) {
     const auto start = std::chrono::steady_clock::now();
-    for (long k = 0; k < rounds; ++k) f_ = std::move(f_).resume();
+    for (long k = 0; k < rounds; ++k) f = std::move(f).resume();
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double ns = s * 1e9 / (2.0 * rounds);  // each round switches there and back
-    if (trials_++ == 0 || ns < best_) best_ = ns;
+    if (t == 0 || ns < best) best = ns;
   }
-  double best_ns() const { return best_; }
-  int trials() const { return trials_; }
-
- private:
-  static constexpr long rounds = 200'000;
-  long n_ = 0;
-  boost::context::fiber f_;
-  double best_ = 0;
-  int trials_ = 0;
-};
+  return best;
+}
 
 // A table printed either aligned for a terminal or as a Markdown table.
 class Table {
@@ -195,7 +186,6 @@ void exploration_section(const BenchSettings& s) {
   std::sort(todo.begin(), todo.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
   std::vector<Row> rows;
-  FiberSwitchFloor floor;
   for (const auto& [label, mc] : todo) {
     const ExploreOptions o = exhaustive(mc.second, 0);
     explore(*mc.first, mc.second, o);  // warm: source positions resolved, stacks mapped
@@ -211,10 +201,8 @@ void exploration_section(const BenchSettings& s) {
     }
     r.seconds = median(times);
     rows.push_back(std::move(r));
-    floor.trial();
   }
-  for (int k = 0; k < 15; ++k) floor.trial();
-  const double fiber_ns = floor.best_ns();
+  const double fiber_ns = fiber_switch_ns();
 
   heading(s, "Exhaustive exploration at the quick configurations");
   Table t({"model", "explored", "distinct", "ratio", "redundant", "decisions", "time", "ns/decision"}, "lrrrrrrr");
@@ -236,9 +224,9 @@ void exploration_section(const BenchSettings& s) {
   const double per_decision_median = median(per_decision);
   fmt::print("\n{} configurations: {} explored, {} distinct, worst ratio {:.2f}\n", rows.size(), explored, distinct,
              worst);
-  fmt::print("median cost per scheduling decision {:.0f} ns; one bare Boost.Context fiber switch {:.1f} ns "
-             "(the best of {} trials); ratio {:.1f}x\n",
-             per_decision_median, fiber_ns, floor.trials(), fiber_ns > 0 ? per_decision_median / fiber_ns : 0);
+  fmt::print("median cost per scheduling decision {:.0f} ns; one bare Boost.Context fiber switch {:.1f} ns; "
+             "ratio {:.1f}x\n",
+             per_decision_median, fiber_ns, fiber_ns > 0 ? per_decision_median / fiber_ns : 0);
 }
 
 // ---- first-bug: PCT executions to the first bad outcome or finding ----
@@ -577,8 +565,7 @@ Command add_bench_command(CLI::App& app) {
       "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
       "fence.sc order), their ratio, runs found redundant, scheduling decisions, the median time of --repeat "
       "explorations (more, until they took --min-time seconds) and the time per decision, then the median cost "
-      "per scheduling decision against one bare Boost.Context fiber switch measured in the same run (the best "
-      "of trials taken after each configuration and at the end); "
+      "per scheduling decision against one bare Boost.Context fiber switch measured in the same run; "
       "'first-bug' runs PCT on every broken catalogue model "
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
