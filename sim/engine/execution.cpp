@@ -473,9 +473,10 @@ class Run final : public Door, public HostApi {
   Next next_thread(ThreadId& chosen) {
     // In one pass: waiters whose work finished and spinners whose location
     // got a new write may run again (neither depends on the other), then
-    // the runnable threads.
-    std::vector<ThreadId>& runnable = runnable_;
-    runnable.clear();
+    // the runnable threads, straight into the choice point.
+    ChoicePoint& p = next_thread_;
+    p.keys.clear();
+    p.shapes.clear();
     for (std::size_t w = 0; w < pending_.size(); ++w)
       for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
         const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
@@ -487,23 +488,19 @@ class Run final : public Door, public HostApi {
               t.state = State::runnable;
               break;
             }
-        if (t.state == State::runnable) runnable.push_back(id);
+        if (t.state != State::runnable) continue;
+        p.keys.push_back(id);
+        p.shapes.push_back(t.pending_shape);
       }
-    if (runnable.empty()) return Next::none;
-    ChoicePoint& p = next_thread_;
+    if (p.keys.empty()) return Next::none;
     p.actor = last_;
-    p.keys.clear();
-    p.shapes.clear();
     p.previous = steps_ == 0 ? StepShape{} : r_->steps[steps_ - 1].shape;
-    for (ThreadId id : runnable) {
-      p.keys.push_back(id);
-      p.shapes.push_back(threads_[id].pending_shape);
-    }
     const unsigned i = decide(p, [&](unsigned k) {
-      return "run " + threads_[runnable[k]].name + ": " + text(threads_[runnable[k]].pending);
+      const SimThread& t = threads_[p.keys[k]];
+      return "run " + t.name + ": " + text(t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
-    const ThreadId id = runnable[i];
+    const ThreadId id = static_cast<ThreadId>(p.keys[i]);
     Step& st = next_step();
     st.thread = id;
     st.shape = p.shapes[i];
@@ -1709,7 +1706,6 @@ class Run final : public Door, public HostApi {
   std::vector<ModelFinding> model_findings_;  // collect_findings()'s buffer
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
-  std::vector<ThreadId> runnable_;         // the thread decision's
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
