@@ -187,7 +187,8 @@ struct PtxModel::State {
   std::deque<std::string> texts;  // the details of findings that are not static text
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
-  std::vector<bool> known_buf, hidden_buf;  // hidden()'s
+  // hidden()'s, one byte a write (a vector<bool>'s bit operations were most of its cost)
+  std::vector<std::uint8_t> known_buf, hidden_buf;
   // placements() computes a write's positions; write() of the same write, next, uses them.
   struct Placed {
     ThreadId thread;
@@ -307,18 +308,18 @@ struct PtxModel::State {
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
   // (Into buffers kept from one read to the next.)
-  const std::vector<bool>& hidden(const Location& l, const Thread& t) {
-    std::vector<bool>& known = known_buf;
-    std::vector<bool>& hid = hidden_buf;
+  const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
+    std::vector<std::uint8_t>& known = known_buf;
+    std::vector<std::uint8_t>& hid = hidden_buf;
     if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
     hidden_for = {&l, &t, version};
     const std::size_t n = l.co.size();
-    known.assign(n, false);
-    hid.assign(n, false);
+    known.assign(n, 0);
+    hid.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) known[i] = knows(t, l.co[i]);
     for (std::size_t i = n; i-- > 0;)
       for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
-        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = true;
+        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = 1;
     return hid;
   }
 
@@ -531,7 +532,7 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     return;
   }
   const Thread& t = s.threads[r.thread];
-  const std::vector<bool>& hid = s.hidden(l, t);
+  const std::vector<std::uint8_t>& hid = s.hidden(l, t);
   const bool atomic = r.op.kind == PtxKind::atom;
   MemOp rmw = r;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
@@ -563,8 +564,8 @@ bool PtxModel::hidden_by_unknown(const MemOp& r) {
   State& s = *s_;
   if (s.opt.sequential) return false;
   const Location& l = s.locs[s.location(r)];
-  const std::vector<bool>& hid = s.hidden(l, s.threads[r.thread]);
-  const std::vector<bool>& known = s.known_buf;  // as hidden() left it
+  const std::vector<std::uint8_t>& hid = s.hidden(l, s.threads[r.thread]);
+  const std::vector<std::uint8_t>& known = s.known_buf;  // as hidden() left it
   for (std::size_t i = 0; i < l.co.size(); ++i) {
     if (!hid[i]) continue;
     bool straight = false;
