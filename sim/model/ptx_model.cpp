@@ -23,11 +23,12 @@ struct View {
     for (std::size_t i = 0; i < o.vc.size(); ++i) vc[i] = std::max(vc[i], o.vc[i]);
     observe(o.observed);
   }
+  // `ws` sorted, as `observed` is (a write's chain, another view's observed).
   void observe(const std::vector<WriteId>& ws) {
     if (ws.empty()) return;
     const auto old = static_cast<std::ptrdiff_t>(observed.size());
     observed.insert(observed.end(), ws.begin(), ws.end());
-    std::sort(observed.begin() + old, observed.end());
+    if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
     std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
     observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
   }
@@ -85,7 +86,7 @@ struct Write {
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
-  std::vector<WriteId> chain;         // writes observed by whoever observes this one (itself first)
+  std::vector<WriteId> chain;         // writes observed by whoever observes this one (sorted: itself last)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
@@ -655,16 +656,16 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
   for (const WriteId k : l.co)
     if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
-  x.chain.push_back(id);
   if (w.rmw_source != no_write) {
     const Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
       // Observation passes through a chain of morally strong RMWs.
-      x.chain.insert(x.chain.end(), src.chain.begin(), src.chain.end());
+      x.chain = src.chain;  // (all made before this write: smaller ids)
       x.releases = src.releases;
     }
   }
+  x.chain.push_back(id);
   if (x.strong) {
     if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
