@@ -88,6 +88,7 @@ struct Write {
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
   std::vector<WriteId> chain;         // writes observed by whoever observes this one (sorted: itself last)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
+  std::vector<WriteId> strong_rmws;   // the strong RMWs that read it (atomic_rmw, rmw_source: this write)
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
   std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
@@ -102,6 +103,7 @@ struct Write {
     releases.clear();
     chain.clear();
     known_before.clear();
+    strong_rmws.clear();
     rf_term = 0;
     commutes = 0;
     reads = 0;
@@ -542,10 +544,9 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     if (atomic) {
       // Atomicity: two morally strong RMWs never read the same write.
       bool taken = false;
-      for (const WriteId z : l.co) {
+      for (const WriteId z : s.writes[w].strong_rmws) {
         const Write& zw = s.writes[z];
-        if (zw.atomic_rmw && zw.rmw_source == w && s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope))
-          taken = true;
+        if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
       }
       if (taken) continue;
       // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
@@ -657,8 +658,9 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   for (const WriteId k : l.co)
     if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
   if (w.rmw_source != no_write) {
-    const Write& src = s.writes[w.rmw_source];
+    Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
+    if (x.atomic_rmw) src.strong_rmws.push_back(id);
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
       // Observation passes through a chain of morally strong RMWs.
       x.chain = src.chain;  // (all made before this write: smaller ids)
