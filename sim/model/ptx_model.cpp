@@ -717,7 +717,8 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
     s.acquire_pending(t, p, Scope::cta);
     all.join(t.view);
   }
-  for (const ThreadId p : participants) s.threads[p].view.join(all);
+  // Each participant's view joined with `all`, which already holds it: `all`.
+  for (const ThreadId p : participants) s.threads[p].view = all;
 }
 
 const WriteInfo& PtxModel::info(WriteId w) const { return s_->writes[w].info; }
