@@ -319,8 +319,11 @@ struct PtxModel::State {
     const std::size_t n = l.co.size();
     known.assign(n, 0);
     hid.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i) known[i] = knows(t, l.co[i]);
-    for (std::size_t i = n; i-- > 0;)
+    std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
+    for (std::size_t i = 0; i < n; ++i)
+      if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
+    // (From the last known write on, nothing later is known or hidden: nothing is hidden.)
+    for (std::size_t i = last_known; i-- > 0;)
       for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
         if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = 1;
     return hid;
