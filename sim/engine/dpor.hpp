@@ -14,6 +14,7 @@
 #include <boost/container/flat_map.hpp>
 #include <boost/container/flat_set.hpp>
 
+#include "sim/core/reused.hpp"
 #include "sim/engine/execution.hpp"
 
 namespace scopesim {
@@ -90,7 +91,7 @@ class Dpor final : public Chooser {
   };
   static constexpr std::size_t npos = ~std::size_t{0};
   // Sets of threads (by key). Flat: a node's sets are small, and a node
-  // choose() reuses (Nodes::push) keeps their capacity.
+  // choose() reuses (Reused::add) keeps their capacity.
   using Threads = boost::container::flat_set<std::uint64_t>;
 
   struct Node {
@@ -129,58 +130,7 @@ class Dpor final : public Chooser {
   // The search's stack of nodes. A popped node stays in its place above the
   // top, so that the node pushed there next reuses its containers (moving a
   // node to a spare list and back cost some 190 instructions a new node).
-  class Nodes {
-   public:
-    std::size_t size() const { return size_; }
-    Node& operator[](std::size_t k) { return all_[k]; }
-    const Node& operator[](std::size_t k) const { return all_[k]; }
-    Node& back() { return all_[size_ - 1]; }
-    std::vector<Node>::const_iterator begin() const { return all_.begin(); }
-    std::vector<Node>::const_iterator end() const { return all_.begin() + static_cast<std::ptrdiff_t>(size_); }
-    // A new node on top, cleared.
-    Node& push() {
-      if (size_ == all_.size()) {
-        all_.emplace_back();
-        return all_[size_++];
-      }
-      Node& n = all_[size_++];
-      n.clear();
-      return n;
-    }
-    void pop() { --size_; }
-    // The stack becomes a copy of `nodes` (copied into the nodes in place).
-    void assign(const std::vector<Node>& nodes) {
-      size_ = 0;
-      for (const Node& n : nodes) {
-        if (size_ == all_.size())
-          all_.push_back(n);
-        else
-          all_[size_] = n;
-        ++size_;
-      }
-    }
-    // The bottom `n` nodes (at most), moved out; the stack is left empty.
-    std::vector<Node> take(std::size_t n) {
-      std::vector<Node> out;
-      out.reserve(std::min(n, size_));
-      for (std::size_t k = 0; k < std::min(n, size_); ++k) out.push_back(std::move(all_[k]));
-      size_ = 0;
-      return out;
-    }
-    // An empty stack over the nodes of `nodes` (their capacity is what carries over).
-    void adopt(std::vector<Node> nodes) {
-      all_ = std::move(nodes);
-      size_ = 0;
-    }
-    std::vector<Node> release() {
-      size_ = 0;
-      return std::move(all_);
-    }
-
-   private:
-    std::vector<Node> all_;  // [0, size_) the stack; above it, popped nodes to reuse
-    std::size_t size_ = 0;
-  };
+  using Nodes = Reused<Node>;
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
@@ -214,7 +164,7 @@ class Dpor final : public Chooser {
       note_suspect(stack_[i]);
       return stack_[i].chosen;
     }
-    Node& n = stack_.push();
+    Node& n = stack_.add();
     n.kind = p.kind;
     n.keys = p.keys;
     n.shapes = p.shapes;
@@ -867,7 +817,7 @@ class Dpor final : public Chooser {
         top.chosen = *k;
         return true;
       }
-      stack_.pop();
+      stack_.pop_back();
     }
     return false;
   }

@@ -5,6 +5,8 @@
 #include <functional>
 #include <optional>
 
+#include "sim/core/reused.hpp"
+
 namespace scopesim {
 
 namespace {
@@ -41,31 +43,6 @@ struct View {
 // changed once made.
 using ViewId = std::uint32_t;
 inline constexpr ViewId no_view = ~ViewId{0};
-
-// A vector whose elements outlive clear(): a new element is an old one
-// cleared (T::clear()), with the capacity of its own vectors, so that a run
-// after the first allocates (next to) nothing. Only [0, size()) is live.
-template <class T>
-class Reused {
- public:
-  std::size_t size() const { return n_; }
-  T& operator[](std::size_t i) { return items_[i]; }
-  const T& operator[](std::size_t i) const { return items_[i]; }
-  const T* begin() const { return items_.data(); }
-  const T* end() const { return items_.data() + n_; }
-  // A new last element, cleared. (It may move the others, like push_back.)
-  T& add() {
-    if (n_ == items_.size()) items_.emplace_back();
-    T& t = items_[n_++];
-    t.clear();
-    return t;
-  }
-  void clear() { n_ = 0; }
-
- private:
-  std::vector<T> items_;
-  std::size_t n_ = 0;
-};
 
 // A release pattern whose write some reader may observe: the view at its first
 // operation (the release write, or the release fence before a strong write),

@@ -1,0 +1,64 @@
+// A vector whose elements outlive their removal, for buffers rebuilt run
+// after run: a new element is an old one cleared (T::clear()), with the
+// capacity of its own containers, so that after the first run next to
+// nothing is allocated. Only [0, size()) is live; the rest wait to be reused.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace scopesim {
+
+template <class T>
+class Reused {
+ public:
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) { return items_[i]; }
+  const T& operator[](std::size_t i) const { return items_[i]; }
+  T& back() { return items_[n_ - 1]; }
+  const T* begin() const { return items_.data(); }
+  const T* end() const { return items_.data() + n_; }
+  // A new last element, cleared. (It may move the others, like push_back.)
+  T& add() {
+    if (n_ == items_.size()) items_.emplace_back();
+    T& t = items_[n_++];
+    t.clear();
+    return t;
+  }
+  void pop_back() { --n_; }
+  void clear() { n_ = 0; }
+  // Becomes a copy of `v` (copied into the elements in place).
+  void assign(const std::vector<T>& v) {
+    n_ = 0;
+    for (const T& t : v) {
+      if (n_ == items_.size())
+        items_.push_back(t);
+      else
+        items_[n_] = t;
+      ++n_;
+    }
+  }
+  // The first `n` elements (at most), moved out; left empty.
+  std::vector<T> take(std::size_t n) {
+    std::vector<T> out;
+    out.reserve(std::min(n, n_));
+    for (std::size_t k = 0; k < std::min(n, n_); ++k) out.push_back(std::move(items_[k]));
+    n_ = 0;
+    return out;
+  }
+  // Empty, over the elements of `v` (their capacity is what carries over), and back.
+  void adopt(std::vector<T> v) {
+    items_ = std::move(v);
+    n_ = 0;
+  }
+  std::vector<T> release() {
+    n_ = 0;
+    return std::move(items_);
+  }
+
+ private:
+  std::vector<T> items_;
+  std::size_t n_ = 0;
+};
+
+}  // namespace scopesim
