@@ -19,7 +19,8 @@
 namespace scopesim::models {
 
 // Launch geometry of a model and its parameters (e.g. "n", the input length
-// of tile). `resident_blocks` 0 = every block resident.
+// of tile; each one the model declares: Model::parameters). `resident_blocks`
+// 0 = every block resident.
 struct Config {
   unsigned grid = 1;
   unsigned block = 1;
@@ -55,6 +56,13 @@ struct AlsoCheck {
   Expectation expect;
 };
 
+// A parameter the model's host program reads (Config::param), as
+// `--param NAME=VALUE` sets it: its name and, in words, its range and default.
+struct Parameter {
+  std::string name;     // "bins"
+  std::string meaning;  // "bins of the histogram, 1..8, the block's threads a multiple of them (default 8)"
+};
+
 struct Model {
   std::string name;        // "publish.relaxed"
   std::string summary;     // one line
@@ -76,12 +84,19 @@ struct Model {
   // Why a launch does not fit the kernel ("" when it does; nullptr: every
   // launch fits), e.g. a block larger than the kernel's shared array.
   std::string (*fits)(const Config&) = nullptr;
+  // Every parameter the host program reads; a launch that sets another is
+  // refused (misfit()): a misspelt one would otherwise explore the default.
+  std::vector<Parameter> parameters;
   // The file that registers the model, as reports name it
   // ("models/publish/publish.cpp"); set by Registrar.
   std::string source;
 };
 
 std::vector<Model>& registry();
+
+// Why `c` is no launch of `m` ("" when it is): a parameter `m` does not
+// declare (Model::parameters), else what Model::fits says.
+std::string misfit(const Model& m, const Config& c);
 
 struct Registrar {
   explicit Registrar(std::initializer_list<Model> ms, std::source_location where = std::source_location::current()) {

@@ -58,6 +58,22 @@ grep -q "unknown model" err.txt && pass || fail "unknown model message"
 # A launch larger than the kernel's shared tile (256 elements) is refused, not explored.
 expect_code 2 "a block larger than tile's shared array" -- "$bin" explore tile.barrier --block 512
 grep -q "tile.barrier <<<1,512>>>: tile holds at most 256 threads per block" err.txt && pass || fail "tile block message"
+# A parameter the model does not take is refused, naming it and the ones it takes: a misspelt
+# one would otherwise explore the default silently. So is a value outside the model's range.
+expect_code 2 "an unknown parameter" -- "$bin" explore histogram.plain_rmw --quick --param bin=1 --no-schedules
+grep -q "histogram.plain_rmw <<<1,4>>>: no parameter 'bin' (the model takes bins)" err.txt && pass || fail "unknown parameter message"
+expect_code 2 "a parameter of a model that takes none" -- "$bin" explore publish.relaxed --param n=1 --no-schedules
+grep -q "no parameter 'n' (the model takes none)" err.txt && pass || fail "parameterless model message"
+expect_code 2 "tile with an empty input" -- "$bin" explore tile.barrier --quick --param n=0 --no-schedules
+grep -q "tile.barrier <<<1,8>>>: n must be 1..8" err.txt && pass || fail "tile n=0 message"
+expect_code 0 "explain names the parameters" -- "$bin" explain histogram.plain_rmw
+grep -q "^parameter   bins (--param bins=N): bins of the histogram" out.txt && pass || fail "explain lists bins"
+"$bin" list --json | grep -q '"name": "bins"' && pass || fail "list --json lists the parameters"
+# A schedule whose launch sets a parameter the model does not take is refused before it runs.
+"$bin" explore histogram.plain_rmw --quick --schedules hp >/dev/null
+sed 's/^param bins 2$/param bin 2/' hp/histogram.plain_rmw.1.schedule >hp/misspelt.schedule
+expect_code 2 "replay of a schedule with an unknown parameter" -- "$bin" replay hp/misspelt.schedule
+grep -q "the schedule's launch <<<1,4>>> is none of histogram.plain_rmw: no parameter 'bin'" err.txt && pass || fail "replay parameter message"
 # histogram's threads 0..7 zero and flush the 8 bins: a 4-thread block cannot.
 expect_code 2 "a block with fewer threads than bins" -- "$bin" explore histogram.shared_atomic --block 4
 grep -q "multiple of bins (8)" err.txt && pass || fail "histogram block message"

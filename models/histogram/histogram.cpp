@@ -91,6 +91,10 @@ std::string fits(const Config& c) {
   return "";
 }
 
+// What --param sets (fits() checks the values).
+const std::vector<Parameter> parameters = {
+    {"bins", "bins of the histogram: 1..8, the block's threads a multiple of them (default 8)"}};
+
 Registrar models{
     {.name = "histogram.shared_atomic",
      .summary = "histogram<<<1,256>>> over 8 shared bins: atomic_add, syncthreads(), cooperative flush",
@@ -104,7 +108,8 @@ Registrar models{
      .bad = wrong_count,
      .expect = {.bad_outcome_permitted = false, .required = {}},
      .exhaustive_executions = 1,
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "histogram.plain_rmw",
      .summary = "bins[b]++ with plain accesses and no barrier before the flush",
      .invariant = "A plain increment is a weak load and a separate weak store: two threads counting into one "
@@ -116,7 +121,8 @@ Registrar models{
      .program = run<Count::plain, Flush::at_once>,
      .bad = wrong_count,
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "histogram.barrier_only",
      .summary = "plain bins[b]++ with syncthreads() after the increments",
      .invariant = "The barrier orders every increment before the flush, but it does not make a plain "
@@ -127,7 +133,8 @@ Registrar models{
      .program = run<Count::plain, Flush::after_barrier>,
      .bad = wrong_count,
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "histogram.missing_flush_barrier",
      .summary = "shared atomic_add, but no barrier before the flush",
      .invariant = "The increments are atomic, but a flushing thread's plain read of its bin is not ordered after "
@@ -138,7 +145,8 @@ Registrar models{
      .program = run<Count::atomic, Flush::at_once>,
      .bad = wrong_count,
      .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
 };
 
 }  // namespace scopesim::models::histogram

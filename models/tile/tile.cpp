@@ -152,9 +152,14 @@ const char* const kWrong = "some out[k] is not in[k] + in[neighbour(k)]: a stale
 std::string fits(const Config& c) {
   if (c.grid != 1) return "tile runs in one block (grid 1)";
   if (c.block > kMaxBlock) return "tile holds at most " + std::to_string(kMaxBlock) + " threads per block";
-  if (c.param("n", c.block) > static_cast<long long>(c.block)) return "n may not exceed the block's threads";
+  const long long n = c.param("n", c.block);
+  if (n < 1 || n > static_cast<long long>(c.block)) return "n must be 1.." + std::to_string(c.block) + " (the block's threads)";
   return "";
 }
+
+// What --param sets (fits() checks the value).
+const std::vector<Parameter> parameters = {
+    {"n", "the input's length, one element per thread: 1..the block's threads (default: the block's threads)"}};
 
 Registrar models{
     {.name = "tile.barrier",
@@ -170,7 +175,8 @@ Registrar models{
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
      .exhaustive_executions = 1,
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "tile.missing_barrier",
      .summary = "as tile.barrier without the barrier",
      .invariant = "Nothing orders a thread's read of its neighbour's tile element with the neighbour's plain "
@@ -182,7 +188,8 @@ Registrar models{
      .bad = wrong,
      .expect = {.bad_outcome_permitted = true,
                 .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "tile.divergent_barrier",
      .summary = "if (i < n) { load; syncthreads(); compute; } with n = 250, not a multiple of the block",
      .invariant = "CUDA C++ requires every thread of the block to execute the same sequence of block barriers. "
@@ -195,7 +202,8 @@ Registrar models{
      .program = run<tile_divergent_barrier>,
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {FindingKind::barrier_divergence}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "tile.bounds_participate",
      .summary = "bounds check around load and compute only, n = 250: every thread reaches syncthreads()",
      .invariant = "Every thread of the block executes the one barrier; the threads with i < n store their "
@@ -208,7 +216,8 @@ Registrar models{
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
      .exhaustive_executions = 1,
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "tile.syncwarp_across_warps",
      .summary = "syncwarp() instead of syncthreads(); lane 31's neighbour is lane 0 of the next warp",
      .invariant = "syncwarp orders memory only among the lanes of the calling warp. Thread 31 reads tile[32], "
@@ -221,7 +230,8 @@ Registrar models{
      .bad = wrong,
      .expect = {.bad_outcome_permitted = true,
                 .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
     {.name = "tile.warp_local",
      .summary = "syncwarp() with the neighbour in the same warp (the next lane, wrapping at 32)",
      .invariant = "Each read of a neighbour's element follows a syncwarp in which the neighbour, a lane of the "
@@ -234,7 +244,8 @@ Registrar models{
      .bad = wrong,
      .expect = {.bad_outcome_permitted = false, .required = {}},
      .exhaustive_executions = 1,
-     .fits = fits},
+     .fits = fits,
+     .parameters = parameters},
 };
 
 }  // namespace scopesim::models::tile

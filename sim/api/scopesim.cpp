@@ -24,9 +24,8 @@ RunOptions run_options(const Options& o, const Launch& launch) {
 void check(const models::Model& m, const Launch& launch, const Options& o) {
   if (launch.grid == 0 || launch.block == 0)
     throw std::invalid_argument(fmt::format("launch <<<{},{}>>> has no thread", launch.grid, launch.block));
-  if (m.fits != nullptr)
-    if (const std::string why = m.fits(launch); !why.empty())
-      throw std::invalid_argument(fmt::format("{} <<<{},{}>>>: {}", m.name, launch.grid, launch.block, why));
+  if (const std::string why = models::misfit(m, launch); !why.empty())
+    throw std::invalid_argument(fmt::format("{} <<<{},{}>>>: {}", m.name, launch.grid, launch.block, why));
   const std::vector<std::string> names = memory_model_names();
   if (std::find(names.begin(), names.end(), o.run.memory_model) == names.end())
     throw std::invalid_argument("unknown memory model '" + o.run.memory_model + "'");

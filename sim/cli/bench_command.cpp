@@ -323,7 +323,7 @@ void scaling_section(const BenchSettings& s) {
   std::vector<unsigned> xs;
   for (unsigned n = 2; n <= s.max_threads; n *= 2) xs.push_back(n);
   // "bad": a bad outcome or a finding. A launch the kernel does not support
-  // (Model::fits) is not explored; it plots as 0.
+  // (models::misfit) is not explored; it plots as 0.
   Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
   std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
   for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
@@ -333,7 +333,7 @@ void scaling_section(const BenchSettings& s) {
     for (unsigned n : xs) {
       models::Config c = m->chapter;
       c.block = n;
-      if (const std::string why = m->fits ? m->fits(c) : ""; !why.empty()) {
+      if (const std::string why = models::misfit(*m, c); !why.empty()) {
         t.add({name, std::to_string(n), "-", "-", "does not fit: " + why, "-", "-"});
         times.push_back(0);
         explored.push_back(0);

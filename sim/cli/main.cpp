@@ -210,7 +210,9 @@ int cmd_replay(const std::string& file, bool json) {
       throw UsageError("schedule uses memory model '" + h.memory_model + "', which this scopesim does not have");
   }
   // The schedule names the whole launch: grid, block, resident blocks and parameters.
-
+  if (const std::string why = models::misfit(m, h.config); !why.empty())
+    throw UsageError(fmt::format("{}: the schedule's launch <<<{},{}>>> is none of {}: {}", file, h.config.grid,
+                                 h.config.block, m.name, why));
   RunOptions ro;
   ro.memory_model = h.memory_model;
   ro.resident_blocks = h.config.resident_blocks;

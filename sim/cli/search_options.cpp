@@ -26,9 +26,8 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
     c.params[p.substr(0, eq)] = v;
   }
   if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
-  if (m.fits != nullptr)
-    if (const std::string why = m.fits(c); !why.empty())
-      throw UsageError(fmt::format("{} <<<{},{}>>>: {}", m.name, c.grid, c.block, why));
+  if (const std::string why = models::misfit(m, c); !why.empty())
+    throw UsageError(fmt::format("{} <<<{},{}>>>: {}", m.name, c.grid, c.block, why));
   return c;
 }
 

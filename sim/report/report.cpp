@@ -479,6 +479,7 @@ std::string explain_text(const models::Model& m) {
   std::string s = m.name + ": " + m.summary + "\n\n";
   s += field("launch", launch_text(m.chapter) + " (the chapter's)");
   if (m.quick) s += field("quick", launch_text(*m.quick) + " (for quick exhaustive runs; explore --quick)");
+  for (const models::Parameter& p : m.parameters) s += field("parameter", p.name + " (--param " + p.name + "=N): " + p.meaning);
   s += field("invariant", m.invariant);
   s += field("bad means", m.bad_means.empty() ? "(no postcondition)" : m.bad_means);
   s += field("expected", expectation_text(m.expect));
@@ -496,11 +497,14 @@ json list_json(const std::vector<const models::Model*>& ms) {
     json also = json::array();
     for (const models::AlsoCheck& a : m->also)
       also.push_back(json{{"options", a.options}, {"launch", launch_json(a.config)}, {"expect", expect_json(a.expect)}});
+    json parameters = json::array();
+    for (const models::Parameter& p : m->parameters) parameters.push_back(json{{"name", p.name}, {"meaning", p.meaning}});
     arr.push_back(json{{"name", m->name},
                        {"summary", m->summary},
                        {"invariant", m->invariant},
                        {"bad_means", m->bad_means},
                        {"launch", launch_json(m->chapter)},
+                       {"parameters", parameters},
                        {"expect", expect_json(m->expect)},
                        {"also", also},
                        {"exhaustive_executions", m->exhaustive_executions}});

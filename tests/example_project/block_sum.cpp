@@ -44,18 +44,22 @@ void host(Host& h, const Config& c) {
 bool wrong_sum(const scopesim::Outcome& o) { return o.i("error") != 0; }
 
 const Model& block_sum(bool with_barrier) {
+  // The parameter host() reads: an explore() that sets another is refused.
+  static const scopesim::models::Parameter n_inputs{"n", "inputs summed, 1..the block's threads (default: all of them)"};
   static const Model with{.name = "example.block_sum",
                           .summary = "a block sums n inputs in shared memory behind a barrier",
                           .bad_means = "wrong sum (error=1)",
                           .chapter = {1, 64, 0, {{"n", 64}}},
                           .program = host<true>,
-                          .bad = wrong_sum};
+                          .bad = wrong_sum,
+                          .parameters = {n_inputs}};
   static const Model without{.name = "example.block_sum_no_barrier",
                              .summary = "as example.block_sum without the barrier",
                              .bad_means = "wrong sum (error=1)",
                              .chapter = {1, 64, 0, {{"n", 64}}},
                              .program = host<false>,
-                             .bad = wrong_sum};
+                             .bad = wrong_sum,
+                             .parameters = {n_inputs}};
   return with_barrier ? with : without;
 }
 

@@ -82,6 +82,13 @@ TEST(Api, BadInputIsAClearError) {
   Options o;
   o.run.memory_model = "tso";
   EXPECT_THROW(explore("publish.relaxed", one_block(1), o), std::invalid_argument);
+  // A parameter the model does not declare, and a value the model does not fit.
+  Launch misspelt = one_block(4);
+  misspelt.params["bin"] = 2;
+  EXPECT_THROW(explore("histogram.plain_rmw", misspelt), std::invalid_argument);
+  Launch empty = one_block(4);
+  empty.params["n"] = 0;
+  EXPECT_THROW(explore("tile.barrier", empty), std::invalid_argument);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "0.1.2"), std::invalid_argument);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "v1:0.!"), std::invalid_argument);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "v1:0..1"), std::invalid_argument);
