@@ -51,6 +51,13 @@ diff -r sj1 sj3 >/dev/null && pass || fail "explore --jobs 3 writes other schedu
 "$bin" check publish.relaxed histogram.plain_rmw --json --no-schedules --jobs 4 >c4.json
 cmp -s c1.json c4.json && pass || fail "check --jobs 4 --json differs from --jobs 1"
 expect_code 2 "--jobs 0" -- "$bin" explore publish.relaxed --jobs 0
+# Numeric options say their range in words.
+expect_code 2 "--depth 0" -- "$bin" explore publish.relaxed --mode pct --depth 0
+grep -q "^scopesim: --depth: must be more than 0, got 0" err.txt && pass || fail "--depth 0 message"
+expect_code 2 "--max-executions abc" -- "$bin" explore publish.relaxed --max-executions abc
+grep -q "^scopesim: --max-executions: must be a number, got 'abc'" err.txt && pass || fail "--max-executions abc message"
+expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
+grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
 
 # bad input: exit 2 with a one-line message, never a crash.
 expect_code 2 "unknown model" -- "$bin" explore no.such.model

@@ -131,7 +131,7 @@ Command add_compare_command(CLI::App& app) {
   sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
   sub->add_flag("--json", s->json, "Print JSON");
   sub->add_option("--time-limit", s->time_limit, "Seconds of exploring per model (default 20)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   return {sub, [s] { return run_compare(*s); }};
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/input.hpp"
 
 namespace scopesim::cli {
 
@@ -94,9 +95,9 @@ Command add_gpu_command(CLI::App& app) {
   sub->add_option("MODEL", s->models, "Models to run (see 'scopesim list')");
   sub->add_flag("--all", s->all, "Run every shipped model");
   sub->add_option("--instances", s->instances, "Instances per model (default 1000000, or unbounded with --seconds)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   sub->add_option("--seconds", s->seconds, "Seconds per model (whichever of --instances and --seconds comes first)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   sub->add_option("--harness", s->harness, "The scopesim-gpu program (default: the one built beside scopesim)");
   return {sub, [s] { return run_gpu(*s); }};
 }

@@ -1,6 +1,7 @@
 #include "sim/cli/input.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -16,6 +17,24 @@ std::string one_line(std::string s) {
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
 }
+
+namespace {
+// A number no less than `least` (`strictly`: more than it), else why not.
+CLI::Validator at_least(double least, bool strictly, const char* words, const char* name) {
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        double x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc{} || end != v.data() + v.size()) return "must be a number, got '" + v + "'";
+        if (x < least || (strictly && x == least)) return std::string("must be ") + words + ", got " + v;
+        return "";
+      },
+      name);
+}
+}  // namespace
+
+CLI::Validator non_negative() { return at_least(0, false, "0 or more", "NONNEGATIVE"); }
+CLI::Validator positive() { return at_least(0, true, "more than 0", "POSITIVE"); }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

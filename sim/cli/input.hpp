@@ -1,11 +1,12 @@
 // What every subcommand shares about its input and its plain output: the one
-// error that means exit 2, one-line messages, reading a file, finding a
-// shipped model or memory model by name, JSON on stdout.
+// error that means exit 2, one-line messages, checks of numeric options,
+// reading a file, finding a shipped model or memory model by name, JSON on stdout.
 #pragma once
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "models/model.hpp"
@@ -19,6 +20,12 @@ struct UsageError : std::runtime_error {
 
 // The message on one line (newlines become spaces, no trailing space).
 std::string one_line(std::string s);
+
+// Checks of a numeric option whose messages say the range in words
+// ("--depth: must be more than 0, got 0"; CLI11's own name it as 0 to the
+// largest double, and call a word out of that range).
+CLI::Validator non_negative();  // 0 or more
+CLI::Validator positive();      // more than 0
 
 // The whole file; UsageError when it cannot be read.
 std::string read_text(const std::string& path);

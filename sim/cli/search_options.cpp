@@ -35,17 +35,17 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
   app.add_option("--mode", s.mode, "Search strategy: exhaustive (default), random or pct")
       ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
   app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(CLI::PositiveNumber);
+      ->check(non_negative());
+  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(positive());
   app.add_option("--max-executions", s.max_executions,
                  "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
   app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
       ->check(CLI::Range(1u, 1024u));
@@ -53,7 +53,7 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
     app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
     s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
                                     "Blocks resident at once; the rest wait for a free slot (0: every block)")
-                         ->check(CLI::NonNegativeNumber);
+                         ->check(non_negative());
   }
 }
 
