@@ -65,6 +65,11 @@ grep -q "unknown model" err.txt && pass || fail "unknown model message"
 # A launch larger than the kernel's shared tile (256 elements) is refused, not explored.
 expect_code 2 "a block larger than tile's shared array" -- "$bin" explore tile.barrier --block 512
 grep -q "tile.barrier <<<1,512>>>: tile holds at most 256 threads per block" err.txt && pass || fail "tile block message"
+# Schedules that cannot be written: the results still print, with one warning, not one per witness.
+touch not_a_dir
+expect_code 1 "explore with an unwritable schedule directory" -- "$bin" explore publish.relaxed --schedules not_a_dir/s
+grep -q "error=1" out.txt && pass || fail "results lost when schedules cannot be written"
+[ "$(grep -c "warning: schedules not written" err.txt)" -eq 1 ] && pass || fail "the schedule warning is not printed once"
 # A parameter the model does not take is refused, naming it and the ones it takes: a misspelt
 # one would otherwise explore the default silently. So is a value outside the model's range.
 expect_code 2 "an unknown parameter" -- "$bin" explore histogram.plain_rmw --quick --param bin=1 --no-schedules

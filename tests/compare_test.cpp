@@ -59,6 +59,16 @@ TEST(Compare, ParsesValuesBackIntoOutcomeText) {
   EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\"}\nnot json\n"), std::runtime_error);
 }
 
+// A line is a result (instances and outcomes) or a failure (error); one with
+// neither, a cut line say, is refused rather than read as 0 instances.
+TEST(Compare, ALineIsAResultOrAnError) {
+  EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\"}\n"), std::runtime_error);
+  EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\",\"instances\":5}\n"), std::runtime_error);
+  const auto failed = report::parse_gpu_results("{\"model\":\"a\",\"error\":\"launch failed\"}\n");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed.at("a").error, "launch failed");
+}
+
 // SB across blocks: PTX permits all four outcomes (verdict table row 11), so
 // nothing the GPU shows is a failure; if the GPU never shows r0=r1=0, that
 // permitted bad outcome is model-only.

@@ -70,7 +70,8 @@ report::Artifact ScheduleWriter::write(const models::Model& m, const models::Con
     a.path = p.string();
   } catch (const std::exception& e) {
     a.error = one_line(e.what());
-    fmt::print(stderr, "scopesim: warning: no schedule for a witness of {}: {}\n", m.name, a.error);
+    if (warned_.insert(a.error).second)
+      fmt::print(stderr, "scopesim: warning: schedules not written: {}\n", a.error);
   }
   return a;
 }

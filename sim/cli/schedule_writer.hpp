@@ -46,6 +46,7 @@ class ScheduleWriter {
   std::string prefix_;
   std::set<std::string> cleaned_;
   std::map<std::string, unsigned> next_;
+  std::set<std::string> warned_;  // errors already on stderr: each once, not once per witness
 };
 
 }  // namespace scopesim::cli

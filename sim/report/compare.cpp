@@ -34,6 +34,11 @@ GpuResult parse_line(const nlohmann::json& j) {
   r.multi_block_instances = j.value("multi_block_instances", std::uint64_t{0});
   r.distinct_sm_instances = j.value("distinct_sm_instances", std::uint64_t{0});
   r.error = j.value("error", std::string{});
+  // A model that ran says how many instances and what they showed; one that
+  // failed says why. A line with neither is no result (a cut line, say).
+  if (r.error.empty())
+    for (const char* field : {"instances", "outcomes"})
+      if (!j.contains(field)) throw std::runtime_error(fmt::format("no '{}' (and no 'error') for {}", field, r.model));
   if (j.contains("device")) {
     const nlohmann::json& d = j.at("device");
     r.device = fmt::format("{}, driver {}, {}", d.value("name", std::string{"?"}),
