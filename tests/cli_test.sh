@@ -59,6 +59,21 @@ grep -q "^scopesim: --max-executions: must be a number, got 'abc'" err.txt && pa
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
 grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
 
+# Progress: none on a stderr that is no terminal; a line a second with --progress; on a terminal,
+# one line kept up to date from the search's second second on and erased before the report.
+long_search=(explore histogram.plain_rmw --quick --block 12 --param bins=6 --no-schedules --time-limit 3)
+"$bin" "${long_search[@]}" >/dev/null 2>err.txt
+[ ! -s err.txt ] && pass || fail "progress printed to a stderr that is no terminal"
+"$bin" "${long_search[@]}" --progress >/dev/null 2>err.txt
+grep -q "^scopesim: histogram.plain_rmw: [0-9]* executions so far$" err.txt && pass || fail "--progress prints no lines"
+if command -v script >/dev/null; then
+  script -qc "$(printf '%q ' "$bin" "${long_search[@]}")" /dev/null >tty.txt 2>&1
+  grep -q "executions in [0-9]* s" tty.txt && pass || fail "no live progress on a terminal"
+  grep -q $'\r\033\[Kmodel ' tty.txt && pass || fail "the live progress line is not erased before the report"
+else
+  echo "skip: no 'script' command to give the search a terminal"
+fi
+
 # bad input: exit 2 with a one-line message, never a crash.
 expect_code 2 "unknown model" -- "$bin" explore no.such.model
 grep -q "unknown model" err.txt && pass || fail "unknown model message"

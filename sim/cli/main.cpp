@@ -88,11 +88,15 @@ int cmd_explore(const std::string& name, const Settings& s, const Output& out) {
   const models::Config c = launch_of(m, s);
   ExploreOptions o = explore_options(s);
   with_config(o, c);
-  o.progress = progress_printer(out.progress, m.name);
   ScheduleWriter w(out);
-  Explored x = explore_and_record(m, c, o, w);
+  Explored x;
+  {
+    Progress progress(out, m.name);
+    o.progress = progress.callback();
+    x = explore_and_record(m, c, o, w);
+    o.progress = {};
+  }
   report::ExploreReport r{&m, c, o, &x.e, x.outcome_schedules, x.finding_schedules};
-  r.options.progress = {};
   if (out.json)
     print_json(report::explore_json(r, out.times));
   else if (!out.quiet)
@@ -153,10 +157,12 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
     for (const Job& j : jobs) {
       ExploreOptions o = explore_options(j.settings);
       with_config(o, j.config);
-      o.progress = progress_printer(out.progress, j.options.empty() ? m->name : m->name + " " + j.options);
       Explored x;
       try {
+        Progress progress(out, j.options.empty() ? m->name : m->name + " " + j.options);
+        o.progress = progress.callback();
         x = explore_and_record(*m, j.config, o, w);
+        o.progress = {};
       } catch (const std::exception& e) {
         // One model failing to run is its own row, not the end of the table.
         report::Verdict v;

@@ -1,6 +1,9 @@
 #include "sim/cli/search_options.hpp"
 
 #include <charconv>
+#include <cstdlib>
+#include <string_view>
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 
@@ -80,7 +83,9 @@ void add_output_options(CLI::App& app, Output& out) {
   app.add_flag("--json", out.json, "Print JSON instead of text (byte-identical for identical options)");
   app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
   app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
-  app.add_flag("--progress", out.progress, "Print the number of executions so far to stderr every second");
+  app.add_flag("--progress", out.progress,
+               "Print the number of executions so far to stderr every second (on a terminal, without it: one line "
+               "kept up to date from the search's second second on)");
   add_schedule_options(app, out);
 }
 
@@ -90,16 +95,46 @@ void add_schedule_options(CLI::App& app, Output& out) {
   app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");
 }
 
-std::function<void(std::uint64_t)> progress_printer(bool on, std::string label) {
-  if (!on) return {};
-  using clock = std::chrono::steady_clock;
-  return [label = std::move(label), last = clock::now()](std::uint64_t n) mutable {
-    auto now = clock::now();
-    if (now - last < std::chrono::seconds(1)) return;
-    last = now;
-    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label, n);
+Progress::Progress(const Output& out, std::string label)
+    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_) {
+  if (out.progress) {
+    mode_ = Mode::lines;
+  } else if (!out.quiet && isatty(STDERR_FILENO)) {
+    const char* term = std::getenv("TERM");
+    if (term == nullptr || std::string_view(term) != "dumb") mode_ = Mode::live;
+  }
+}
+
+Progress::~Progress() {
+  if (shown_) {
+    fmt::print(stderr, "\r\033[K");  // back to the start of the line, cleared
     std::fflush(stderr);
-  };
+  }
+}
+
+std::function<void(std::uint64_t)> Progress::callback() {
+  if (mode_ == Mode::off) return {};
+  return [this](std::uint64_t n) { show(n); };
+}
+
+void Progress::show(std::uint64_t executions) {
+  using namespace std::chrono_literals;
+  const auto now = std::chrono::steady_clock::now();
+  if (mode_ == Mode::lines) {
+    if (now - last_ < 1s) return;
+    last_ = now;
+    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label_, executions);
+  } else {
+    if (now - start_ < 2s || (shown_ && now - last_ < 250ms)) return;
+    last_ = now;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    std::string line = fmt::format("scopesim: {}: {} executions in {:.0f} s ({:.0f}/s)", label_, executions, seconds,
+                                   static_cast<double>(executions) / seconds);
+    if (line.size() > 79) line.resize(79);  // one terminal line, so that \r returns to its start
+    fmt::print(stderr, "\r{}\033[K", line);
+    shown_ = true;
+  }
+  std::fflush(stderr);
 }
 
 }  // namespace scopesim::cli

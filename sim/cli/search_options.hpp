@@ -2,6 +2,7 @@
 // written, shared by `explore` and `check` (and the litmus command): one
 // definition, so the subcommands cannot drift apart.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -59,7 +60,27 @@ void add_output_options(CLI::App& app, Output& out);
 // --schedules and --no-schedules alone (add_output_options includes them).
 void add_schedule_options(CLI::App& app, Output& out);
 
-// A progress callback printing to stderr at most once a second (none when off).
-std::function<void(std::uint64_t)> progress_printer(bool on, std::string label);
+// Progress on stderr while one search runs (ExploreOptions::progress): with
+// --progress, a line a second; else, when stderr is a terminal and the report
+// is not --quiet, one line kept up to date once the search has run two
+// seconds, and erased when the Progress ends; else nothing. Only stderr:
+// stdout is the same for the same options.
+class Progress {
+ public:
+  Progress(const Output& out, std::string label);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  // For ExploreOptions::progress; valid while this Progress lives.
+  std::function<void(std::uint64_t)> callback();
+
+ private:
+  enum class Mode { off, lines, live };
+  void show(std::uint64_t executions);
+  Mode mode_ = Mode::off;
+  std::string label_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool shown_ = false;  // a live line is on the terminal
+};
 
 }  // namespace scopesim::cli
