@@ -85,6 +85,13 @@ touch not_a_dir
 expect_code 1 "explore with an unwritable schedule directory" -- "$bin" explore publish.relaxed --schedules not_a_dir/s
 grep -q "error=1" out.txt && pass || fail "results lost when schedules cannot be written"
 [ "$(grep -c "warning: schedules not written" err.txt)" -eq 1 ] && pass || fail "the schedule warning is not printed once"
+# A launch beyond what the simulator can run (here: more fiber stacks than the address space
+# allows) is an error naming the limit, exit 2, not a kernel fault and a bogus lost update.
+(ulimit -v 3000000; "$bin" explore counter.global_atomic --grid 64 --block 1024 --mode random --max-executions 1 \
+   --no-schedules >out.txt 2>err.txt; echo $? >limit_rc)
+[ "$(cat limit_rc)" = 2 ] && pass || fail "a launch beyond the simulator's limits: exit $(cat limit_rc), expected 2"
+grep -q "counter.global_atomic <<<64,1024>>>: the simulator cannot run it: cannot .* a fiber stack" err.txt \
+  && pass || fail "the simulator's limit message"
 # A parameter the model does not take is refused, naming it and the ones it takes: a misspelt
 # one would otherwise explore the default silently. So is a value outside the model's range.
 expect_code 2 "an unknown parameter" -- "$bin" explore histogram.plain_rmw --quick --param bin=1 --no-schedules

@@ -73,7 +73,9 @@ const models::Model* find_model(std::string_view name);
 // Explores `m` at `launch`. Throws std::invalid_argument for a launch with no
 // thread (grid or block 0), one that sets a parameter the model does not
 // declare or that the model does not fit (models::misfit), and for an
-// unknown memory model.
+// unknown memory model; SimulatorLimit (execution.hpp) for a launch beyond
+// what the simulator can run (docs/limitations.md, "A run holds as many
+// threads as the system maps fiber stacks").
 Report explore(const models::Model& m, const Launch& launch, const Options& options = {});
 // The same for a registered model; throws std::invalid_argument naming an unknown model.
 Report explore(std::string_view model, const Launch& launch, const Options& options = {});

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory_resource>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
@@ -178,7 +179,12 @@ class Run final : public Door, public HostApi {
     mm_->spawn(h.place, -1);
     h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
-    loop();
+    if (!stopped_) loop();
+    if (!limit_.empty()) {
+      set_current_door(nullptr);
+      throw SimulatorLimit(m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) +
+                           ">>>: the simulator cannot run it: " + limit_);
+    }
     r_->steps.resize(steps_);
     set_current_door(nullptr);
     finish();
@@ -235,7 +241,12 @@ class Run final : public Door, public HostApi {
 
   // ---- HostApi ----
   void* alloc(const std::string& name, std::size_t bytes, std::size_t align) override {
-    char* p = arena().take(bytes, align);
+    char* p = nullptr;
+    try {
+      p = arena().take(bytes, align);
+    } catch (const std::exception& e) {
+      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + name + ")");
+    }
     regions_.push_back({name, reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes});
     return p;
   }
@@ -376,17 +387,33 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
-    t.fiber = pool().create(&Run::run_current, this);
+    try {
+      t.fiber = pool().create(&Run::run_current, this);
+    } catch (const std::exception& e) {
+      reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
+      return;
+    }
     ready(id, State::fresh);
   }
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
     const SimThread& t = r.threads_[r.cur_];
-    if (t.kernel != nullptr)
-      (*t.kernel)();
-    else
-      t.body();
+    try {
+      if (t.kernel != nullptr)
+        (*t.kernel)();
+      else
+        t.body();
+    } catch (const std::bad_alloc&) {
+      r.reach_limit("out of memory");
+    }
+  }
+  // The run stops at a limit of the simulator (SimulatorLimit, thrown by go()).
+  // On a fiber it never returns: the fiber is not resumed again.
+  void reach_limit(std::string why) {
+    if (limit_.empty()) limit_ = std::move(why);
+    stopped_ = true;
+    if (fiber::FiberPool::inside()) fiber::FiberPool::suspend();
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?
@@ -1625,6 +1652,7 @@ class Run final : public Door, public HostApi {
     enqueuing_ = OpData{};
     kernels_ = 0;
     stopped_ = false;
+    limit_.clear();
     in_step_ = false;
     fault_ = {FindingKind::kernel_fault, ""};
     fault_where_.clear();
@@ -1690,6 +1718,7 @@ class Run final : public Door, public HostApi {
   };
   std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
   bool stopped_ = false;
+  std::string limit_;  // the simulator's limit the run reached (reach_limit())
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,14 @@ struct RunResult {
   std::vector<std::string> trace;  // one line per event
   std::uint64_t fingerprint = 0;   // reads-from, coherence, fence.sc order
   std::uint64_t scheduling_decisions = 0;  // thread decisions in the log
+};
+
+// A run that reached a limit of the simulator, not of the model: the system
+// would not map another fiber stack (a launch of more threads than it allows),
+// simulated memory or the heap ran out. No finding and no outcome of such a
+// run would be the model's, so run_once throws this instead.
+struct SimulatorLimit : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 RunResult run_once(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& chooser);

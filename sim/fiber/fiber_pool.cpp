@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <csetjmp>
 #include <csignal>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
@@ -19,6 +21,19 @@ namespace {
 std::size_t page_size() {
   static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return p;
+}
+
+// Why the system refused a stack: errno's text, and the limit that a run of
+// many threads meets first (each stack takes up to three mappings).
+std::string cannot(const char* what) {
+  std::string s = std::string("cannot ") + what + ": " + std::strerror(errno);
+  if (std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    long n = 0;
+    if (std::fscanf(f, "%ld", &n) == 1)
+      s += " (the system allows " + std::to_string(n) + " memory mappings, vm.max_map_count, and each fiber stack takes up to three)";
+    std::fclose(f);
+  }
+  return s;
 }
 
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
@@ -54,10 +69,14 @@ struct Stack {
     const std::size_t guard = page_size();
     void* b = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
-    if (b == MAP_FAILED) throw std::runtime_error("cannot map a fiber stack");
+    if (b == MAP_FAILED) throw std::runtime_error(cannot("map a fiber stack"));
+    if (mprotect(b, guard, PROT_NONE) != 0) {
+      const std::string why = cannot("protect a fiber stack's guard page");
+      munmap(b, usable + guard);
+      throw std::runtime_error(why);
+    }
     base = static_cast<char*>(b);
     bytes = usable + guard;
-    if (mprotect(base, guard, PROT_NONE) != 0) throw std::runtime_error("cannot protect a fiber stack's guard page");
     region = std::min(FiberPool::zeroed_bytes, usable);
     reach = std::min(region, guard);
     close();
