@@ -59,9 +59,25 @@ grep -q "^scopesim: --max-executions: must be a number, got 'abc'" err.txt && pa
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
 grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
 
+long_search=(explore histogram.plain_rmw --quick --block 12 --param bins=6 --no-schedules --time-limit 3)
+# Ctrl-C stops the search and prints what it found, marked stopped by interrupt (with several
+# jobs too: the signal may land on a simulated thread's fiber). Background jobs ignore SIGINT
+# unless job control is on, hence set -m.
+for jobs in 1 3; do
+  set -m
+  "$bin" "${long_search[@]}" --jobs $jobs >int.txt 2>int.err &
+  pid=$!
+  set +m
+  sleep 1
+  kill -INT $pid
+  wait $pid
+  code=$?
+  [ "$code" -eq 1 ] && pass || fail "interrupted search (--jobs $jobs): exit $code, expected 1 (a bad outcome found)"
+  grep -q "stopped by interrupt" int.txt && pass || fail "interrupted search (--jobs $jobs) does not say so"
+done
+
 # Progress: none on a stderr that is no terminal; a line a second with --progress; on a terminal,
 # one line kept up to date from the search's second second on and erased before the report.
-long_search=(explore histogram.plain_rmw --quick --block 12 --param bins=6 --no-schedules --time-limit 3)
 "$bin" "${long_search[@]}" >/dev/null 2>err.txt
 [ ! -s err.txt ] && pass || fail "progress printed to a stderr that is no terminal"
 "$bin" "${long_search[@]}" --progress >/dev/null 2>err.txt

@@ -24,6 +24,7 @@
 
 #include "models/model.hpp"
 #include "sim/cli/input.hpp"
+#include "sim/cli/interrupt.hpp"
 #include "sim/cli/litmus_command.hpp"
 #include "sim/cli/schedule_writer.hpp"
 #include "sim/cli/search_options.hpp"
@@ -91,10 +92,13 @@ int cmd_explore(const std::string& name, const Settings& s, const Output& out) {
   ScheduleWriter w(out);
   Explored x;
   {
+    Interrupt interrupt;
     Progress progress(out, m.name);
     o.progress = progress.callback();
+    o.interrupt = interrupt.flag();
     x = explore_and_record(m, c, o, w);
     o.progress = {};
+    o.interrupt = nullptr;
   }
   report::ExploreReport r{&m, c, o, &x.e, x.outcome_schedules, x.finding_schedules};
   if (out.json)
@@ -141,6 +145,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
   };
   // Every job is resolved before anything runs: a bad option fails fast.
   std::vector<std::pair<const models::Model*, std::vector<Job>>> plan;
+  std::size_t total = 0;  // explorations planned
   for (const models::Model* m : ms) {
     std::vector<Job> jobs{{"", m->quick.value_or(m->chapter), m->expect, s}};  // quick: exhaustive runs finish
     for (const models::AlsoCheck& a : m->also) {
@@ -148,15 +153,19 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
       Settings as = also_settings(*m, a, s, c);
       jobs.push_back({a.options, c, a.expect, as});
     }
+    total += jobs.size();
     plan.emplace_back(m, std::move(jobs));
   }
 
   ScheduleWriter w(out);
   std::vector<report::VerdictRow> rows;
+  Interrupt interrupt;  // stops the search it lands in; the models after it are not explored
   for (auto& [m, jobs] : plan) {
     for (const Job& j : jobs) {
+      if (interrupt.requested()) break;
       ExploreOptions o = explore_options(j.settings);
       with_config(o, j.config);
+      o.interrupt = interrupt.flag();
       Explored x;
       try {
         Progress progress(out, j.options.empty() ? m->name : m->name + " " + j.options);
@@ -186,6 +195,8 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
     }
   }
 
+  if (interrupt.requested() && rows.size() < total)
+    fmt::print(stderr, "scopesim: interrupted: {} of {} explorations done, the rest not run\n", rows.size(), total);
   if (out.json)
     print_json(report::verdicts_json(rows, out.times));
   else if (!out.quiet)

@@ -51,6 +51,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   auto out_of_time = [&] {
     return o.time_limit > 0 && std::chrono::duration<double>(clock::now() - start).count() > o.time_limit;
   };
+  auto interrupted = [&] { return o.interrupt != nullptr && o.interrupt->load(std::memory_order_relaxed); };
 
   if (o.mode == Mode::exhaustive) {
     auto go_on = [&] {
@@ -60,6 +61,10 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       }
       if (out_of_time()) {
         x.stopped_by = "time-limit";
+        return false;
+      }
+      if (interrupted()) {
+        x.stopped_by = "interrupt";
         return false;
       }
       return true;
@@ -80,9 +85,15 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
     auto go_on = [&] {
-      if (!out_of_time()) return true;
-      x.stopped_by = "time-limit";
-      return false;
+      if (out_of_time()) {
+        x.stopped_by = "time-limit";
+        return false;
+      }
+      if (interrupted()) {
+        x.stopped_by = "interrupt";
+        return false;
+      }
+      return true;
     };
     auto take = [&](const RunResult& r) {
       x.decisions += r.scheduling_decisions;

@@ -2,6 +2,7 @@
 // log), random and PCT strategies, with bounds. Collects the permitted
 // outcomes and the findings, each with the log of the first run that showed it.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -29,6 +30,9 @@ struct ExploreOptions {
   unsigned jobs = 1;
   RunOptions run;
   std::function<void(std::uint64_t executions)> progress;  // called now and then
+  // Set from elsewhere (the command's SIGINT handler): the search stops before
+  // its next run, as at a time limit, with what it found so far.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct OutcomeSummary {
@@ -53,7 +57,7 @@ struct Exploration {
   std::uint64_t redundant = 0;           // runs cut short by the sleep sets or found to repeat one
   std::uint64_t decisions = 0;           // scheduling (thread) decisions over every run
   bool complete = false;                 // exhaustive and not stopped by a bound
-  std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first"
+  std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first", "interrupt"
   double seconds = 0;
   SearchStats sharing;  // exhaustive: how the work was shared by --jobs (varies with timing; not reported)
   bool bad() const;

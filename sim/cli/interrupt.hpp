@@ -1,0 +1,21 @@
+// Ctrl-C during a search: the first SIGINT asks the search to stop before its
+// next run (it ends as at a time limit, stopped by "interrupt", and its report
+// prints with what it found); a second one ends the process as usual.
+#pragma once
+#include <atomic>
+
+namespace scopesim::cli {
+
+// Installs the SIGINT handler for its lifetime (one at a time).
+class Interrupt {
+ public:
+  Interrupt();
+  ~Interrupt();
+  Interrupt(const Interrupt&) = delete;
+  Interrupt& operator=(const Interrupt&) = delete;
+  // For ExploreOptions::interrupt.
+  const std::atomic<bool>* flag() const;
+  bool requested() const;
+};
+
+}  // namespace scopesim::cli
