@@ -52,6 +52,16 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     return o.time_limit > 0 && std::chrono::duration<double>(clock::now() - start).count() > o.time_limit;
   };
   auto interrupted = [&] { return o.interrupt != nullptr && o.interrupt->load(std::memory_order_relaxed); };
+  // Every strategy's stops before a run: the time limit, an interrupt.
+  auto stop_now = [&] {
+    if (out_of_time())
+      x.stopped_by = "time-limit";
+    else if (interrupted())
+      x.stopped_by = "interrupt";
+    else
+      return false;
+    return true;
+  };
 
   if (o.mode == Mode::exhaustive) {
     auto go_on = [&] {
@@ -59,15 +69,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
         x.stopped_by = "max-executions";
         return false;
       }
-      if (out_of_time()) {
-        x.stopped_by = "time-limit";
-        return false;
-      }
-      if (interrupted()) {
-        x.stopped_by = "interrupt";
-        return false;
-      }
-      return true;
+      return !stop_now();
     };
     auto take = [&](const RunResult& r, bool redundant) {
       x.decisions += r.scheduling_decisions;
@@ -84,17 +86,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
-    auto go_on = [&] {
-      if (out_of_time()) {
-        x.stopped_by = "time-limit";
-        return false;
-      }
-      if (interrupted()) {
-        x.stopped_by = "interrupt";
-        return false;
-      }
-      return true;
-    };
+    auto go_on = [&] { return !stop_now(); };
     auto take = [&](const RunResult& r) {
       x.decisions += r.scheduling_decisions;
       if (record(r)) {
