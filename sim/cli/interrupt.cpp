@@ -23,14 +23,20 @@ Interrupt::Interrupt() {
   // thread's fiber, whose stack has only its outermost pages open (the
   // fiber pool's tripwire), too few for a signal frame; a frame that faults
   // there would abandon the fiber halfway through the engine's work.
+  // A SIGINT ignored from the start (a background job of a script) stays ignored.
+  struct sigaction before {};
+  sigaction(SIGINT, nullptr, &before);
+  if (before.sa_handler == SIG_IGN) return;
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sa.sa_flags = SA_ONSTACK | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  installed_ = sigaction(SIGINT, &sa, nullptr) == 0;
 }
 
-Interrupt::~Interrupt() { std::signal(SIGINT, SIG_DFL); }
+Interrupt::~Interrupt() {
+  if (installed_) std::signal(SIGINT, SIG_DFL);
+}
 
 const std::atomic<bool>* Interrupt::flag() const { return &requested_flag; }
 

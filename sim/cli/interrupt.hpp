@@ -6,7 +6,8 @@
 
 namespace scopesim::cli {
 
-// Installs the SIGINT handler for its lifetime (one at a time).
+// Installs the SIGINT handler for its lifetime (one at a time), unless
+// SIGINT is ignored, as in a script's background job.
 class Interrupt {
  public:
   Interrupt();
@@ -16,6 +17,9 @@ class Interrupt {
   // For ExploreOptions::interrupt.
   const std::atomic<bool>* flag() const;
   bool requested() const;
+
+ private:
+  bool installed_ = false;  // (not when SIGINT was ignored already)
 };
 
 }  // namespace scopesim::cli
