@@ -57,10 +57,17 @@ struct Explored {
   }
 };
 
-Explored explore_and_record(const models::Model& m, const models::Config& c, const ExploreOptions& o,
-                            ScheduleWriter& w) {
+// Explores `m` with a progress line on stderr (`label`: Progress) and Ctrl-C
+// (`interrupt`) stopping the search, then writes a schedule for each witness.
+Explored explore_and_record(const models::Model& m, const models::Config& c, ExploreOptions o, ScheduleWriter& w,
+                            const Output& out, const Interrupt& interrupt, const std::string& label) {
   Explored x;
-  x.e = explore(m, c, o);
+  {
+    Progress progress(out, label);  // (its line erased before any schedule's warning)
+    o.progress = progress.callback();
+    o.interrupt = interrupt.flag();
+    x.e = explore(m, c, o);
+  }
   for (const OutcomeSummary& s : x.e.outcomes)
     x.outcome_schedules.push_back(s.bad ? w.write(m, c, o.run, s.witness) : report::Artifact{});
   for (const FindingSummary& s : x.e.findings) x.finding_schedules.push_back(w.write(m, c, o.run, s.witness));
@@ -92,13 +99,8 @@ int cmd_explore(const std::string& name, const Settings& s, const Output& out) {
   ScheduleWriter w(out);
   Explored x;
   {
-    Interrupt interrupt;
-    Progress progress(out, m.name);
-    o.progress = progress.callback();
-    o.interrupt = interrupt.flag();
-    x = explore_and_record(m, c, o, w);
-    o.progress = {};
-    o.interrupt = nullptr;
+    const Interrupt interrupt;
+    x = explore_and_record(m, c, o, w, out, interrupt, m.name);
   }
   report::ExploreReport r{&m, c, o, &x.e, x.outcome_schedules, x.finding_schedules};
   if (out.json)
@@ -165,13 +167,10 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
       if (interrupt.requested()) break;
       ExploreOptions o = explore_options(j.settings);
       with_config(o, j.config);
-      o.interrupt = interrupt.flag();
       Explored x;
       try {
-        Progress progress(out, j.options.empty() ? m->name : m->name + " " + j.options);
-        o.progress = progress.callback();
-        x = explore_and_record(*m, j.config, o, w);
-        o.progress = {};
+        const std::string label = j.options.empty() ? m->name : m->name + " " + j.options;
+        x = explore_and_record(*m, j.config, o, w, out, interrupt, label);
       } catch (const std::exception& e) {
         // One model failing to run is its own row, not the end of the table.
         report::Verdict v;

@@ -1,11 +1,12 @@
 #include "sim/cli/search_options.hpp"
 
-#include <charconv>
-#include <cstdlib>
-#include <string_view>
 #include <unistd.h>
+
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 

@@ -2,9 +2,9 @@
 
 #include <boost/context/detail/fcontext.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <csetjmp>
 #include <csignal>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
