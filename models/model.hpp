@@ -30,6 +30,7 @@ struct Config {
     auto it = params.find(name);
     return it == params.end() ? fallback : it->second;
   }
+  bool operator==(const Config&) const = default;
 };
 
 // The host side of a model: allocates, launches, synchronizes, observes.

@@ -139,6 +139,28 @@ sed 's/^grid .*/grid 7/' "$first" >wrong-grid.schedule
 expect_code 2 "schedule with another launch" -- "$bin" replay wrong-grid.schedule
 head -c 300 "$first" >truncated.schedule
 expect_code 2 "truncated schedule" -- "$bin" replay truncated.schedule
+# What cannot be read says why; an edited decision names what does not fit.
+mkdir -p a-directory
+expect_code 2 "a directory as the schedule" -- "$bin" replay a-directory
+grep -q "cannot read 'a-directory': it is a directory" err.txt && pass || fail "directory message: $(cat err.txt)"
+grep -q "cannot read 'does-not-exist.schedule': No such file or directory" <("$bin" replay does-not-exist.schedule 2>&1) &&
+  pass || fail "missing file message"
+# The first decision with two or more alternatives: its key replaced, then its index.
+awk '!done && $2 ~ /^(thread|read)$/ && $3 ~ /^0\/([2-9]|[1-9][0-9]+)$/ {$4 = 999999; done = 1} 1' "$first" >bad-key.schedule
+expect_code 2 "a decision whose key the run does not offer" -- "$bin" replay bad-key.schedule
+grep -q "does not fit: the run offers no alternative with key 999999" err.txt && pass || fail "key message: $(cat err.txt)"
+awk '!done && $2 ~ /^(thread|read)$/ && $3 ~ /^0\/([2-9]|[1-9][0-9]+)$/ {sub(/^0\//, "1/", $3); done = 1} 1' "$first" >bad-index.schedule
+expect_code 2 "a decision whose index is not its key's" -- "$bin" replay bad-index.schedule
+grep -q "is alternative 0 of the run's, not 1" err.txt && pass || fail "index message: $(cat err.txt)"
+# A finding the run does not report: the replay names it.
+sed '0,/^finding /s/^finding /finding X/' "$first" >bad-finding.schedule
+expect_code 2 "a schedule listing another finding" -- "$bin" replay bad-finding.schedule
+grep -q "did not reproduce it: the replay's finding 1 is '.*', the schedule's is 'X" err.txt && pass ||
+  fail "finding message: $(cat err.txt)"
+sed 's/^model .*/model MP-cta/' "$first" >litmus-test.schedule
+expect_code 2 "a schedule of an unknown model" -- "$bin" replay litmus-test.schedule
+grep -q "unknown model 'MP-cta' (see 'scopesim list'); the schedule of a litmus test replays with 'scopesim litmus" err.txt &&
+  pass || fail "unknown model message: $(cat err.txt)"
 
 # check and list
 expect_code 0 "check" -- "$bin" check publish.relaxed publish.block_acqrel tile.barrier --no-schedules

@@ -230,7 +230,8 @@ TEST(ScheduleFile, RejectsBadHeaderLines) {
   rejects(with(5, "gird 1"), 5, "unknown header field 'gird'");
   rejects(with(5, "grid x"), 5, "decimal");
   rejects(with(5, "grid -1"), 5, "decimal");
-  rejects(with(5, "grid 0"), 5, "at least 1");
+  rejects(with(5, "grid 0"), 5, "grid must be 1 to 65535 blocks, got '0'");
+  rejects(with(5, "grid 65536"), 5, "grid must be 1 to 65535 blocks");  // explore --grid's limit
   rejects(with(5, "grid 4294967296"), 5, "too large");  // 2^32 does not fit
   rejects(with(5, "grid"), 5, "needs a value");
   rejects(with(6, "block 1025"), 6, "block");
@@ -242,6 +243,23 @@ TEST(ScheduleFile, RejectsBadHeaderLines) {
   rejects(with(10, "outcome"), 10, "needs a value");
   rejects(with(12, "decisions two"), 12, "decimal");
   rejects(with(12, "decisions 99999999999999999999"), 12, "too large");  // > 2^64
+  rejects(with(7, "param n 99999999999999999999"), 7, "param value '99999999999999999999' is too large");
+  rejects(with(7, "param n"), 7, "a name and a decimal value");
+  rejects(with(7, "param n 2 3"), 7, "a name and a decimal value");
+  // No file scopesim writes has a name of 300 characters or an outcome of 70,000.
+  rejects(with(2, "model " + std::string(300, 'm')), 2, "'model' is 300 characters long, more than 256");
+  rejects(with(10, "outcome " + std::string(70000, 'o')), 10, "'outcome' is 70000 characters long");
+}
+
+TEST(ScheduleFile, AcceptsWhatEditorsWrite) {
+  // A byte-order mark before the first line, a tab in a param line, an
+  // upper-case source hash (hashes compare in lower case).
+  auto v = fixture();
+  v.insert(v.begin() + 6, "param\tn\t3");
+  v[2] = "source-hash 00FF";
+  const Schedule s = parse_schedule("\xEF\xBB\xBF" + join(v));
+  EXPECT_EQ(s.header.config.params.at("n"), 3);
+  EXPECT_EQ(s.header.source_hash, "00ff");
 }
 
 TEST(ScheduleFile, RejectsDuplicateAndMissingHeaderFields) {

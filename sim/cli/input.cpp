@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -37,12 +39,26 @@ CLI::Validator non_negative() { return at_least(0, false, "0 or more", "NONNEGAT
 CLI::Validator positive() { return at_least(0, true, "more than 0", "POSITIVE"); }
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw UsageError("cannot read '" + path + "'");
-  return ss.str();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError("cannot read '" + path + "': it is a directory");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw UsageError("cannot read '" + path + "': " + std::strerror(errno));
+  std::string text;
+  char buf[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    if (text.size() + n > kMaxInput) {
+      std::fclose(f);
+      throw UsageError(fmt::format("cannot read '{}': it is longer than {} MiB, more than any input of scopesim",
+                                   path, kMaxInput >> 20));
+    }
+    text.append(buf, n);
+  }
+  const bool failed = std::ferror(f) != 0;
+  const int error = errno;
+  std::fclose(f);
+  if (failed) throw UsageError("cannot read '" + path + "': " + std::strerror(error));
+  return text;
 }
 
 void print_json(const nlohmann::json& j) {

@@ -2,6 +2,7 @@
 // error that means exit 2, one-line messages, checks of numeric options,
 // reading a file, finding a shipped model or memory model by name, JSON on stdout.
 #pragma once
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,7 +28,9 @@ std::string one_line(std::string s);
 CLI::Validator non_negative();  // 0 or more
 CLI::Validator positive();      // more than 0
 
-// The whole file; UsageError when it cannot be read.
+// The whole file; UsageError naming why when it cannot be read (missing,
+// a directory, not permitted, longer than kMaxInput: /dev/zero ends there).
+inline constexpr std::size_t kMaxInput = std::size_t{256} << 20;
 std::string read_text(const std::string& path);
 
 // JSON on stdout: sorted keys, two-space indent, invalid UTF-8 replaced (never a throw).

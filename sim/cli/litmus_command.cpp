@@ -413,9 +413,18 @@ int replay_schedule(const Options& o, const Loaded& t) {
     throw UsageError(o.replay + ": " + one_line(e.what()));
   }
   const models::Model m = litmus::to_model(t.program);
-  if (s.header.model != m.name) throw UsageError("schedule is for '" + s.header.model + "', not " + m.name);
-  if (s.header.source_hash != text_hash(t.text))
-    throw UsageError("schedule was recorded for a different version of " + t.file);
+  const ScheduleHeader& h = s.header;
+  if (h.model != m.name) throw UsageError(o.replay + ": the schedule is of '" + h.model + "', not " + m.name);
+  if (h.source_hash != text_hash(t.text))
+    throw UsageError(o.replay + ": recorded for another version of " + t.file + " (text hash " + h.source_hash +
+                     ", the file's " + text_hash(t.text) + ")");
+  check_memory_model(h.memory_model);
+  // A litmus test has one launch: the schedule must name it.
+  if (!(h.config == m.chapter))
+    throw UsageError(fmt::format("{}: the schedule's launch <<<{},{}>>> (resident blocks {}, {} parameter(s)) is "
+                                 "not the test's <<<{},{}>>>",
+                                 o.replay, h.config.grid, h.config.block, h.config.resident_blocks,
+                                 h.config.params.size(), m.chapter.grid, m.chapter.block));
   RunOptions ro;
   ro.memory_model = s.header.memory_model;
   ro.max_steps = s.header.max_steps;
@@ -426,13 +435,18 @@ int replay_schedule(const Options& o, const Loaded& t) {
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
-  if (o.json)
-    fmt::print("{}\n", report::trace_json(m, r).dump(2));
-  else
+  const std::string mismatch = reproduction_mismatch(h, r);
+  if (o.json) {
+    nlohmann::json j = report::trace_json(m, r);
+    j["schedule"] = o.replay;
+    j["reproduced"] = mismatch.empty();
+    if (!mismatch.empty()) j["mismatch"] = mismatch;
+    print_json(j);
+  } else {
     fmt::print("{}", report::trace_text(m, r));
-  const std::string outcome = r.completed ? r.outcome.text() : "";
-  if (outcome != s.header.outcome || trace_hash(r.trace) != s.header.trace_hash)
-    throw UsageError("replay of " + o.replay + " did not reproduce it");
+  }
+  std::fflush(stdout);
+  if (!mismatch.empty()) throw UsageError("replay of " + o.replay + " did not reproduce it: " + mismatch);
   return ((r.completed && r.bad) || !r.findings.empty()) ? 1 : 0;
 }
 

@@ -212,14 +212,14 @@ int cmd_replay(const std::string& file, bool json) {
     throw UsageError(file + ": " + one_line(e.what()));
   }
   const ScheduleHeader& h = s.header;
-  if (fs::path(file).filename().string().rfind("litmus.", 0) == 0 &&
-      std::none_of(models::registry().begin(), models::registry().end(),
+  if (std::none_of(models::registry().begin(), models::registry().end(),
                    [&](const models::Model& x) { return x.name == h.model; }))
-    throw UsageError(file + " is the schedule of litmus test '" + h.model +
-                     "': replay it with 'scopesim litmus TEST.litmus --replay " + file + "'");
+    throw UsageError(file + ": unknown model '" + h.model + "' (see 'scopesim list'); the schedule of a litmus "
+                     "test replays with 'scopesim litmus TEST.litmus --replay " + file + "'");
   const models::Model& m = find_model(h.model);
   if (h.source_hash != source_hash(m))
-    throw UsageError("schedule was recorded for a different version of " + m.source);
+    throw UsageError(file + ": recorded for another version of " + m.source + " (source hash " + h.source_hash +
+                     ", this scopesim's " + source_hash(m) + ")");
   {
     std::vector<std::string> names = memory_model_names();
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
@@ -241,20 +241,7 @@ int cmd_replay(const std::string& file, bool json) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
 
-  // Did it reproduce what the header says?
-  std::string mismatch;
-  const std::string outcome = r.completed ? r.outcome.text() : "";
-  std::vector<std::string> findings;
-  for (const Finding& f : r.findings) findings.push_back(report::finding_line(f));
-  const std::uint64_t th = trace_hash(r.trace);
-  if (outcome != h.outcome)
-    mismatch = fmt::format("the replay ended with outcome '{}', the schedule says '{}'", outcome, h.outcome);
-  else if (findings != h.findings)
-    mismatch = fmt::format("the replay reported {} finding(s) different from the schedule's {}", findings.size(),
-                           h.findings.size());
-  else if (th != h.trace_hash)
-    mismatch = fmt::format("the replay's trace hash is {:016x}, the schedule says {:016x}", th, h.trace_hash);
-
+  const std::string mismatch = reproduction_mismatch(h, r);
   if (json) {
     nlohmann::json j = report::trace_json(m, r);
     j["schedule"] = file;

@@ -38,7 +38,41 @@ std::string file_stem(const std::string& name) {
   return s;
 }
 
+std::vector<std::string> finding_lines(const RunResult& r) {
+  std::vector<std::string> lines;
+  for (const Finding& f : r.findings) lines.push_back(report::finding_line(f));
+  return lines;
+}
+
 }  // namespace
+
+void record_run(ScheduleHeader& h, const RunResult& r) {
+  h.outcome = r.completed ? r.outcome.text() : "";
+  h.findings = finding_lines(r);
+  h.trace_hash = trace_hash(r.trace);
+}
+
+std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r) {
+  const std::string outcome = r.completed ? r.outcome.text() : "";
+  if (outcome != h.outcome)
+    return fmt::format("the replay ended with outcome '{}', the schedule says '{}'", outcome, h.outcome);
+  const std::vector<std::string> got = finding_lines(r);
+  const std::vector<std::string>& want = h.findings;
+  std::size_t k = 0;
+  while (k < got.size() && k < want.size() && got[k] == want[k]) ++k;
+  if (k < got.size() || k < want.size()) {
+    if (k == got.size())
+      return fmt::format("the replay reported {} finding(s), the schedule lists {}; the first missing: '{}'",
+                         got.size(), want.size(), want[k]);
+    if (k == want.size())
+      return fmt::format("the replay reported {} finding(s), the schedule lists {}; the first extra: '{}'",
+                         got.size(), want.size(), got[k]);
+    return fmt::format("the replay's finding {} is '{}', the schedule's is '{}'", k + 1, got[k], want[k]);
+  }
+  if (const std::uint64_t th = trace_hash(r.trace); th != h.trace_hash)
+    return fmt::format("the replay's trace hash is {:016x}, the schedule says {:016x}", th, h.trace_hash);
+  return "";
+}
 
 report::Artifact ScheduleWriter::write(const models::Model& m, const models::Config& c, const RunOptions& run,
                                        const ChoiceLog& witness, const std::string& hash) {
@@ -54,9 +88,7 @@ report::Artifact ScheduleWriter::write(const models::Model& m, const models::Con
     s.header.memory_model = run.memory_model;
     s.header.config = c;
     s.header.max_steps = run.max_steps;
-    s.header.outcome = r.completed ? r.outcome.text() : "";
-    for (const Finding& f : r.findings) s.header.findings.push_back(report::finding_line(f));
-    s.header.trace_hash = trace_hash(r.trace);
+    record_run(s.header, r);
     s.log = r.log.size() == witness.size() ? r.log : witness;
     const std::string text = format_schedule(s);
     const std::string stem = prefix_ + file_stem(m.name);

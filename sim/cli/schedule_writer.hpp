@@ -12,6 +12,7 @@
 #include "sim/cli/search_options.hpp"
 #include "sim/engine/choice_log.hpp"
 #include "sim/engine/execution.hpp"
+#include "sim/engine/schedule_file.hpp"
 #include "sim/report/report.hpp"
 
 namespace scopesim::cli {
@@ -23,6 +24,13 @@ std::string text_hash(std::string_view text);
 // (models/source_hash.hpp); for a model that is not shipped, of its registered
 // description instead (stable for one build).
 std::string source_hash(const models::Model& m);
+
+// What a schedule's header says of its run (outcome, findings, trace hash),
+// taken from the run `r` (replayed with keep_trace).
+void record_run(ScheduleHeader& h, const RunResult& r);
+// Did the replay `r` reproduce the run `h` records? "" if so, else the first
+// difference, in words (the outcome, then the findings, then the trace).
+std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r);
 
 class ScheduleWriter {
  public:

@@ -6,6 +6,7 @@
 #include "sim/engine/schedule_file.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <limits>
@@ -22,6 +23,11 @@ constexpr std::string_view kMagic = "scopesim-schedule";
 constexpr std::array<ChoiceKind, 4> kKinds = {ChoiceKind::thread, ChoiceKind::read, ChoiceKind::coherence,
                                               ChoiceKind::dispatch};
 constexpr unsigned kMaxBlock = 1024;  // CUDA's limit on threads per block
+constexpr unsigned kMaxGrid = 65535;  // the largest grid scopesim launches (explore --grid)
+// Header values: a name (model, memory model, a number) and a text (outcome,
+// finding); anything longer is no file scopesim wrote.
+constexpr std::size_t kMaxName = 256;
+constexpr std::size_t kMaxText = 65536;
 
 [[noreturn]] void fail(std::size_t line, const std::string& what) {
   throw ScheduleError("line " + std::to_string(line) + ": " + what);
@@ -122,7 +128,7 @@ std::string format_schedule(const Schedule& s) {
   need_word("memory-model", h.memory_model);
   if (!is_hex(h.source_hash) || h.source_hash.size() > 64)
     throw ScheduleError("cannot write schedule: source-hash " + quote(h.source_hash) + " is not hex");
-  if (h.config.grid == 0 || h.config.block == 0 || h.config.block > kMaxBlock)
+  if (h.config.grid == 0 || h.config.grid > kMaxGrid || h.config.block == 0 || h.config.block > kMaxBlock)
     throw ScheduleError("cannot write schedule: launch <<<" + std::to_string(h.config.grid) + "," +
                         std::to_string(h.config.block) + ">>> is not valid");
   if (h.max_steps == 0) throw ScheduleError("cannot write schedule: max-steps must be at least 1");
@@ -168,6 +174,8 @@ std::string format_schedule(const Schedule& s) {
 }
 
 Schedule parse_schedule(std::string_view text) {
+  // A UTF-8 byte-order mark (some editors write one) is not part of the first line.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   // Physical lines; a final newline does not start another line; "\r\n" is accepted.
   std::vector<std::string_view> lines;
   {
@@ -241,6 +249,10 @@ Schedule parse_schedule(std::string_view text) {
     }
     const std::string named = quote(field);  // 'field'
     if (value.empty()) fail(ln, named + " needs a value");
+    const std::size_t longest = field == "outcome" || field == "finding" ? kMaxText : kMaxName;
+    if (value.size() > longest)
+      fail(ln, named + " is " + std::to_string(value.size()) + " characters long, more than " +
+                   std::to_string(longest));
     auto one_word = [&]() {
       if (words(value).size() != 1) fail(ln, named + " takes one word, got " + quote(value));
       return std::string(value);
@@ -259,11 +271,13 @@ Schedule parse_schedule(std::string_view text) {
       h.source_hash = one_word();
       if (!is_hex(h.source_hash) || h.source_hash.size() > 64)
         fail(ln, "source-hash must be hex digits, got " + quote(value));
+      for (char& c : h.source_hash) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else if (field == "memory-model") {
       h.memory_model = one_word();
     } else if (field == "grid") {
       h.config.grid = static_cast<unsigned>(number(u32max));
-      if (h.config.grid == 0) fail(ln, "grid must be at least 1");
+      if (h.config.grid == 0 || h.config.grid > kMaxGrid)
+        fail(ln, "grid must be 1 to " + std::to_string(kMaxGrid) + " blocks, got " + quote(value));
     } else if (field == "block") {
       h.config.block = static_cast<unsigned>(number(u32max));
       if (h.config.block == 0 || h.config.block > kMaxBlock)
@@ -272,12 +286,13 @@ Schedule parse_schedule(std::string_view text) {
       h.config.resident_blocks = static_cast<unsigned>(number(u32max));
     } else if (field == "param") {
       // "param NAME VALUE": a model parameter of the launch (any number of lines).
-      const auto space = value.find(' ');
-      const std::string_view pname = value.substr(0, space);
-      const std::string_view pvalue = space == std::string_view::npos ? std::string_view{} : value.substr(space + 1);
+      const auto w = words(value);
+      if (w.size() != 2) fail(ln, "param needs a name and a decimal value, got " + quote(value));
+      const std::string_view pname = w[0], pvalue = w[1];
       long long v = 0;
       const auto [end, ec] = std::from_chars(pvalue.data(), pvalue.data() + pvalue.size(), v);
-      if (pname.empty() || pvalue.empty() || ec != std::errc{} || end != pvalue.data() + pvalue.size())
+      if (ec == std::errc::result_out_of_range) fail(ln, "param value " + quote(pvalue) + " is too large");
+      if (ec != std::errc{} || end != pvalue.data() + pvalue.size())
         fail(ln, "param needs a name and a decimal value, got " + quote(value));
       if (!h.config.params.emplace(std::string(pname), v).second)
         fail(ln, "param " + quote(pname) + " is given twice");

@@ -85,14 +85,24 @@ class ReplayChooser final : public Chooser {
     }
     const Decision& d = log_[at_];
     const std::size_t here = at_++;
-    auto it = std::find(p.keys.begin(), p.keys.end(), d.key);
-    if (d.kind != p.kind || d.alternatives != p.keys.size() || it == p.keys.end()) {
-      error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + ": " + d.text +
-               ") does not fit: the run offers a " + std::string(name(p.kind)) + " decision with " +
-               std::to_string(p.keys.size()) + " alternative(s)";
+    const auto it = std::find(p.keys.begin(), p.keys.end(), d.key);
+    const unsigned offered = static_cast<unsigned>(it - p.keys.begin());
+    std::string why;
+    if (d.kind != p.kind || d.alternatives != p.keys.size())
+      why = "the run offers a " + std::string(name(p.kind)) + " decision with " + std::to_string(p.keys.size()) +
+            " alternative(s)";
+    else if (it == p.keys.end())
+      why = "the run offers no alternative with key " + std::to_string(d.key);
+    else if (offered != d.index)
+      why = "key " + std::to_string(d.key) + " is alternative " + std::to_string(offered) + " of the run's, not " +
+            std::to_string(d.index);
+    if (!why.empty()) {
+      error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + " " +
+               std::to_string(d.index) + "/" + std::to_string(d.alternatives) + " key " + std::to_string(d.key) +
+               (d.text.empty() ? "" : ": " + d.text) + ") does not fit: " + why;
       return 0;
     }
-    return static_cast<unsigned>(it - p.keys.begin());
+    return offered;
   }
   bool abandon() const override { return !error_.empty(); }
   const std::string& error() const { return error_; }

@@ -31,7 +31,7 @@ contains "replay reaches the outcome" replay.txt "P1:r0=1 P1:r1=0"
 
 "$scopesim" litmus "$data/MP-gpu.litmus" --replay "$schedule" > /dev/null 2> err.txt
 check "a schedule of another test is refused" 2 $?
-contains "refusal names the test" err.txt "schedule is for 'MP-cta', not MP-gpu"
+contains "refusal names the test" err.txt "the schedule is of 'MP-cta', not MP-gpu"
 
 "$scopesim" litmus "$data/bad-scope.litmus" > /dev/null 2> err.txt
 check "malformed input" 2 $?
