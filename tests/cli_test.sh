@@ -53,7 +53,7 @@ cmp -s c1.json c4.json && pass || fail "check --jobs 4 --json differs from --job
 expect_code 2 "--jobs 0" -- "$bin" explore publish.relaxed --jobs 0
 # Numeric options say their range in words.
 expect_code 2 "--depth 0" -- "$bin" explore publish.relaxed --mode pct --depth 0
-grep -q "^scopesim: --depth: must be more than 0, got 0" err.txt && pass || fail "--depth 0 message"
+grep -q "^scopesim: --depth: must be 1 to 1000, got 0" err.txt && pass || fail "--depth 0 message"
 expect_code 2 "--max-executions abc" -- "$bin" explore publish.relaxed --max-executions abc
 grep -q "^scopesim: --max-executions: must be a number, got 'abc'" err.txt && pass || fail "--max-executions abc message"
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
@@ -161,6 +161,37 @@ sed 's/^model .*/model MP-cta/' "$first" >litmus-test.schedule
 expect_code 2 "a schedule of an unknown model" -- "$bin" replay litmus-test.schedule
 grep -q "unknown model 'MP-cta' (see 'scopesim list'); the schedule of a litmus test replays with 'scopesim litmus" err.txt &&
   pass || fail "unknown model message: $(cat err.txt)"
+
+# Options out of range or in conflict are refused, naming the option.
+expect_code 2 "pct depth past its bound" -- "$bin" explore litmus.SB.xcta --mode pct --depth 2000
+grep -q -- "--depth: must be 1 to 1000, got 2000" err.txt && pass || fail "depth message: $(cat err.txt)"
+expect_code 2 "a time limit that is no number" -- "$bin" explore litmus.SB.xcta --time-limit nan
+grep -q -- "--time-limit: must be a number, got 'nan'" err.txt && pass || fail "nan message: $(cat err.txt)"
+expect_code 2 "jobs that is a word" -- "$bin" explore litmus.SB.xcta --jobs many
+grep -q -- "--jobs: must be a number, got 'many'" err.txt && pass || fail "jobs message: $(cat err.txt)"
+expect_code 2 "a parameter given twice" -- "$bin" explore tile.barrier --quick --param n=3 --param n=4
+grep -q -- "--param n is given twice" err.txt && pass || fail "param twice message: $(cat err.txt)"
+expect_code 2 "quiet with progress" -- "$bin" explore litmus.SB.xcta --quiet --progress
+expect_code 2 "schedules with no-schedules" -- "$bin" explore litmus.SB.xcta --schedules d --no-schedules
+expect_code 2 "bench sections both only and skipped" -- "$bin" bench --only exploration --skip exploration
+# warp's lanes 0 and 1 exchange within one block: a block of one thread has no lane 1.
+expect_code 2 "a warp model in a block of one thread" -- "$bin" explore warp.partial_mask --block 1
+grep -q "warp needs lanes 0 and 1" err.txt && pass || fail "warp block message: $(cat err.txt)"
+# A report that cannot be written is an error, not exit 0.
+if [ -w /dev/full ]; then
+  expect_code 2 "output to a full device" -- sh -c '"$0" explain litmus.SB.xcta >/dev/full' "$bin"
+  grep -q "cannot write the output" err.txt && pass || fail "full device message: $(cat err.txt)"
+fi
+# explain's "show it": a model with no quick launch is explored exhaustively at its chapter one, no pct hint.
+"$bin" explain publish.relaxed | grep -q "^show it     scopesim explore publish.relaxed$" && pass || fail "explain show it"
+"$bin" explain tile.divergent_barrier | grep -q "^show it     scopesim explore tile.divergent_barrier --quick   (or at the chapter launch" &&
+  pass || fail "explain show it with a quick launch"
+"$bin" list --json | python3 -c '
+import json, sys
+m = {x["name"]: x for x in json.load(sys.stdin)}
+assert m["publish.relaxed"]["quick"] is None and m["publish.relaxed"]["exhaustive_executions_at"] == "launch"
+assert m["tile.barrier"]["quick"] is not None and m["tile.barrier"]["exhaustive_executions_at"] == "quick"
+' && pass || fail "list --json quick launch"
 
 # check and list
 expect_code 0 "check" -- "$bin" check publish.relaxed publish.block_acqrel tile.barrier --no-schedules

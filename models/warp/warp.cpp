@@ -63,6 +63,14 @@ bool not_swapped(const Outcome& o) { return o.i("got0") != 2 || o.i("got1") != 1
 // left it. Those consequences of undefined behaviour are not part of the
 // verdict: only the divergence and the race are required.
 
+// Lanes 0 and 1 of one warp exchange through cells got[0] and got[1]: one
+// block (another would write the same cells) of at least two threads.
+std::string fits(const Config& c) {
+  if (c.grid != 1) return "warp runs in one block (grid 1)";
+  if (c.block < 2) return "warp needs lanes 0 and 1 (a block of 2 or more threads)";
+  return "";
+}
+
 Registrar models{
     {.name = "warp.shfl_is_not_a_fence",
      .summary = "shuffle_signal<<<1,32>>>: lane 0 writes shared memory, __shfl_sync signals lane 1, which reads it",
@@ -73,7 +81,8 @@ Registrar models{
      .chapter = {1, 32},
      .program = run_shuffle_signal,
      .bad = [](const Outcome& o) { return o.i("got") != 42; },
-     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}}},
+     .expect = {.bad_outcome_permitted = true, .required = {FindingKind::data_race, FindingKind::uninitialised_read}},
+     .fits = fits},
     {.name = "warp.partial_mask",
      .summary = "swap_pair<<<1,32>>>: lanes 0 and 1 swap through shared memory around syncwarp(0x1), not 0x3",
      .invariant = "syncwarp(mask) orders memory among the lanes named in the mask, and every lane that executes "
@@ -85,7 +94,8 @@ Registrar models{
      .bad = not_swapped,
      .expect = {.bad_outcome_permitted = true,
                 .required = {FindingKind::barrier_divergence, FindingKind::data_race},
-                .exact_findings = false}},
+                .exact_findings = false},
+     .fits = fits},
 };
 
 }  // namespace scopesim::models::warp

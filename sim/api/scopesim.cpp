@@ -29,6 +29,8 @@ void check(const models::Model& m, const Launch& launch, const Options& o) {
   const std::vector<std::string> names = memory_model_names();
   if (std::find(names.begin(), names.end(), o.run.memory_model) == names.end())
     throw std::invalid_argument("unknown memory model '" + o.run.memory_model + "'");
+  if (o.pct_depth < 1 || o.pct_depth > kMaxPctDepth)
+    throw std::invalid_argument(fmt::format("pct depth {} is not 1 to {}", o.pct_depth, kMaxPctDepth));
 }
 
 const models::Model& named(std::string_view name) {

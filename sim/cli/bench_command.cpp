@@ -584,10 +584,11 @@ Command add_bench_command(CLI::App& app) {
                 "Seconds of explorations per configuration in 'exploration', at least: more repeats until then "
                 "(default 0.05; 0: exactly --repeat)")
       ->check(CLI::Range(0.0, 60.0));
-  b->add_option("--only", s->only,
-                "Run only this section: exploration, first-bug, chapter, scaling, parallel (repeatable)")
-      ->allow_extra_args(false);
-  b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false);
+  CLI::Option* only = b->add_option("--only", s->only,
+                                    "Run only this section: exploration, first-bug, chapter, scaling, parallel "
+                                    "(repeatable)")
+                          ->allow_extra_args(false);
+  b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false)->excludes(only);
   b->add_option("--time-limit", s->time_limit,
                 "Seconds per exploration in first-bug (per seed), chapter and scaling (per point) (default 10)")
       ->check(CLI::Range(0.001, 1e6));

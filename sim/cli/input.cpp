@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,22 +23,28 @@ std::string one_line(std::string s) {
 }
 
 namespace {
-// A number no less than `least` (`strictly`: more than it), else why not.
-CLI::Validator at_least(double least, bool strictly, const char* words, const char* name) {
+// A finite number, written in decimal (no sign but '-', no spaces), no less
+// than `least` (`strictly`: more than it) and no more than `most`, else why not.
+CLI::Validator within(double least, bool strictly, double most, std::string words, const char* name) {
   return CLI::Validator(
       [=](std::string& v) -> std::string {
         double x = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec != std::errc{} || end != v.data() + v.size()) return "must be a number, got '" + v + "'";
-        if (x < least || (strictly && x == least)) return std::string("must be ") + words + ", got " + v;
+        if (ec != std::errc{} || end != v.data() + v.size() || !std::isfinite(x))
+          return "must be a number, got '" + v + "'";
+        if (x < least || (strictly && x == least) || x > most) return "must be " + words + ", got " + v;
         return "";
       },
       name);
 }
+constexpr double kNoMost = std::numeric_limits<double>::max();
 }  // namespace
 
-CLI::Validator non_negative() { return at_least(0, false, "0 or more", "NONNEGATIVE"); }
-CLI::Validator positive() { return at_least(0, true, "more than 0", "POSITIVE"); }
+CLI::Validator non_negative() { return within(0, false, kNoMost, "0 or more", "NONNEGATIVE"); }
+CLI::Validator positive() { return within(0, true, kNoMost, "more than 0", "POSITIVE"); }
+CLI::Validator between(unsigned least, unsigned most) {
+  return within(least, false, most, fmt::format("{} to {}", least, most), "RANGE");
+}
 
 std::string read_text(const std::string& path) {
   std::error_code ec;

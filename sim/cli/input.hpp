@@ -27,6 +27,7 @@ std::string one_line(std::string s);
 // largest double, and call a word out of that range).
 CLI::Validator non_negative();  // 0 or more
 CLI::Validator positive();      // more than 0
+CLI::Validator between(unsigned least, unsigned most);  // least to most
 
 // The whole file; UsageError naming why when it cannot be read (missing,
 // a directory, not permitted, longer than kMaxInput: /dev/zero ends there).

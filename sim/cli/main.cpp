@@ -10,7 +10,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -274,7 +276,10 @@ int run_cli(int argc, char** argv) {
       "List every shipped model, sorted by name, with its expected verdict (ok; bad = a bad outcome is "
       "permitted; race, deadlock, ... = findings that must appear; +* = other findings allowed) and a "
       "one-line summary.");
-  list->add_flag("--json", list_json, "Print JSON: name, summary, invariant, launch and expectations");
+  list->add_flag("--json", list_json,
+                 "Print JSON: name, summary, invariant, launch (the chapter's), quick launch (null: none), parameters, "
+                 "expectations, and the distinct executions an exhaustive search finds at the quick launch, else the "
+                 "chapter's (exhaustive_executions_at; null: not stated)");
 
   std::string explain_name;
   bool explain_json = false;
@@ -371,9 +376,17 @@ int run_cli(int argc, char** argv) {
 
 }  // namespace
 
+// A report that did not reach stdout (a full disk, a closed pipe) is an
+// error, never exit 0: the output is flushed and checked before exit.
+int flushed(int code) {
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+  fmt::print(stderr, "scopesim: cannot write the output: {}\n", std::strerror(errno));
+  return kError;
+}
+
 int main(int argc, char** argv) {
   try {
-    return run_cli(argc, argv);
+    return flushed(run_cli(argc, argv));
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: error: {}\n", one_line(e.what()));

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
   models::Config c = s.quick ? *m.quick : m.chapter;
   if (s.grid) c.grid = s.grid;
   if (s.block) c.block = s.block;
+  std::set<std::string> given;
   for (const std::string& p : s.params) {
     const auto eq = p.find('=');
     long long v = 0;
@@ -27,6 +29,8 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
     const auto [end, ec] = begin ? std::from_chars(begin, p.data() + p.size(), v) : std::from_chars_result{nullptr, std::errc::invalid_argument};
     if (eq == 0 || eq == std::string::npos || ec != std::errc{} || end != p.data() + p.size())
       throw UsageError("--param needs NAME=INTEGER, got '" + p + "'");
+    if (!given.insert(p.substr(0, eq)).second)
+      throw UsageError("--param " + p.substr(0, eq) + " is given twice");
     c.params[p.substr(0, eq)] = v;
   }
   if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
@@ -40,7 +44,8 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
       ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
   app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
       ->check(non_negative());
-  app.add_option("--depth", s.depth, "Bug depth of the pct strategy (default 3)")->check(positive());
+  app.add_option("--depth", s.depth, "Bug depth of the pct strategy, 1 to 1000 (default 3)")
+      ->check(between(1, kMaxPctDepth));
   app.add_option("--max-executions", s.max_executions,
                  "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
       ->check(non_negative());
@@ -52,7 +57,7 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
       ->check(positive());
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
   app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(between(1, 1024));
   if (launch) {
     app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
     s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
@@ -83,17 +88,18 @@ void with_config(ExploreOptions& o, const models::Config& c) { o.run.resident_bl
 void add_output_options(CLI::App& app, Output& out) {
   app.add_flag("--json", out.json, "Print JSON instead of text (byte-identical for identical options)");
   app.add_flag("--times", out.times, "Put times in the JSON too (the text always has them)");
-  app.add_flag("--quiet", out.quiet, "Print no text report; the exit code tells the result");
+  CLI::Option* quiet = app.add_flag("--quiet", out.quiet, "Print no text report and no progress; the exit code tells the result");
   app.add_flag("--progress", out.progress,
                "Print the number of executions so far to stderr every second (on a terminal, without it: one line "
-               "kept up to date from the search's second second on)");
+               "kept up to date from the search's second second on)")
+      ->excludes(quiet);
   add_schedule_options(app, out);
 }
 
 void add_schedule_options(CLI::App& app, Output& out) {
-  app.add_option("--schedules", out.schedules,
-                 "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
-  app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)");
+  CLI::Option* dir = app.add_option("--schedules", out.schedules,
+                                    "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
+  app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)")->excludes(dir);
 }
 
 Progress::Progress(const Output& out, std::string label)

@@ -16,10 +16,15 @@ namespace scopesim {
 
 enum class Mode : std::uint8_t { exhaustive, random, pct };
 
+// PCT's depth d places d-1 priority change points in a run: past a few
+// thousand steps a run has no room for more, and the bug depth of a real
+// protocol is a handful.
+inline constexpr unsigned kMaxPctDepth = 1000;
+
 struct ExploreOptions {
   Mode mode = Mode::exhaustive;
   std::uint64_t seed = 1;
-  unsigned pct_depth = 3;
+  unsigned pct_depth = 3;            // 1 to kMaxPctDepth
   std::uint64_t max_executions = 0;  // 0: exhaustive = unbounded, random/pct = 1000
   double time_limit = 0;             // seconds, 0: none
   int preemption_bound = -1;         // -1: none

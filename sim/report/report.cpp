@@ -486,8 +486,10 @@ std::string explain_text(const models::Model& m) {
   for (const models::AlsoCheck& a : m.also) s += field("with", a.options + ": " + expectation_text(a.expect));
   if (m.gpu_skip) s += field("GPU", std::string("not run by the GPU harness: ") + m.gpu_skip);
   const bool broken = m.expect.bad_outcome_permitted || !m.expect.required.empty();
+  // Without a quick launch the chapter's is explored exhaustively already.
   s += field("show it", "scopesim explore " + m.name + (m.quick ? " --quick" : "") +
-                            (broken ? "   (or at the chapter launch: --mode pct --seed 1 --stop-at-first)" : ""));
+                            (broken && m.quick ? "   (or at the chapter launch: --mode pct --seed 1 --stop-at-first)"
+                                               : ""));
   return s;
 }
 
@@ -504,10 +506,14 @@ json list_json(const std::vector<const models::Model*>& ms) {
                        {"invariant", m->invariant},
                        {"bad_means", m->bad_means},
                        {"launch", launch_json(m->chapter)},
+                       {"quick", m->quick ? launch_json(*m->quick) : json(nullptr)},
                        {"parameters", parameters},
                        {"expect", expect_json(m->expect)},
                        {"also", also},
-                       {"exhaustive_executions", m->exhaustive_executions}});
+                       // At the quick launch if there is one, else the chapter's; null: not stated.
+                       {"exhaustive_executions", m->exhaustive_executions != 0 ? json(m->exhaustive_executions)
+                                                                               : json(nullptr)},
+                       {"exhaustive_executions_at", m->quick ? "quick" : "launch"}});
   }
   return arr;
 }

@@ -82,6 +82,13 @@ TEST(Api, BadInputIsAClearError) {
   Options o;
   o.run.memory_model = "tso";
   EXPECT_THROW(explore("publish.relaxed", one_block(1), o), std::invalid_argument);
+  // PCT's depth: 1 to kMaxPctDepth.
+  Options deep;
+  deep.mode = Mode::pct;
+  deep.pct_depth = kMaxPctDepth + 1;
+  EXPECT_THROW(explore("publish.relaxed", one_block(1), deep), std::invalid_argument);
+  deep.pct_depth = 0;
+  EXPECT_THROW(explore("publish.relaxed", one_block(1), deep), std::invalid_argument);
   // A parameter the model does not declare, and a value the model does not fit.
   Launch misspelt = one_block(4);
   misspelt.params["bin"] = 2;
