@@ -162,6 +162,17 @@ expect_code 2 "a schedule of an unknown model" -- "$bin" replay litmus-test.sche
 grep -q "unknown model 'MP-cta' (see 'scopesim list'); the schedule of a litmus test replays with 'scopesim litmus" err.txt &&
   pass || fail "unknown model message: $(cat err.txt)"
 
+# replay --token: the token explore printed for a bad outcome replays that outcome at the same launch.
+"$bin" explore litmus.SB.xcta --no-schedules >sb.txt
+token=$(awk '/BAD: r0=0 r1=0/ {getline; print $2; exit}' sb.txt)
+[ -n "$token" ] && pass || fail "explore printed no token for the bad outcome"
+expect_code 1 "replay of a token" -- "$bin" replay litmus.SB.xcta --token "$token"
+grep -q "^outcome: r0=0 r1=0" out.txt && pass || fail "the token's replay reaches another outcome: $(grep outcome out.txt)"
+expect_code 2 "a token at another launch" -- "$bin" replay litmus.SB.xcta --token "$token" --grid 3
+grep -q "the token does not fit litmus.SB.xcta at <<<3,1>>>" err.txt && pass || fail "token launch message: $(cat err.txt)"
+expect_code 2 "a token that is none" -- "$bin" replay litmus.SB.xcta --token 'v1:0.!'
+expect_code 2 "launch options with a schedule file" -- "$bin" replay "$first" --grid 2
+
 # Options out of range or in conflict are refused, naming the option.
 expect_code 2 "pct depth past its bound" -- "$bin" explore litmus.SB.xcta --mode pct --depth 2000
 grep -q -- "--depth: must be 1 to 1000, got 2000" err.txt && pass || fail "depth message: $(cat err.txt)"

@@ -32,6 +32,7 @@
 #include "sim/cli/search_options.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/engine/schedule_file.hpp"
+#include "sim/engine/strategies.hpp"
 #include "sim/model/memory_model.hpp"
 #include "sim/report/report.hpp"
 #include "sim/cli/command.hpp"
@@ -258,6 +259,39 @@ int cmd_replay(const std::string& file, bool json) {
   return ((r.completed && r.bad) || !r.findings.empty()) ? kBad : kClean;
 }
 
+// Replays a token of explore's output: the launch and run options are the
+// caller's, as a token names only the decisions.
+int cmd_replay_token(const std::string& model, const std::string& token, const Settings& s, bool json) {
+  const models::Model& m = find_model(model);
+  check_memory_model(s.memory_model);
+  const models::Config c = launch_of(m, s);
+  std::vector<unsigned> indexes;
+  try {
+    indexes = parse_token(token);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--token: " + one_line(e.what()));
+  }
+  RunOptions ro;
+  ro.memory_model = s.memory_model;
+  ro.resident_blocks = c.resident_blocks;
+  ro.max_steps = s.max_steps;
+  ro.keep_trace = true;
+  TokenChooser chooser(std::move(indexes));
+  const RunResult r = run_once(m, c, ro, chooser);
+  if (const std::string error = chooser.error(); !error.empty())
+    throw UsageError(fmt::format("the token does not fit {} at {}: {} (explore's launch and options must be "
+                                 "given too)",
+                                 m.name, report::launch_text(c), error));
+  if (json) {
+    nlohmann::json j = report::trace_json(m, r);
+    j["token"] = token;
+    print_json(j);
+  } else {
+    fmt::print("{}", report::trace_text(m, r));
+  }
+  return ((r.completed && r.bad) || !r.findings.empty()) ? kBad : kClean;
+}
+
 int run_cli(int argc, char** argv) {
   CLI::App app(
       "scopesim explores CUDA kernels under the PTX scoped memory model: it runs every shipped model under "
@@ -303,12 +337,7 @@ int run_cli(int argc, char** argv) {
       "and finding. Exit 0: nothing bad found; 1: a bad outcome or finding; 2: usage or input error.");
   ex->add_option("MODEL", model_name, "The model to explore (see 'scopesim list')")->required();
   add_search_options(*ex, ex_settings, true);
-  ex->add_flag("--quick", ex_settings.quick, "Launch the model's quick configuration instead of its chapter one");
-  ex->add_option("--grid", ex_settings.grid, "Blocks in the grid (default: the model's)")
-      ->check(CLI::Range(1u, 65535u));
-  ex->add_option("--block", ex_settings.block, "Threads per block (default: the model's)")
-      ->check(CLI::Range(1u, 1024u));
-  ex->add_option("--param", ex_settings.params, "A model parameter, NAME=INTEGER (e.g. --param n=200); repeatable");
+  add_launch_options(*ex, ex_settings);
   add_output_options(*ex, ex_out);
 
   std::vector<std::string> check_names;
@@ -334,10 +363,23 @@ int run_cli(int argc, char** argv) {
       "Replay a schedule file written by explore or check: the run takes every decision from the file and "
       "prints its trace, outcome and findings, byte for byte the same each time. A file whose header does not "
       "match this scopesim (format version, model, source, memory model, launch) is refused with a one-line "
-      "reason; a replay that diverges names the first decision that does not fit. Exit 0: the reproduced run "
-      "is clean; 1: it shows a bad outcome or finding; 2: the file cannot be replayed or did not reproduce.");
-  rp->add_option("FILE", replay_file, "The schedule file")->required();
+      "reason; a replay that diverges names the first decision that does not fit. With --token, replays the "
+      "one-line token explore printed instead: FILE is then the model, and the launch and run options must be "
+      "those of the exploration (--quick, --grid, --block, --param, --resident-blocks, --model, --max-steps). "
+      "Exit 0: the reproduced run is clean; 1: it shows a bad outcome or finding; 2: the file or token cannot "
+      "be replayed or did not reproduce.");
+  rp->add_option("FILE", replay_file, "The schedule file (with --token: the model)")->required();
   rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
+  std::string replay_token;
+  Settings rp_settings;
+  rp->add_option("--token", replay_token, "Replay this token of explore's output (v1:...) of the model FILE");
+  add_launch_options(*rp, rp_settings);
+  rp_settings.resident_opt = rp->add_option("--resident-blocks", rp_settings.resident_blocks,
+                                            "With --token: blocks resident at once (0: every block)")
+                                 ->check(non_negative());
+  rp->add_option("--model", rp_settings.memory_model, "With --token: the memory model (default ptx)");
+  rp->add_option("--max-steps", rp_settings.max_steps, "With --token: steps per thread (default 20000)")
+      ->check(positive());
 
   const cli::Command commands[] = {cli::add_litmus_command(app), cli::add_gpu_command(app),
                                    cli::add_compare_command(app), cli::add_bench_command(app)};
@@ -363,7 +405,15 @@ int run_cli(int argc, char** argv) {
     }
     if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
     if (*ck) return cmd_check(check_names, ck_settings, ck_out);
-    if (*rp) return cmd_replay(replay_file, replay_json);
+    if (*rp) {
+      if (!replay_token.empty()) return cmd_replay_token(replay_file, replay_token, rp_settings, replay_json);
+      const std::vector<CLI::Option*> given = rp->get_options([](const CLI::Option* o) { return o->count() > 0; });
+      const bool launch_given = std::any_of(given.begin(), given.end(), [](const CLI::Option* o) {
+        return o->get_name() != "--json" && o->get_name() != "FILE";
+      });
+      if (launch_given) throw UsageError("a schedule file names its launch and options: they go with --token only");
+      return cmd_replay(replay_file, replay_json);
+    }
     for (const cli::Command& c : commands)
       if (*c.app) return c.run();
   } catch (const UsageError& e) {

@@ -66,6 +66,13 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
   }
 }
 
+void add_launch_options(CLI::App& app, Settings& s) {
+  app.add_flag("--quick", s.quick, "Launch the model's quick configuration instead of its chapter one");
+  app.add_option("--grid", s.grid, "Blocks in the grid (default: the model's)")->check(between(1, 65535));
+  app.add_option("--block", s.block, "Threads per block (default: the model's)")->check(between(1, 1024));
+  app.add_option("--param", s.params, "A model parameter, NAME=INTEGER (e.g. --param n=200); repeatable");
+}
+
 ExploreOptions explore_options(const Settings& s) {
   ExploreOptions o;
   o.mode = report::parse_mode(s.mode).value_or(Mode::exhaustive);

@@ -40,6 +40,8 @@ models::Config launch_of(const models::Model& m, const Settings& s);
 
 // Options that change what is explored. `launch`: --resident-blocks and --stop-at-first too.
 void add_search_options(CLI::App& app, Settings& s, bool launch);
+// The launch: --quick, --grid, --block, --param (launch_of applies them).
+void add_launch_options(CLI::App& app, Settings& s);
 
 ExploreOptions explore_options(const Settings& s);
 
