@@ -55,7 +55,15 @@ expect_code 2 "--jobs 0" -- "$bin" explore publish.relaxed --jobs 0
 expect_code 2 "--depth 0" -- "$bin" explore publish.relaxed --mode pct --depth 0
 grep -q "^scopesim: --depth: must be 1 to 1000, got 0" err.txt && pass || fail "--depth 0 message"
 expect_code 2 "--max-executions abc" -- "$bin" explore publish.relaxed --max-executions abc
-grep -q "^scopesim: --max-executions: must be a number, got 'abc'" err.txt && pass || fail "--max-executions abc message"
+grep -q "^scopesim: --max-executions: must be a whole number, 0 or more, got 'abc'" err.txt && pass ||
+  fail "--max-executions abc message"
+# A count is never rounded or clamped: a fraction, hex and a number past 64 bits are refused.
+expect_code 2 "--max-executions 2.5" -- "$bin" explore publish.relaxed --max-executions 2.5
+grep -q "^scopesim: --max-executions: must be a whole number, 0 or more, got '2.5'" err.txt && pass || fail "2.5 message"
+expect_code 2 "--seed 0x10" -- "$bin" explore publish.relaxed --seed 0x10
+expect_code 2 "--seed past 64 bits" -- "$bin" explore publish.relaxed --seed 99999999999999999999
+grep -q "^scopesim: --seed: must be at most 18446744073709551615, got 99999999999999999999" err.txt && pass ||
+  fail "seed overflow message"
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
 grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
 
@@ -179,7 +187,7 @@ grep -q -- "--depth: must be 1 to 1000, got 2000" err.txt && pass || fail "depth
 expect_code 2 "a time limit that is no number" -- "$bin" explore litmus.SB.xcta --time-limit nan
 grep -q -- "--time-limit: must be a number, got 'nan'" err.txt && pass || fail "nan message: $(cat err.txt)"
 expect_code 2 "jobs that is a word" -- "$bin" explore litmus.SB.xcta --jobs many
-grep -q -- "--jobs: must be a number, got 'many'" err.txt && pass || fail "jobs message: $(cat err.txt)"
+grep -q -- "--jobs: must be a whole number, 1 to 1024, got 'many'" err.txt && pass || fail "jobs message: $(cat err.txt)"
 expect_code 2 "a parameter given twice" -- "$bin" explore tile.barrier --quick --param n=3 --param n=4
 grep -q -- "--param n is given twice" err.txt && pass || fail "param twice message: $(cat err.txt)"
 expect_code 2 "quiet with progress" -- "$bin" explore litmus.SB.xcta --quiet --progress

@@ -42,8 +42,21 @@ constexpr double kNoMost = std::numeric_limits<double>::max();
 
 CLI::Validator non_negative() { return within(0, false, kNoMost, "0 or more", "NONNEGATIVE"); }
 CLI::Validator positive() { return within(0, true, kNoMost, "more than 0", "POSITIVE"); }
-CLI::Validator between(unsigned least, unsigned most) {
-  return within(least, false, most, fmt::format("{} to {}", least, most), "RANGE");
+CLI::Validator whole(std::uint64_t least, std::uint64_t most) {
+  const std::string words = most == std::numeric_limits<std::uint64_t>::max() ? fmt::format("{} or more", least)
+                                                                              : fmt::format("{} to {}", least, most);
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        std::uint64_t x = 0;
+        const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (!digits) return "must be a whole number, " + words + ", got '" + v + "'";
+        if (ec == std::errc::result_out_of_range) return fmt::format("must be at most {}, got {}", most, v);
+        if (ec != std::errc{} || end != v.data() + v.size() || x < least || x > most)
+          return "must be " + words + ", got " + v;
+        return "";
+      },
+      "COUNT");
 }
 
 std::string read_text(const std::string& path) {

@@ -3,6 +3,8 @@
 // reading a file, finding a shipped model or memory model by name, JSON on stdout.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,7 +29,9 @@ std::string one_line(std::string s);
 // largest double, and call a word out of that range).
 CLI::Validator non_negative();  // 0 or more
 CLI::Validator positive();      // more than 0
-CLI::Validator between(unsigned least, unsigned most);  // least to most
+// A whole number in decimal digits, least to most ("--seed: must be a whole
+// number, 0 or more, got '0x10'"), never rounded or clamped.
+CLI::Validator whole(std::uint64_t least, std::uint64_t most = std::numeric_limits<std::uint64_t>::max());
 
 // The whole file; UsageError naming why when it cannot be read (missing,
 // a directory, not permitted, longer than kMaxInput: /dev/zero ends there).

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -376,10 +377,10 @@ int run_cli(int argc, char** argv) {
   add_launch_options(*rp, rp_settings);
   rp_settings.resident_opt = rp->add_option("--resident-blocks", rp_settings.resident_blocks,
                                             "With --token: blocks resident at once (0: every block)")
-                                 ->check(non_negative());
+                                 ->check(whole(0, std::numeric_limits<unsigned>::max()));
   rp->add_option("--model", rp_settings.memory_model, "With --token: the memory model (default ptx)");
   rp->add_option("--max-steps", rp_settings.max_steps, "With --token: steps per thread (default 20000)")
-      ->check(positive());
+      ->check(whole(1));
 
   const cli::Command commands[] = {cli::add_litmus_command(app), cli::add_gpu_command(app),
                                    cli::add_compare_command(app), cli::add_bench_command(app)};

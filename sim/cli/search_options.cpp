@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <string_view>
 
@@ -42,34 +43,33 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
 void add_search_options(CLI::App& app, Settings& s, bool launch) {
   app.add_option("--mode", s.mode, "Search strategy: exhaustive (default), random or pct")
       ->check(CLI::IsMember({"exhaustive", "random", "pct"}));
-  app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")
-      ->check(non_negative());
+  app.add_option("--seed", s.seed, "Seed of the random and pct strategies (default 1)")->check(whole(0));
   app.add_option("--depth", s.depth, "Bug depth of the pct strategy, 1 to 1000 (default 3)")
-      ->check(between(1, kMaxPctDepth));
+      ->check(whole(1, kMaxPctDepth));
   app.add_option("--max-executions", s.max_executions,
                  "Stop after N executions (0: exhaustive unbounded, random/pct 1000)")
-      ->check(non_negative());
+      ->check(whole(0));
   app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
       ->check(non_negative());
   app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
-      ->check(non_negative());
+      ->check(whole(0, std::numeric_limits<int>::max()));
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
-      ->check(positive());
+      ->check(whole(1));
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
   app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
-      ->check(between(1, 1024));
+      ->check(whole(1, 1024));
   if (launch) {
     app.add_flag("--stop-at-first", s.stop_at_first, "Stop at the first bad outcome or finding");
     s.resident_opt = app.add_option("--resident-blocks", s.resident_blocks,
                                     "Blocks resident at once; the rest wait for a free slot (0: every block)")
-                         ->check(non_negative());
+                         ->check(whole(0, std::numeric_limits<unsigned>::max()));
   }
 }
 
 void add_launch_options(CLI::App& app, Settings& s) {
   app.add_flag("--quick", s.quick, "Launch the model's quick configuration instead of its chapter one");
-  app.add_option("--grid", s.grid, "Blocks in the grid (default: the model's)")->check(between(1, 65535));
-  app.add_option("--block", s.block, "Threads per block (default: the model's)")->check(between(1, 1024));
+  app.add_option("--grid", s.grid, "Blocks in the grid (default: the model's)")->check(whole(1, 65535));
+  app.add_option("--block", s.block, "Threads per block (default: the model's)")->check(whole(1, 1024));
   app.add_option("--param", s.params, "A model parameter, NAME=INTEGER (e.g. --param n=200); repeatable");
 }
 
