@@ -43,11 +43,11 @@ int run_compare(const CompareSettings& s) {
     if (s.all == !s.models.empty()) throw UsageError("compare needs MODEL... or --all");
     std::map<std::string, report::GpuResult> gpu;
     try {
-      gpu = report::parse_gpu_results(read_text(s.gpu));
+      gpu = report::parse_gpu_results(read_text(s.gpu), s.gpu);
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
-      throw UsageError(s.gpu + ": " + e.what());
+      throw UsageError(one_line(e.what()));
     }
     // The sanitizer log beside the results is read unless another is named.
     std::string log = s.sanitizer;

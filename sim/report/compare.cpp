@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -25,40 +26,131 @@ std::optional<ValueType> type_named(const std::string& s) {
   return std::nullopt;
 }
 
-GpuResult parse_line(const nlohmann::json& j) {
-  GpuResult r;
-  r.model = j.at("model").get<std::string>();
-  r.instances = j.value("instances", std::uint64_t{0});
-  r.seconds = j.value("seconds", 0.0);
-  r.per_second = j.value("instances_per_second", 0.0);
-  r.multi_block_instances = j.value("multi_block_instances", std::uint64_t{0});
-  r.distinct_sm_instances = j.value("distinct_sm_instances", std::uint64_t{0});
-  r.error = j.value("error", std::string{});
-  // A model that ran says how many instances and what they showed; one that
-  // failed says why. A line with neither is no result (a cut line, say).
-  if (r.error.empty())
-    for (const char* field : {"instances", "outcomes"})
-      if (!j.contains(field)) throw std::runtime_error(fmt::format("no '{}' (and no 'error') for {}", field, r.model));
-  if (j.contains("device")) {
-    const nlohmann::json& d = j.at("device");
-    r.device = fmt::format("{}, driver {}, {}", d.value("name", std::string{"?"}),
-                           d.value("driver", std::string{"?"}), d.value("compiler", std::string{"?"}));
+// A problem with one field of a line; the caller adds where the line is.
+struct LineError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One JSON object of a line, read field by field: a field of the wrong type,
+// or a required one that is missing, is a LineError naming it by its path
+// ("outcomes[2].count").
+class Fields {
+ public:
+  Fields(const nlohmann::json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j_.is_object()) throw LineError(path_.empty() ? "not a JSON object" : "'" + path_ + "' must be an object");
   }
-  for (const nlohmann::json& o : j.value("outcomes", nlohmann::json::array())) {
-    GpuOutcome g;
-    g.count = o.at("count").get<std::uint64_t>();
-    g.terminated = o.value("terminated", true);
-    if (g.terminated) {
-      for (const nlohmann::json& v : o.at("values")) {
-        auto t = type_named(v.at("type").get<std::string>());
-        if (!t) throw std::runtime_error("unknown value type '" + v.at("type").get<std::string>() + "'");
-        g.outcome.add(v.at("name").get<std::string>(), *t, v.at("bits").get<std::uint64_t>());
-      }
-      g.text = g.outcome.text();
-    } else {
-      g.text = kDidNotTerminate;
+  std::string name(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  bool has(const char* key) const { return j_.contains(key); }
+  // The value of a required field.
+  template <class T>
+  T need(const char* key, std::optional<T> v) const {
+    if (!v) throw LineError("no '" + name(key) + "'");
+    return *std::move(v);
+  }
+  const nlohmann::json& at(const char* key) const {
+    if (!j_.contains(key)) throw LineError("no '" + name(key) + "'");
+    return j_.at(key);
+  }
+  std::optional<std::string> text(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_string()) fail(key, "a string");
+    return j_.at(key).get<std::string>();
+  }
+  // A non-negative integer (JSON's 5, not 5.0, -5 or 1e30).
+  std::optional<std::uint64_t> natural(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_number_unsigned()) fail(key, "a non-negative integer");
+    return j_.at(key).get<std::uint64_t>();
+  }
+  std::optional<double> non_negative(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_number() || j_.at(key).get<double>() < 0) fail(key, "a number, 0 or more");
+    return j_.at(key).get<double>();
+  }
+  std::optional<bool> flag(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_boolean()) fail(key, "true or false");
+    return j_.at(key).get<bool>();
+  }
+  const nlohmann::json& array(const char* key) const {
+    if (!at(key).is_array()) fail(key, "an array");
+    return j_.at(key);
+  }
+  [[noreturn]] void fail(const std::string& key, std::string_view what) const {
+    throw LineError(fmt::format("'{}' must be {}", name(key), what));
+  }
+
+ private:
+  const nlohmann::json& j_;
+  std::string path_;
+};
+
+GpuOutcome parse_outcome(const nlohmann::json& j, const std::string& path) {
+  const Fields f(j, path);
+  GpuOutcome g;
+  g.count = f.need("count", f.natural("count"));
+  if (g.count == 0) f.fail("count", "more than 0 (the histogram lists outcomes seen)");
+  g.terminated = f.flag("terminated").value_or(true);
+  if (!g.terminated) {
+    g.text = kDidNotTerminate;
+    return g;
+  }
+  const nlohmann::json& values = f.array("values");
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Fields v(values[i], f.name(fmt::format("values[{}]", i)));
+    const std::string name = v.need("name", v.text("name"));
+    const std::string type = v.need("type", v.text("type"));
+    const std::optional<ValueType> t = type_named(type);
+    if (!t) v.fail("type", "one of i32, u32, i64, u64, f32, f64, not '" + type + "'");
+    if (g.outcome.has(name)) throw LineError(fmt::format("'{}' names '{}' twice", f.name("values"), name));
+    g.outcome.add(name, *t, v.need("bits", v.natural("bits")));
+  }
+  g.text = g.outcome.text();
+  return g;
+}
+
+// A line that ran (no "error") is a histogram of `instances` runs; one that
+// failed says why and may carry what it saw before it failed.
+GpuResult parse_line(const nlohmann::json& j) {
+  const Fields f(j, "");
+  GpuResult r;
+  r.model = f.need("model", f.text("model"));
+  if (r.model.empty()) f.fail("model", "a model name, not empty");
+  r.error = f.text("error").value_or("");
+  const bool ran = r.error.empty();
+  if (f.has("error") && ran) f.fail("error", "the reason the run failed, not empty");
+  r.instances = ran ? f.need("instances", f.natural("instances")) : f.natural("instances").value_or(0);
+  if (ran && r.instances == 0) f.fail("instances", "more than 0 in a line without 'error'");
+  for (auto [key, out] : {std::pair{"grid", &r.grid}, std::pair{"block", &r.block}})
+    if (const std::optional<std::uint64_t> n = f.natural(key)) {
+      if (*n == 0 || *n > std::numeric_limits<unsigned>::max()) f.fail(key, "a launch dimension, 1 or more");
+      *out = static_cast<unsigned>(*n);
     }
-    r.outcomes.push_back(std::move(g));
+  r.seconds = f.non_negative("seconds").value_or(0);
+  r.per_second = f.non_negative("instances_per_second").value_or(0);
+  r.multi_block_instances = f.natural("multi_block_instances").value_or(0);
+  r.distinct_sm_instances = f.natural("distinct_sm_instances").value_or(0);
+  if (f.has("device")) {
+    const Fields d(f.at("device"), "device");
+    r.device = fmt::format("{}, driver {}, {}", d.text("name").value_or("?"), d.text("driver").value_or("?"),
+                           d.text("compiler").value_or("?"));
+  }
+  if (ran || f.has("outcomes")) {
+    const nlohmann::json& outcomes = f.array("outcomes");
+    std::map<std::string, std::size_t> first;  // outcome text -> its index
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      GpuOutcome g = parse_outcome(outcomes[i], fmt::format("outcomes[{}]", i));
+      if (auto [it, fresh] = first.emplace(g.text, i); !fresh)
+        throw LineError(fmt::format("'outcomes[{}]' repeats 'outcomes[{}]' ({})", i, it->second, g.text));
+      if (g.count > std::numeric_limits<std::uint64_t>::max() - total)
+        throw LineError("the outcome counts add up to more than 2^64");
+      total += g.count;
+      r.outcomes.push_back(std::move(g));
+    }
+    // Each instance ends in one outcome of the histogram.
+    if (ran && total != r.instances)
+      throw LineError(fmt::format("the outcome counts add up to {}, not 'instances' {}", total, r.instances));
   }
   return r;
 }
@@ -93,19 +185,32 @@ std::string group(FindingKind k) {
 
 }  // namespace
 
-std::map<std::string, GpuResult> parse_gpu_results(std::string_view text) {
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source) {
+  auto where = [&](int number) {
+    return source.empty() ? fmt::format("line {}", number) : fmt::format("{}:{}", source, number);
+  };
   std::map<std::string, GpuResult> out;
   std::istringstream in{std::string(text)};
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    GpuResult r;
     try {
-      GpuResult r = parse_line(nlohmann::json::parse(line));
-      out[r.model] = std::move(r);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("GPU results line {}: {}", number, e.what()));
+      r = parse_line(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw std::runtime_error(fmt::format("{}: not JSON (at byte {})", where(number), e.byte));
+    } catch (const LineError& e) {
+      throw std::runtime_error(fmt::format("{}: {}", where(number), e.what()));
     }
+    r.line = number;
+    // One line per model: a second one could hide what the first showed.
+    if (auto [it, fresh] = out.emplace(r.model, r); !fresh)
+      throw std::runtime_error(fmt::format("{}: a second line for '{}' (the first is line {})", where(number), r.model,
+                                           it->second.line));
   }
+  if (out.empty())
+    throw std::runtime_error(source.empty() ? std::string("no GPU results (no line)")
+                                            : fmt::format("{}: no GPU results (no line)", source));
   return out;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,8 @@ struct GpuOutcome {
 // One model's line of the harness output.
 struct GpuResult {
   std::string model;
+  int line = 0;                          // its line in the results (from 1)
+  std::optional<unsigned> grid, block;   // the launch the GPU ran, where the line says
   std::uint64_t instances = 0;
   double seconds = 0;
   double per_second = 0;
@@ -47,8 +50,14 @@ struct GpuResult {
   std::vector<GpuOutcome> outcomes;
 };
 
-// Parses JSON Lines (blank lines skipped); throws std::runtime_error naming the line.
-std::map<std::string, GpuResult> parse_gpu_results(std::string_view text);
+// Parses JSON Lines (blank lines skipped), one model per line, by model name.
+// Every field is checked: a line that ran (no "error") has instances > 0 and
+// outcome counts > 0 that add up to them; counts are non-negative integers;
+// an outcome names each value once and appears once. Throws
+// std::runtime_error with one line, "SOURCE:LINE: problem" naming the field
+// ("line LINE: problem" when `source` is empty), for a malformed line, a
+// second line of one model, or no line at all.
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source = {});
 
 // One compute-sanitizer run of one model with one tool.
 struct SanitizerRun {

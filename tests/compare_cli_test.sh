@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# End-to-end tests of how `scopesim compare`, `scopesim litmus --gpu` and
+# `scopesim gpu` take GPU results and options: bad input is one line naming
+# the file, the line and the field (exit 2), never read as something else.
+# Usage: compare_cli_test.sh PATH_TO_SCOPESIM
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: compare_cli_test.sh PATH_TO_SCOPESIM" >&2; exit 2; fi
+bin=$(realpath "$1")  # the tests run in a scratch directory
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fails=0 passes=0
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect_code() {  # expect_code CODE DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >out.txt 2>err.txt
+  local got=$?
+  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat err.txt; fi
+}
+expect_err() {  # expect_err DESCRIPTION LINE: stderr is exactly LINE
+  [ "$(cat err.txt)" = "$2" ] && pass || fail "$1: stderr is '$(cat err.txt)', expected '$2'"
+}
+
+results="$repo/docs/gpu/results.jsonl"
+grep '"litmus.SB.xcta"' "$results" >sb.jsonl
+sb=$(cat sb.jsonl)
+# SB across blocks observes r0 and r1, each 0 or 1: r0=5 is an outcome the model forbids.
+forbidden=$(sed 's/"bits":[01]/"bits":5/' sb.jsonl)
+
+# A second line of a model is refused, naming both lines, whichever comes first.
+printf '%s\n%s\n' "$forbidden" "$sb" >dup.jsonl
+expect_code 2 "compare with two lines of a model" -- "$bin" compare litmus.SB.xcta --gpu dup.jsonl
+expect_err "two lines of a model" "scopesim: dup.jsonl:2: a second line for 'litmus.SB.xcta' (the first is line 1)"
+# The forbidden line alone is a soundness failure: what the second line would have hidden.
+printf '%s\n' "$forbidden" >forbidden.jsonl
+expect_code 1 "compare with a forbidden outcome" -- "$bin" compare litmus.SB.xcta --gpu forbidden.jsonl
+
+# No line is no results.
+: >empty.jsonl
+expect_code 2 "compare with an empty file" -- "$bin" compare --all --gpu empty.jsonl
+expect_err "an empty file" "scopesim: empty.jsonl: no GPU results (no line)"
+expect_code 2 "compare with /dev/null" -- "$bin" compare --all --gpu /dev/null
+expect_err "/dev/null" "scopesim: /dev/null: no GPU results (no line)"
+
+
+# Counts are non-negative integers; a line that ran ran some instances.
+sed 's/"count":[0-9]*/"count":-5/' sb.jsonl >negative.jsonl
+expect_code 2 "compare with a negative count" -- "$bin" compare litmus.SB.xcta --gpu negative.jsonl
+expect_err "a negative count" "scopesim: negative.jsonl:1: 'outcomes[0].count' must be a non-negative integer"
+sed 's/"instances":[0-9]*/"instances":-5/' sb.jsonl >negative.jsonl
+expect_code 2 "compare with negative instances" -- "$bin" compare litmus.SB.xcta --gpu negative.jsonl
+expect_err "negative instances" "scopesim: negative.jsonl:1: 'instances' must be a non-negative integer"
+sed 's/"instances":[0-9]*/"instances":0/' sb.jsonl >zero.jsonl
+expect_code 2 "compare with 0 instances" -- "$bin" compare litmus.SB.xcta --gpu zero.jsonl
+expect_err "0 instances" "scopesim: zero.jsonl:1: 'instances' must be more than 0 in a line without 'error'"
+sed 's/^{/{"error":5,/' sb.jsonl >error-number.jsonl
+expect_code 2 "compare with a number for 'error'" -- "$bin" compare litmus.SB.xcta --gpu error-number.jsonl
+expect_err "a number for 'error'" "scopesim: error-number.jsonl:1: 'error' must be a string"
+
+# litmus --gpu reads the same lines: a second line of a test is refused.
+test_file="$repo/tests/conformance/dat3m-ptx/Nvidia/SB-cta.litmus"
+grep '"litmus/Nvidia/SB-cta"' "$repo/docs/gpu/litmus.jsonl" >sb-cta.jsonl
+cat sb-cta.jsonl sb-cta.jsonl >dup-cta.jsonl
+expect_code 2 "litmus --gpu with two lines of a test" -- "$bin" litmus --no-schedules --gpu dup-cta.jsonl "$test_file"
+grep -qF "line 2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)" err.txt && pass ||
+  fail "litmus --gpu does not refuse a second line"
+
+# Nothing above shows a parser's own exception text.
+for f in *.jsonl; do
+  "$bin" compare litmus.SB.xcta --gpu "$f" >/dev/null 2>err.txt
+  grep -q "json.exception" err.txt && fail "$f: raw exception text: $(cat err.txt)" || pass
+done
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
