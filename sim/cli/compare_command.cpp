@@ -1,9 +1,10 @@
 // `scopesim compare`: the simulator's exhaustive outcome set of each model
 // beside the GPU's outcome histogram (`scopesim gpu` / gpu/run-all.sh output),
 // and the simulator's findings beside compute-sanitizer's reports. Soundness
-// failures (outcomes the GPU showed that the model forbids) come first and make
-// the exit code 1.
+// failures (outcomes the GPU showed that the model forbids) come first, failed
+// GPU runs next; either makes the exit code 1.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -36,7 +38,31 @@ struct CompareSettings {
   bool markdown = false;
   bool json = false;
   double time_limit = 20;
+  bool time_limit_given = false;
 };
+
+// `word` as one shell word: as it is when it needs no quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:+,@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The command line that makes this report, from what was given (the order
+// of the options fixed), for the Markdown report's header.
+std::string command_line(const CompareSettings& s) {
+  std::string c = "scopesim compare";
+  if (s.all) c += " --all";
+  for (const std::string& m : s.models) c += " " + shell_word(m);
+  c += " --gpu " + shell_word(s.gpu);
+  if (!s.sanitizer.empty()) c += " --sanitizer " + shell_word(s.sanitizer);
+  if (s.time_limit_given) c += fmt::format(" --time-limit {}", s.time_limit);
+  return c + " --markdown";
+}
 
 int run_compare(const CompareSettings& s) {
   try {
@@ -83,8 +109,7 @@ int run_compare(const CompareSettings& s) {
       auto g = gpu.find(m->name);
       auto z = sanitizer.find(m->name);
       if (g == gpu.end() && z == sanitizer.end()) {
-        // Nothing from the GPU to compare with: listed, not explored.
-        cs.push_back(report::compare(*m, Exploration{}, nullptr, nullptr));
+        cs.push_back(report::without_gpu(*m));
         continue;
       }
       ExploreOptions o;
@@ -100,11 +125,11 @@ int run_compare(const CompareSettings& s) {
     if (s.json)
       fmt::print("{}\n", report::compare_json(cs).dump(2));
     else if (s.markdown)
-      fmt::print("{}", report::compare_markdown(cs));
+      fmt::print("{}", report::compare_markdown(cs, command_line(s)));
     else
       fmt::print("{}", report::compare_text(cs));
-    const bool unsound = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty(); });
-    return unsound ? 1 : 0;
+    const bool failed = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty() || c.gpu_failed(); });
+    return failed ? 1 : 0;
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", e.what());
@@ -121,18 +146,22 @@ Command add_compare_command(CLI::App& app) {
       "Put the simulator's exhaustive outcome set of each model (MODEL... or --all) beside the GPU's outcome "
       "histogram (--gpu, the JSON lines of `scopesim gpu` or gpu/run-all.sh): for each outcome, permitted or not, "
       "bad or not, GPU count and rate, and the instances needed to see it again with 95% confidence. An outcome "
-      "the GPU showed that the model forbids is a soundness failure, printed first. Permitted bad outcomes the "
-      "GPU never showed are 'model-only'. The sanitizer log beside the results (or --sanitizer) is put beside the "
-      "simulator's findings. Exit 0: no soundness failure; 1: some; 2: usage or input error.");
+      "the GPU showed that the model forbids is a soundness failure, printed first; a GPU line with 'error' is a "
+      "failed run, printed next. Permitted bad outcomes the GPU never showed are 'model-only'. The sanitizer log "
+      "beside the results (or --sanitizer) is put beside the simulator's findings. Exit 0: no soundness failure "
+      "and no failed GPU run; 1: some; 2: usage or input error.");
   sub->add_option("MODEL", s->models, "Models to compare (see 'scopesim list')");
   sub->add_flag("--all", s->all, "Compare every shipped model");
   sub->add_option("--gpu", s->gpu, "GPU results: JSON lines, one per model")->required();
   sub->add_option("--sanitizer", s->sanitizer, "compute-sanitizer log of gpu/run-all.sh (default: sanitizer.log beside --gpu)");
   sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
   sub->add_flag("--json", s->json, "Print JSON");
-  sub->add_option("--time-limit", s->time_limit, "Seconds of exploring per model (default 20)")
-      ->check(positive());
-  return {sub, [s] { return run_compare(*s); }};
+  CLI::Option* time = sub->add_option("--time-limit", s->time_limit, "Seconds of exploring per model (default 20)")
+                          ->check(positive());
+  return {sub, [s, time] {
+            s->time_limit_given = time->count() > 0;
+            return run_compare(*s);
+          }};
 }
 
 }  // namespace scopesim::cli

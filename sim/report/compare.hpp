@@ -94,7 +94,9 @@ struct SanitizerRow {
 struct ModelComparison {
   std::string model;
   std::string launch;          // "<<<2,64>>>"
+  bool explored = false;       // the simulator ran: there was something from the GPU to compare with
   bool complete = false;       // the exploration was exhaustive and complete
+  std::string stopped_by;      // why it is not: "max-executions", "time-limit", "interrupt"
   std::uint64_t executions = 0;
   bool has_gpu = false;
   GpuResult gpu;
@@ -103,13 +105,19 @@ struct ModelComparison {
   bool has_sanitizer = false;
   std::vector<std::string> unsound;   // outcomes the GPU showed that the model forbids
   std::vector<std::string> model_only;  // permitted bad outcomes the GPU never showed
+  // The GPU line says the run failed: not a clean result, whatever it showed.
+  bool gpu_failed() const { return has_gpu && !gpu.error.empty(); }
 };
 
 ModelComparison compare(const models::Model& m, const Exploration& e, const GpuResult* gpu,
                         const std::vector<SanitizerRun>* sanitizer);
+// A model with nothing from the GPU (no line, no sanitizer run): listed, not explored.
+ModelComparison without_gpu(const models::Model& m);
 
+// Soundness failures first, then failed GPU runs, each model, and a summary.
 std::string compare_text(const std::vector<ModelComparison>& cs);
-std::string compare_markdown(const std::vector<ModelComparison>& cs);
+// The report of docs/gpu/report.md; `command` is the command line that made it.
+std::string compare_markdown(const std::vector<ModelComparison>& cs, const std::string& command);
 nlohmann::json compare_json(const std::vector<ModelComparison>& cs);
 
 }  // namespace scopesim::report
