@@ -115,5 +115,38 @@ for f in *.jsonl; do
   grep -q "json.exception" err.txt && fail "$f: raw exception text: $(cat err.txt)" || pass
 done
 
+# gpu: --instances is a whole number the harness reads exactly (through a double: up to 2^53).
+for n in 0.4 1e30 nan 0 -5 9007199254740993; do
+  expect_code 2 "gpu --instances $n" -- "$bin" gpu litmus.SB.xcta --instances "$n"
+  [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "instances" err.txt && pass || fail "gpu --instances $n: $(cat err.txt)"
+done
+expect_code 2 "gpu --seconds inf" -- "$bin" gpu litmus.SB.xcta --seconds inf
+expect_code 2 "gpu --all MODEL" -- "$bin" gpu --all litmus.SB.xcta
+expect_err "gpu --all MODEL" "scopesim: gpu takes MODEL... or --all, not both"
+expect_code 2 "gpu with a missing harness" -- "$bin" gpu litmus.SB.xcta --harness ./no-such-harness
+expect_err "a missing harness" "scopesim: the GPU harness './no-such-harness' does not exist"
+printf '#!/bin/sh\n' >not-executable
+expect_code 2 "gpu with a harness that is not executable" -- "$bin" gpu litmus.SB.xcta --harness ./not-executable
+expect_err "a harness that is not executable" "scopesim: the GPU harness './not-executable' is not executable"
+
+# A harness that lists one model and one litmus test and records what it is asked.
+cat >harness <<'EOF'
+#!/bin/sh
+case "$1" in
+  --list) echo litmus.SB.xcta; exit 0 ;;
+  --list-litmus) echo litmus/Nvidia/SB-cta; exit 0 ;;
+esac
+echo "$*" >harness-args.txt
+EOF
+chmod +x harness
+expect_code 0 "gpu with a harness" -- "$bin" gpu litmus.SB.xcta litmus/Nvidia/SB-cta --instances 9007199254740992 --harness ./harness
+[ "$(cat harness-args.txt)" = "litmus.SB.xcta litmus/Nvidia/SB-cta --instances 9007199254740992" ] && pass ||
+  fail "the harness is asked '$(cat harness-args.txt)'"
+expect_code 2 "gpu with an unknown model" -- "$bin" gpu nope --harness ./harness
+expect_err "an unknown model" "scopesim: unknown model 'nope' (see 'scopesim-gpu --list' and 'scopesim-gpu --list-litmus')"
+expect_code 2 "gpu with a model the harness does not run" -- "$bin" gpu publish.host_consumer --harness ./harness
+grep -q "^scopesim: model 'publish.host_consumer' does not run on the GPU: " err.txt && pass ||
+  fail "gpu does not say why a model does not run on the GPU: $(cat err.txt)"
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
