@@ -108,6 +108,19 @@ cat sb-cta.jsonl sb-cta.jsonl >dup-cta.jsonl
 expect_code 2 "litmus --gpu with two lines of a test" -- "$bin" litmus --no-schedules --gpu dup-cta.jsonl "$test_file"
 grep -qF "line 2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)" err.txt && pass ||
   fail "litmus --gpu does not refuse a second line"
+# litmus --gpu: an outcome's values are the ones the test observes, each once.
+sed 's/"values":\[/"values":[{"name":"x","type":"i32","bits":0},/' sb-cta.jsonl >extra.jsonl
+expect_code 2 "litmus --gpu with a value the test does not observe" -- \
+  "$bin" litmus --no-schedules --gpu extra.jsonl "$test_file"
+grep -qF "has a value of x, which the test does not observe" err.txt && pass || fail "litmus --gpu takes an extra value"
+sed 's/"values":\[/"values":[{"name":"P1:r1","type":"i32","bits":0},/' sb-cta.jsonl >twice.jsonl
+expect_code 2 "litmus --gpu with a value twice" -- "$bin" litmus --no-schedules --gpu twice.jsonl "$test_file"
+grep -qF "'outcomes[0].values' names 'P1:r1' twice" err.txt && pass || fail "litmus --gpu takes a value twice"
+[ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "litmus --gpu's error is more than one line"
+# Values are known by name: the same outcome with its values in another order is the same outcome.
+sed 's/"values":\[\({[^}]*}\),\({[^}]*}\)\]/"values":[\2,\1]/' sb-cta.jsonl >swapped.jsonl
+cmp -s swapped.jsonl sb-cta.jsonl && fail "the values were not swapped" || pass
+expect_code 0 "litmus --gpu with values in another order" -- "$bin" litmus --no-schedules --gpu swapped.jsonl "$test_file"
 
 # Nothing above shows a parser's own exception text.
 for f in *.jsonl; do
