@@ -13,9 +13,12 @@ namespace {
 using test::exhaustive;
 using test::model;
 
-// One JSON line as gpu/harness.cu writes it, with r0/r1 outcomes.
+// One JSON line as gpu/harness.cu writes it, with r0/r1 outcomes; every
+// instance ends in one of them.
 std::string line(const std::string& m, const std::vector<std::tuple<int, int, int>>& outcomes, int timeouts = 0) {
-  std::string s = "{\"model\":\"" + m + "\",\"instances\":1000,\"seconds\":1,\"outcomes\":[";
+  int instances = timeouts;
+  for (auto [r0, r1, count] : outcomes) instances += count;
+  std::string s = "{\"model\":\"" + m + "\",\"instances\":" + std::to_string(instances) + ",\"seconds\":1,\"outcomes\":[";
   bool first = true;
   for (auto [r0, r1, count] : outcomes) {
     s += first ? "" : ",";
@@ -36,7 +39,7 @@ const report::CompareRow* row(const report::ModelComparison& c, const std::strin
 
 report::ModelComparison compare_with(const std::string& name, const std::string& jsonl,
                                      const std::vector<report::SanitizerRun>* san = nullptr) {
-  const auto results = report::parse_gpu_results(jsonl);
+  const auto results = jsonl.empty() ? std::map<std::string, report::GpuResult>{} : report::parse_gpu_results(jsonl);
   const auto it = results.find(name);
   return report::compare(model(name), exhaustive(name), it == results.end() ? nullptr : &it->second, san);
 }
@@ -55,7 +58,8 @@ TEST(Compare, ParsesValuesBackIntoOutcomeText) {
   const auto& g = r.at("litmus.SB.xcta");
   ASSERT_EQ(g.outcomes.size(), 1u);
   EXPECT_EQ(g.outcomes[0].text, "r0=1 r1=0");  // rebuilt from the values, not the "x" text field
-  EXPECT_EQ(g.instances, 1000u);
+  EXPECT_EQ(g.instances, 5u);
+  EXPECT_EQ(g.line, 1);
   EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\"}\nnot json\n"), std::runtime_error);
 }
 
@@ -67,6 +71,123 @@ TEST(Compare, ALineIsAResultOrAnError) {
   const auto failed = report::parse_gpu_results("{\"model\":\"a\",\"error\":\"launch failed\"}\n");
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_EQ(failed.at("a").error, "launch failed");
+}
+
+// The message parse_gpu_results throws for `text` read from `source`.
+std::string parse_error(const std::string& text, const std::string& source = "r.jsonl") {
+  try {
+    report::parse_gpu_results(text, source);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A second line of one model could hide what the first showed (a forbidden
+// outcome, say): refused, naming both lines.
+TEST(Compare, ASecondLineOfOneModelIsRefused) {
+  const std::string forbidden = line("litmus.SB.xcta", {{5, 0, 1}});
+  const std::string real = line("litmus.SB.xcta", {{1, 1, 7}});
+  EXPECT_EQ(parse_error(forbidden + "\n\n" + real + "\n"),
+            "r.jsonl:3: a second line for 'litmus.SB.xcta' (the first is line 1)");
+  EXPECT_EQ(report::parse_gpu_results(forbidden + "\n" + line("litmus.CoRW", {{1, 1, 7}})).size(), 2u);
+}
+
+// No line at all is no results, not results that show nothing.
+TEST(Compare, NoLineIsAnInputError) {
+  EXPECT_EQ(parse_error(""), "r.jsonl: no GPU results (no line)");
+  EXPECT_EQ(parse_error(" \n\r\n\t\n"), "r.jsonl: no GPU results (no line)");
+  EXPECT_EQ(parse_error("", ""), "no GPU results (no line)");
+}
+
+// Each problem is one line: the file, the line number, and the field by its
+// path; a field of the wrong type is never read as something else.
+TEST(Compare, EachMalformedFieldIsNamedWithItsLine) {
+  const std::string good = line("litmus.SB.xcta", {{1, 1, 7}});
+  // `good` with the first occurrence of `from` replaced by `to`.
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const auto at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"not json", "not JSON (at byte 2)"},  // "n" begins null; "o" cannot follow
+      {"[1]", "not a JSON object"},
+      {with("\"model\":\"litmus.SB.xcta\"", "\"model\":7"), "'model' must be a string"},
+      {with("\"seconds\":1", "\"seconds\":1,\"error\":5"), "'error' must be a string"},
+      {with("\"seconds\":1", "\"seconds\":1,\"error\":\"\""), "'error' must be the reason the run failed, not empty"},
+      {with("\"instances\":7", "\"instances\":-5"), "'instances' must be a non-negative integer"},
+      {with("\"instances\":7", "\"instances\":7.0"), "'instances' must be a non-negative integer"},
+      {with("\"instances\":7", "\"instances\":0"), "'instances' must be more than 0 in a line without 'error'"},
+      {with("\"instances\":7", "\"instances\":8"), "the outcome counts add up to 7, not 'instances' 8"},
+      {with("\"count\":7", "\"count\":-5"), "'outcomes[0].count' must be a non-negative integer"},
+      {with("\"count\":7", "\"count\":\"7\""), "'outcomes[0].count' must be a non-negative integer"},
+      {with("\"seconds\":1", "\"seconds\":-1"), "'seconds' must be a number, 0 or more"},
+      {with("\"seconds\":1", "\"seconds\":1,\"grid\":0"), "'grid' must be a launch dimension, 1 or more"},
+      {with("\"seconds\":1", "\"seconds\":1,\"device\":[]"), "'device' must be an object"},
+      {with("\"seconds\":1", "\"seconds\":1,\"device\":{\"name\":3}"), "'device.name' must be a string"},
+      {with("\"terminated\":true", "\"terminated\":1"), "'outcomes[0].terminated' must be true or false"},
+      {with("\"type\":\"i32\"", "\"type\":\"i33\""),
+       "'outcomes[0].values[0].type' must be one of i32, u32, i64, u64, f32, f64, not 'i33'"},
+      {with(",\"bits\":1", ""), "no 'outcomes[0].values[0].bits'"},
+      {with("\"name\":\"r1\"", "\"name\":\"r0\""), "'outcomes[0].values' names 'r0' twice"},
+      {"{\"model\":\"a\",\"error\":\"lost\",\"outcomes\":7}", "'outcomes' must be an array"},
+  };
+  for (const auto& [text, problem] : cases) EXPECT_EQ(parse_error(good + "\n" + text + "\n"), "r.jsonl:2: " + problem);
+  // An outcome twice in one histogram: its counts could not be told apart.
+  EXPECT_EQ(parse_error(line("litmus.SB.xcta", {{1, 1, 7}, {1, 1, 2}})),
+            "r.jsonl:1: 'outcomes[1]' repeats 'outcomes[0]' (r0=1 r1=1)");
+  // A count of 0 lists an outcome not seen.
+  EXPECT_EQ(parse_error(line("litmus.SB.xcta", {{1, 1, 7}, {0, 0, 0}})),
+            "r.jsonl:1: 'outcomes[1].count' must be more than 0 (the histogram lists outcomes seen)");
+}
+
+// A failed run (the line has "error") is reported as failed, never as a clean
+// result, whatever it showed; a line with no run at all has no counts to check.
+TEST(Compare, AFailedGpuRunIsReportedAsFailed) {
+  const std::string failed =
+      "{\"model\":\"litmus.SB.xcta\",\"error\":\"launch failed\",\"instances\":0,\"outcomes\":[]}";
+  const auto c = compare_with("litmus.SB.xcta", failed);
+  EXPECT_TRUE(c.gpu_failed());
+  EXPECT_TRUE(c.unsound.empty());
+  const std::string text = report::compare_text({c});
+  EXPECT_EQ(text.rfind("GPU RUN FAILED: litmus.SB.xcta: launch failed\n", 0), 0u) << text;
+  EXPECT_NE(text.find("1 models: 0 soundness failure(s), 1 failed GPU run(s)"), std::string::npos) << text;
+  EXPECT_EQ(report::compare_json({c})[0]["gpu_error"], "launch failed");
+  EXPECT_FALSE(compare_with("litmus.SB.xcta", line("litmus.SB.xcta", {{1, 1, 7}})).gpu_failed());
+}
+
+// A model with nothing from the GPU is not explored: the report says so, and
+// no count of executions the simulator never ran.
+TEST(Compare, AModelWithoutGpuResultIsNotExplored) {
+  const auto c = report::without_gpu(model("litmus.SB.xcta"));
+  EXPECT_FALSE(c.explored);
+  const std::string text = report::compare_text({c});
+  EXPECT_NE(text.find("litmus.SB.xcta <<<2,1>>>: no GPU result (not explored)\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("executions"), std::string::npos) << text;
+  EXPECT_TRUE(report::compare_json({c})[0]["executions"].is_null());
+}
+
+// An exploration cut by its budget says what cut it. SB across blocks permits
+// four outcomes (verdict table row 11), each at least one execution, so a
+// budget of 2 stops it.
+TEST(Compare, AnIncompleteExplorationSaysWhatStoppedIt) {
+  const models::Model& m = model("litmus.SB.xcta");
+  ExploreOptions o;
+  o.max_executions = 2;
+  const auto c = report::compare(m, explore(m, m.chapter, o), nullptr, nullptr);
+  EXPECT_FALSE(c.complete);
+  EXPECT_NE(report::compare_text({c}).find("simulator 2 executions (INCOMPLETE, stopped by max-executions"),
+            std::string::npos);
+}
+
+// The Markdown report names the command that made it, not another.
+TEST(Compare, MarkdownNamesTheCommandThatMadeIt) {
+  const std::string command = "scopesim compare litmus.SB.xcta --gpu 'my results.jsonl' --markdown";
+  const std::string md = report::compare_markdown({report::without_gpu(model("litmus.SB.xcta"))}, command);
+  EXPECT_NE(md.find("Generated by `" + command + "` from"), std::string::npos) << md;
+  EXPECT_EQ(md.find("docs/gpu/results.jsonl"), std::string::npos) << md;
 }
 
 // SB across blocks: PTX permits all four outcomes (verdict table row 11), so
@@ -101,7 +222,7 @@ TEST(Compare, ForbiddenOutcomeOnTheGpuIsASoundnessFailure) {
 // expects a deadlock under some configuration (publish.cross_block_device_scope
 // with one resident block); SB has no spin, so a timeout there is a failure.
 TEST(Compare, DidNotTerminate) {
-  const std::string none = "{\"model\":\"%\",\"instances\":10,\"outcomes\":[{\"count\":3,\"terminated\":false}]}";
+  const std::string none = "{\"model\":\"%\",\"instances\":3,\"outcomes\":[{\"count\":3,\"terminated\":false}]}";
   auto with = [&](const std::string& m) {
     std::string s = none;
     s.replace(s.find('%'), 1, m);

@@ -1,9 +1,12 @@
 // `scopesim compare`: the simulator's exhaustive outcome set of each model
 // beside the GPU's outcome histogram (`scopesim gpu` / gpu/run-all.sh output),
 // and the simulator's findings beside compute-sanitizer's reports. Soundness
-// failures (outcomes the GPU showed that the model forbids) come first and make
-// the exit code 1.
+// failures (outcomes the GPU showed that the model forbids) come first, failed
+// GPU runs next; either makes the exit code 1. Each model is explored up to an
+// execution budget, so the report is a function of the command alone.
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -28,6 +32,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Executions explored per model unless --max-executions says otherwise: a
+// budget, not a time, so that the same command gives the same report on any
+// machine.
+constexpr std::uint64_t kDefaultMaxExecutions = 2000;
+
 struct CompareSettings {
   std::vector<std::string> models;
   bool all = false;
@@ -35,19 +44,59 @@ struct CompareSettings {
   std::string sanitizer;
   bool markdown = false;
   bool json = false;
-  double time_limit = 20;
+  std::uint64_t max_executions = kDefaultMaxExecutions;
+  double time_limit = 0;  // 0: none; a guard the user sets, which makes the report depend on the machine
+  bool max_executions_given = false, time_limit_given = false;
 };
+
+// `word` as one shell word: as it is when it needs no quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:+,@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The command line that makes this report, from what was given (the order
+// of the options fixed), for the Markdown report's header.
+std::string command_line(const CompareSettings& s) {
+  std::string c = "scopesim compare";
+  if (s.all) c += " --all";
+  for (const std::string& m : s.models) c += " " + shell_word(m);
+  c += " --gpu " + shell_word(s.gpu);
+  if (!s.sanitizer.empty()) c += " --sanitizer " + shell_word(s.sanitizer);
+  if (s.max_executions_given) c += fmt::format(" --max-executions {}", s.max_executions);
+  if (s.time_limit_given) c += fmt::format(" --time-limit {}", s.time_limit);
+  return c + " --markdown";
+}
+
+// The GPU line of `m` must be of the launch the simulator explores (the
+// model's chapter launch): else the two sides ran different programs.
+void check_launch(const models::Model& m, const report::GpuResult& g, const std::string& file) {
+  if (!g.grid || !g.block) {
+    if (!g.error.empty()) return;  // a failed run may not have got as far
+    throw UsageError(fmt::format("{}:{}: no 'grid' and 'block' for {}: the launch the GPU ran is unknown", file,
+                                 g.line, g.model));
+  }
+  if (*g.grid != m.chapter.grid || *g.block != m.chapter.block)
+    throw UsageError(fmt::format("{}:{}: {} ran as <<<{},{}>>> on the GPU, but the simulator explores its launch <<<{},{}>>>",
+                                 file, g.line, g.model, *g.grid, *g.block, m.chapter.grid, m.chapter.block));
+}
 
 int run_compare(const CompareSettings& s) {
   try {
-    if (s.all == !s.models.empty()) throw UsageError("compare needs MODEL... or --all");
+    if (s.all && !s.models.empty()) throw UsageError("compare takes MODEL... or --all, not both");
+    if (!s.all && s.models.empty()) throw UsageError("compare needs MODEL... or --all");
     std::map<std::string, report::GpuResult> gpu;
     try {
-      gpu = report::parse_gpu_results(read_text(s.gpu));
+      gpu = report::parse_gpu_results(read_text(s.gpu), s.gpu);
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
-      throw UsageError(s.gpu + ": " + e.what());
+      throw UsageError(one_line(e.what()));
     }
     // The sanitizer log beside the results is read unless another is named.
     std::string log = s.sanitizer;
@@ -64,31 +113,36 @@ int run_compare(const CompareSettings& s) {
       }
     }
 
-    std::vector<const models::Model*> ms;
-    for (const models::Model& m : models::registry()) ms.push_back(&m);
-    std::stable_sort(ms.begin(), ms.end(), [](auto* a, auto* b) { return a->name < b->name; });
+    std::vector<const models::Model*> ms = sorted_models();
+    // A line of a model this build does not have (results of an older
+    // build, say) is not compared, and says so.
+    for (const auto& [name, g] : gpu)
+      if (std::none_of(ms.begin(), ms.end(), [&](auto* m) { return m->name == name; }))
+        fmt::print(stderr, "scopesim: warning: {}:{}: no model '{}' in this build; its line is not compared\n", s.gpu,
+                   g.line, name);
     if (!s.all) {
       std::vector<const models::Model*> chosen;
       std::set<std::string> seen;
       for (const std::string& n : s.models) {
-        auto it = std::find_if(ms.begin(), ms.end(), [&](auto* m) { return m->name == n; });
-        if (it == ms.end()) throw UsageError("unknown model '" + n + "' (see 'scopesim list')");
-        if (seen.insert(n).second) chosen.push_back(*it);
+        const models::Model& m = find_model(n);
+        if (seen.insert(n).second) chosen.push_back(&m);
       }
       ms = chosen;
     }
+    for (const models::Model* m : ms)
+      if (auto g = gpu.find(m->name); g != gpu.end()) check_launch(*m, g->second, s.gpu);
 
     std::vector<report::ModelComparison> cs;
     for (const models::Model* m : ms) {
       auto g = gpu.find(m->name);
       auto z = sanitizer.find(m->name);
       if (g == gpu.end() && z == sanitizer.end()) {
-        // Nothing from the GPU to compare with: listed, not explored.
-        cs.push_back(report::compare(*m, Exploration{}, nullptr, nullptr));
+        cs.push_back(report::without_gpu(*m));
         continue;
       }
       ExploreOptions o;
       o.mode = Mode::exhaustive;
+      o.max_executions = s.max_executions;
       o.time_limit = s.time_limit;
       o.run.memory_model = "ptx";
       o.run.resident_blocks = m->chapter.resident_blocks;
@@ -100,11 +154,11 @@ int run_compare(const CompareSettings& s) {
     if (s.json)
       fmt::print("{}\n", report::compare_json(cs).dump(2));
     else if (s.markdown)
-      fmt::print("{}", report::compare_markdown(cs));
+      fmt::print("{}", report::compare_markdown(cs, command_line(s)));
     else
       fmt::print("{}", report::compare_text(cs));
-    const bool unsound = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty(); });
-    return unsound ? 1 : 0;
+    const bool failed = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty() || c.gpu_failed(); });
+    return failed ? 1 : 0;
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", e.what());
@@ -121,18 +175,30 @@ Command add_compare_command(CLI::App& app) {
       "Put the simulator's exhaustive outcome set of each model (MODEL... or --all) beside the GPU's outcome "
       "histogram (--gpu, the JSON lines of `scopesim gpu` or gpu/run-all.sh): for each outcome, permitted or not, "
       "bad or not, GPU count and rate, and the instances needed to see it again with 95% confidence. An outcome "
-      "the GPU showed that the model forbids is a soundness failure, printed first. Permitted bad outcomes the "
-      "GPU never showed are 'model-only'. The sanitizer log beside the results (or --sanitizer) is put beside the "
-      "simulator's findings. Exit 0: no soundness failure; 1: some; 2: usage or input error.");
+      "the GPU showed that the model forbids is a soundness failure, printed first; a GPU line with 'error' is a "
+      "failed run, printed next. Permitted bad outcomes the GPU never showed are 'model-only'. The sanitizer log "
+      "beside the results (or --sanitizer) is put beside the simulator's findings. The same command gives the "
+      "same report on any machine unless --time-limit stops an exploration. Exit 0: no soundness failure and no "
+      "failed GPU run; 1: some; 2: usage or input error.");
   sub->add_option("MODEL", s->models, "Models to compare (see 'scopesim list')");
   sub->add_flag("--all", s->all, "Compare every shipped model");
   sub->add_option("--gpu", s->gpu, "GPU results: JSON lines, one per model")->required();
   sub->add_option("--sanitizer", s->sanitizer, "compute-sanitizer log of gpu/run-all.sh (default: sanitizer.log beside --gpu)");
   sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
   sub->add_flag("--json", s->json, "Print JSON");
-  sub->add_option("--time-limit", s->time_limit, "Seconds of exploring per model (default 20)")
-      ->check(positive());
-  return {sub, [s] { return run_compare(*s); }};
+  CLI::Option* max = sub->add_option("--max-executions", s->max_executions,
+                                     fmt::format("Executions explored per model (default {}; 0: unbounded)",
+                                                 kDefaultMaxExecutions))
+                          ->check(non_negative());
+  CLI::Option* time = sub->add_option("--time-limit", s->time_limit,
+                                      "Seconds of exploring per model (default: none); the report then depends on "
+                                      "the machine's speed")
+                          ->check(positive());
+  return {sub, [s, max, time] {
+            s->max_executions_given = max->count() > 0;
+            s->time_limit_given = time->count() > 0;
+            return run_compare(*s);
+          }};
 }
 
 }  // namespace scopesim::cli

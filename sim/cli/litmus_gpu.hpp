@@ -25,9 +25,11 @@ struct LitmusGpuTest {
   std::set<std::string> sc;           // outcome texts the sc model permits
 };
 
-// `g` with each terminated outcome's `condition` value added (0 or 1), as
-// the simulator's litmus model observes it; throws std::runtime_error when
-// an outcome lacks a value the condition names.
+// `g` with each terminated outcome read as the simulator's litmus model
+// observes it: the condition's registers and locations (observed_names), as
+// i32, in that order, then `condition` (0 or 1). Throws std::runtime_error
+// naming the line when an outcome lacks one of those values, has another, or
+// has one of another type: malformed input, not a different outcome.
 report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p);
 
 // Weak outcomes (not permitted under sc) the GPU showed, and their count.

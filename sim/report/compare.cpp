@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -25,40 +26,131 @@ std::optional<ValueType> type_named(const std::string& s) {
   return std::nullopt;
 }
 
-GpuResult parse_line(const nlohmann::json& j) {
-  GpuResult r;
-  r.model = j.at("model").get<std::string>();
-  r.instances = j.value("instances", std::uint64_t{0});
-  r.seconds = j.value("seconds", 0.0);
-  r.per_second = j.value("instances_per_second", 0.0);
-  r.multi_block_instances = j.value("multi_block_instances", std::uint64_t{0});
-  r.distinct_sm_instances = j.value("distinct_sm_instances", std::uint64_t{0});
-  r.error = j.value("error", std::string{});
-  // A model that ran says how many instances and what they showed; one that
-  // failed says why. A line with neither is no result (a cut line, say).
-  if (r.error.empty())
-    for (const char* field : {"instances", "outcomes"})
-      if (!j.contains(field)) throw std::runtime_error(fmt::format("no '{}' (and no 'error') for {}", field, r.model));
-  if (j.contains("device")) {
-    const nlohmann::json& d = j.at("device");
-    r.device = fmt::format("{}, driver {}, {}", d.value("name", std::string{"?"}),
-                           d.value("driver", std::string{"?"}), d.value("compiler", std::string{"?"}));
+// A problem with one field of a line; the caller adds where the line is.
+struct LineError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One JSON object of a line, read field by field: a field of the wrong type,
+// or a required one that is missing, is a LineError naming it by its path
+// ("outcomes[2].count").
+class Fields {
+ public:
+  Fields(const nlohmann::json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j_.is_object()) throw LineError(path_.empty() ? "not a JSON object" : "'" + path_ + "' must be an object");
   }
-  for (const nlohmann::json& o : j.value("outcomes", nlohmann::json::array())) {
-    GpuOutcome g;
-    g.count = o.at("count").get<std::uint64_t>();
-    g.terminated = o.value("terminated", true);
-    if (g.terminated) {
-      for (const nlohmann::json& v : o.at("values")) {
-        auto t = type_named(v.at("type").get<std::string>());
-        if (!t) throw std::runtime_error("unknown value type '" + v.at("type").get<std::string>() + "'");
-        g.outcome.add(v.at("name").get<std::string>(), *t, v.at("bits").get<std::uint64_t>());
-      }
-      g.text = g.outcome.text();
-    } else {
-      g.text = kDidNotTerminate;
+  std::string name(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  bool has(const char* key) const { return j_.contains(key); }
+  // The value of a required field.
+  template <class T>
+  T need(const char* key, std::optional<T> v) const {
+    if (!v) throw LineError("no '" + name(key) + "'");
+    return *std::move(v);
+  }
+  const nlohmann::json& at(const char* key) const {
+    if (!j_.contains(key)) throw LineError("no '" + name(key) + "'");
+    return j_.at(key);
+  }
+  std::optional<std::string> text(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_string()) fail(key, "a string");
+    return j_.at(key).get<std::string>();
+  }
+  // A non-negative integer (JSON's 5, not 5.0, -5 or 1e30).
+  std::optional<std::uint64_t> natural(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_number_unsigned()) fail(key, "a non-negative integer");
+    return j_.at(key).get<std::uint64_t>();
+  }
+  std::optional<double> non_negative(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_number() || j_.at(key).get<double>() < 0) fail(key, "a number, 0 or more");
+    return j_.at(key).get<double>();
+  }
+  std::optional<bool> flag(const char* key) const {
+    if (!has(key)) return std::nullopt;
+    if (!j_.at(key).is_boolean()) fail(key, "true or false");
+    return j_.at(key).get<bool>();
+  }
+  const nlohmann::json& array(const char* key) const {
+    if (!at(key).is_array()) fail(key, "an array");
+    return j_.at(key);
+  }
+  [[noreturn]] void fail(const std::string& key, std::string_view what) const {
+    throw LineError(fmt::format("'{}' must be {}", name(key), what));
+  }
+
+ private:
+  const nlohmann::json& j_;
+  std::string path_;
+};
+
+GpuOutcome parse_outcome(const nlohmann::json& j, const std::string& path) {
+  const Fields f(j, path);
+  GpuOutcome g;
+  g.count = f.need("count", f.natural("count"));
+  if (g.count == 0) f.fail("count", "more than 0 (the histogram lists outcomes seen)");
+  g.terminated = f.flag("terminated").value_or(true);
+  if (!g.terminated) {
+    g.text = kDidNotTerminate;
+    return g;
+  }
+  const nlohmann::json& values = f.array("values");
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Fields v(values[i], f.name(fmt::format("values[{}]", i)));
+    const std::string name = v.need("name", v.text("name"));
+    const std::string type = v.need("type", v.text("type"));
+    const std::optional<ValueType> t = type_named(type);
+    if (!t) v.fail("type", "one of i32, u32, i64, u64, f32, f64, not '" + type + "'");
+    if (g.outcome.has(name)) throw LineError(fmt::format("'{}' names '{}' twice", f.name("values"), name));
+    g.outcome.add(name, *t, v.need("bits", v.natural("bits")));
+  }
+  g.text = g.outcome.text();
+  return g;
+}
+
+// A line that ran (no "error") is a histogram of `instances` runs; one that
+// failed says why and may carry what it saw before it failed.
+GpuResult parse_line(const nlohmann::json& j) {
+  const Fields f(j, "");
+  GpuResult r;
+  r.model = f.need("model", f.text("model"));
+  if (r.model.empty()) f.fail("model", "a model name, not empty");
+  r.error = f.text("error").value_or("");
+  const bool ran = r.error.empty();
+  if (f.has("error") && ran) f.fail("error", "the reason the run failed, not empty");
+  r.instances = ran ? f.need("instances", f.natural("instances")) : f.natural("instances").value_or(0);
+  if (ran && r.instances == 0) f.fail("instances", "more than 0 in a line without 'error'");
+  for (auto [key, out] : {std::pair{"grid", &r.grid}, std::pair{"block", &r.block}})
+    if (const std::optional<std::uint64_t> n = f.natural(key)) {
+      if (*n == 0 || *n > std::numeric_limits<unsigned>::max()) f.fail(key, "a launch dimension, 1 or more");
+      *out = static_cast<unsigned>(*n);
     }
-    r.outcomes.push_back(std::move(g));
+  r.seconds = f.non_negative("seconds").value_or(0);
+  r.per_second = f.non_negative("instances_per_second").value_or(0);
+  r.multi_block_instances = f.natural("multi_block_instances").value_or(0);
+  r.distinct_sm_instances = f.natural("distinct_sm_instances").value_or(0);
+  if (f.has("device")) {
+    const Fields d(f.at("device"), "device");
+    r.device = fmt::format("{}, driver {}, {}", d.text("name").value_or("?"), d.text("driver").value_or("?"),
+                           d.text("compiler").value_or("?"));
+  }
+  if (ran || f.has("outcomes")) {
+    const nlohmann::json& outcomes = f.array("outcomes");
+    std::map<std::string, std::size_t> first;  // outcome text -> its index
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      GpuOutcome g = parse_outcome(outcomes[i], fmt::format("outcomes[{}]", i));
+      if (auto [it, fresh] = first.emplace(g.text, i); !fresh)
+        throw LineError(fmt::format("'outcomes[{}]' repeats 'outcomes[{}]' ({})", i, it->second, g.text));
+      if (g.count > std::numeric_limits<std::uint64_t>::max() - total)
+        throw LineError("the outcome counts add up to more than 2^64");
+      total += g.count;
+      r.outcomes.push_back(std::move(g));
+    }
+    // Each instance ends in one outcome of the histogram.
+    if (ran && total != r.instances)
+      throw LineError(fmt::format("the outcome counts add up to {}, not 'instances' {}", total, r.instances));
   }
   return r;
 }
@@ -93,19 +185,32 @@ std::string group(FindingKind k) {
 
 }  // namespace
 
-std::map<std::string, GpuResult> parse_gpu_results(std::string_view text) {
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source) {
+  auto where = [&](int number) {
+    return source.empty() ? fmt::format("line {}", number) : fmt::format("{}:{}", source, number);
+  };
   std::map<std::string, GpuResult> out;
   std::istringstream in{std::string(text)};
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    GpuResult r;
     try {
-      GpuResult r = parse_line(nlohmann::json::parse(line));
-      out[r.model] = std::move(r);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("GPU results line {}: {}", number, e.what()));
+      r = parse_line(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw std::runtime_error(fmt::format("{}: not JSON (at byte {})", where(number), e.byte));
+    } catch (const LineError& e) {
+      throw std::runtime_error(fmt::format("{}: {}", where(number), e.what()));
     }
+    r.line = number;
+    // One line per model: a second one could hide what the first showed.
+    if (auto [it, fresh] = out.emplace(r.model, r); !fresh)
+      throw std::runtime_error(fmt::format("{}: a second line for '{}' (the first is line {})", where(number), r.model,
+                                           it->second.line));
   }
+  if (out.empty())
+    throw std::runtime_error(source.empty() ? std::string("no GPU results (no line)")
+                                            : fmt::format("{}: no GPU results (no line)", source));
   return out;
 }
 
@@ -151,10 +256,10 @@ std::uint64_t instances_for_95(std::uint64_t count, std::uint64_t instances) {
 
 ModelComparison compare(const models::Model& m, const Exploration& e, const GpuResult* gpu,
                         const std::vector<SanitizerRun>* sanitizer) {
-  ModelComparison c;
-  c.model = m.name;
-  c.launch = fmt::format("<<<{},{}>>>", m.chapter.grid, m.chapter.block);
+  ModelComparison c = without_gpu(m);
+  c.explored = true;
   c.complete = e.complete;
+  c.stopped_by = e.stopped_by;
   c.executions = e.executions;
 
   std::set<FindingKind> sim_kinds;
@@ -242,12 +347,39 @@ ModelComparison compare(const models::Model& m, const Exploration& e, const GpuR
   return c;
 }
 
+ModelComparison without_gpu(const models::Model& m) {
+  ModelComparison c;
+  c.model = m.name;
+  c.launch = fmt::format("<<<{},{}>>>", m.chapter.grid, m.chapter.block);
+  return c;
+}
+
 namespace {
 
+struct Totals {
+  std::size_t unsound = 0, failed = 0, model_only = 0, missing = 0;
+};
+
+Totals totals(const std::vector<ModelComparison>& cs) {
+  Totals t;
+  for (const ModelComparison& c : cs) {
+    t.unsound += c.unsound.size();
+    t.failed += c.gpu_failed() ? 1 : 0;
+    t.model_only += c.model_only.size();
+    t.missing += c.has_gpu ? 0 : 1;
+  }
+  return t;
+}
+
 std::string header_line(const ModelComparison& c) {
-  std::string s = fmt::format("{} {}: simulator {} executions{}", c.model, c.launch, c.executions,
-                              c.complete ? " (complete)" : " (INCOMPLETE: only bad outcomes of a model that forbids them count as failures)");
-  if (!c.has_gpu) return s + "; no GPU results";
+  if (!c.explored) return fmt::format("{} {}: no GPU result (not explored)", c.model, c.launch);
+  std::string s = fmt::format("{} {}: simulator {} executions", c.model, c.launch, c.executions);
+  if (c.complete)
+    s += " (complete)";
+  else
+    s += fmt::format(" (INCOMPLETE{}: only bad outcomes of a model that forbids them count as failures)",
+                     c.stopped_by.empty() ? "" : ", stopped by " + c.stopped_by);
+  if (!c.has_gpu) return s + "; no GPU result";
   const GpuResult& g = c.gpu;
   s += fmt::format("; GPU {} instances in {:.1f} s ({:.3g}/s)", g.instances, g.seconds, g.per_second);
   if (g.multi_block_instances > 0)
@@ -264,8 +396,11 @@ std::string compare_text(const std::vector<ModelComparison>& cs) {
   for (const ModelComparison& c : cs)
     for (const std::string& u : c.unsound)
       out += fmt::format("SOUNDNESS FAILURE: {}: the GPU showed '{}', which the simulator does not permit\n", c.model, u);
+  for (const ModelComparison& c : cs)
+    if (c.gpu_failed()) out += fmt::format("GPU RUN FAILED: {}: {}\n", c.model, c.gpu.error);
   for (const ModelComparison& c : cs) {
     out += "\n" + header_line(c) + "\n";
+    if (!c.explored) continue;
     out += fmt::format("  {:<36} {:<9} {:<4} {:>12} {:>9} {:>12}  {}\n", "outcome", "permitted", "bad", "gpu-count",
                        "rate", "again(95%)", "status");
     const std::uint64_t n = c.has_gpu ? c.gpu.instances : 0;
@@ -276,33 +411,33 @@ std::string compare_text(const std::vector<ModelComparison>& cs) {
     for (const SanitizerRow& s : c.sanitizer)
       out += fmt::format("  sanitizer {}: {}{}\n", s.kind, s.verdict, s.note.empty() ? "" : " (" + s.note + ")");
   }
-  std::size_t unsound = 0, model_only = 0, missing = 0;
-  for (const ModelComparison& c : cs) {
-    unsound += c.unsound.size();
-    model_only += c.model_only.size();
-    missing += c.has_gpu ? 0 : 1;
-  }
-  out += fmt::format("\n{} models: {} soundness failure(s), {} model-only bad outcome(s), {} model(s) without GPU results\n",
-                     cs.size(), unsound, model_only, missing);
+  const Totals t = totals(cs);
+  out += fmt::format("\n{} models: {} soundness failure(s), {} failed GPU run(s), {} model-only bad outcome(s), {} "
+                     "model(s) without GPU results\n",
+                     cs.size(), t.unsound, t.failed, t.model_only, t.missing);
   return out;
 }
 
-std::string compare_markdown(const std::vector<ModelComparison>& cs) {
+std::string compare_markdown(const std::vector<ModelComparison>& cs, const std::string& command) {
   std::string out = "# GPU cross-check\n\n";
-  out += "Generated by `scopesim compare --all --gpu docs/gpu/results.jsonl --markdown` from the committed GPU results "
-         "(`gpu/run-all.sh`); do not edit by hand. For each model: the simulator's exhaustive outcome set (PTX model, "
-         "chapter launch) beside the outcome histogram measured on the GPU. *permitted*: in the simulator's set; "
+  out += "Generated by `" + command +
+         "` from GPU results of `scopesim gpu` or `gpu/run-all.sh`; do not edit by hand. For each model with "
+         "GPU results: the simulator's outcome set (PTX model, chapter launch, explored exhaustively up to the "
+         "execution budget: *INCOMPLETE* where the budget stopped it) beside the outcome histogram measured on the "
+         "GPU. *permitted*: in the simulator's set; "
          "*bad*: violates the model's postcondition; *rate*: GPU count / instances (`<x` when never seen: the 95% "
          "upper bound 3/instances); *again (95%)*: instances needed to see the outcome again with 95% confidence. "
          "**UNSOUND**: the GPU showed an outcome the simulator forbids. *model-only*: a permitted bad outcome the "
          "GPU never showed. Sanitizer rows put compute-sanitizer's reports (racecheck, synccheck, memcheck, one "
          "plain instance) beside the simulator's findings.\n\n";
-  std::size_t unsound = 0;
-  for (const ModelComparison& c : cs) unsound += c.unsound.size();
-  out += fmt::format("**{} models, {} soundness failure(s).**\n\n", cs.size(), unsound);
+  const Totals t = totals(cs);
+  out += fmt::format("**{} models, {} soundness failure(s), {} failed GPU run(s).**\n\n", cs.size(), t.unsound,
+                     t.failed);
   for (const ModelComparison& c : cs)
     for (const std::string& u : c.unsound)
       out += fmt::format("- SOUNDNESS FAILURE: `{}` showed `{}` on the GPU\n", c.model, u);
+  for (const ModelComparison& c : cs)
+    if (c.gpu_failed()) out += fmt::format("- GPU RUN FAILED: `{}`: {}\n", c.model, c.gpu.error);
   out += "\n## Summary\n\n| model | GPU instances | instances/s | bad outcomes seen on the GPU | model-only | sanitizer |\n"
          "|---|---:|---:|---|---|---|\n";
   for (const ModelComparison& c : cs) {
@@ -317,8 +452,9 @@ std::string compare_markdown(const std::vector<ModelComparison>& cs) {
                        c.model_only.empty() ? "" : "yes", san.empty() ? "-" : san);
   }
   for (const ModelComparison& c : cs) {
-    out += "\n## `" + c.model + "`\n\n" + header_line(c) + "\n\n";
-    out += "| outcome | permitted | bad | GPU count | rate | again (95%) | status |\n|---|---|---|---:|---:|---:|---|\n";
+    out += "\n## `" + c.model + "`\n\n" + header_line(c) + "\n";
+    if (!c.explored) continue;
+    out += "\n| outcome | permitted | bad | GPU count | rate | again (95%) | status |\n|---|---|---|---:|---:|---:|---|\n";
     const std::uint64_t n = c.has_gpu ? c.gpu.instances : 0;
     for (const CompareRow& r : c.rows)
       out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", r.outcome, r.permitted ? "yes" : "**no**",
@@ -341,9 +477,12 @@ nlohmann::json compare_json(const std::vector<ModelComparison>& cs) {
   for (const ModelComparison& c : cs) {
     nlohmann::json j;
     j["model"] = c.model;
+    j["explored"] = c.explored;
     j["complete"] = c.complete;
-    j["executions"] = c.executions;
+    j["stopped_by"] = c.stopped_by;
+    j["executions"] = c.explored ? nlohmann::json(c.executions) : nlohmann::json();
     j["gpu_instances"] = c.has_gpu ? nlohmann::json(c.gpu.instances) : nlohmann::json();
+    j["gpu_error"] = c.gpu_failed() ? nlohmann::json(c.gpu.error) : nlohmann::json();
     j["unsound"] = c.unsound;
     j["model_only"] = c.model_only;
     nlohmann::json rows = nlohmann::json::array();

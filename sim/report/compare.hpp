@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,8 @@ struct GpuOutcome {
 // One model's line of the harness output.
 struct GpuResult {
   std::string model;
+  int line = 0;                          // its line in the results (from 1)
+  std::optional<unsigned> grid, block;   // the launch the GPU ran, where the line says
   std::uint64_t instances = 0;
   double seconds = 0;
   double per_second = 0;
@@ -47,8 +50,14 @@ struct GpuResult {
   std::vector<GpuOutcome> outcomes;
 };
 
-// Parses JSON Lines (blank lines skipped); throws std::runtime_error naming the line.
-std::map<std::string, GpuResult> parse_gpu_results(std::string_view text);
+// Parses JSON Lines (blank lines skipped), one model per line, by model name.
+// Every field is checked: a line that ran (no "error") has instances > 0 and
+// outcome counts > 0 that add up to them; counts are non-negative integers;
+// an outcome names each value once and appears once. Throws
+// std::runtime_error with one line, "SOURCE:LINE: problem" naming the field
+// ("line LINE: problem" when `source` is empty), for a malformed line, a
+// second line of one model, or no line at all.
+std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source = {});
 
 // One compute-sanitizer run of one model with one tool.
 struct SanitizerRun {
@@ -85,7 +94,9 @@ struct SanitizerRow {
 struct ModelComparison {
   std::string model;
   std::string launch;          // "<<<2,64>>>"
+  bool explored = false;       // the simulator ran: there was something from the GPU to compare with
   bool complete = false;       // the exploration was exhaustive and complete
+  std::string stopped_by;      // why it is not: "max-executions", "time-limit", "interrupt"
   std::uint64_t executions = 0;
   bool has_gpu = false;
   GpuResult gpu;
@@ -94,13 +105,19 @@ struct ModelComparison {
   bool has_sanitizer = false;
   std::vector<std::string> unsound;   // outcomes the GPU showed that the model forbids
   std::vector<std::string> model_only;  // permitted bad outcomes the GPU never showed
+  // The GPU line says the run failed: not a clean result, whatever it showed.
+  bool gpu_failed() const { return has_gpu && !gpu.error.empty(); }
 };
 
 ModelComparison compare(const models::Model& m, const Exploration& e, const GpuResult* gpu,
                         const std::vector<SanitizerRun>* sanitizer);
+// A model with nothing from the GPU (no line, no sanitizer run): listed, not explored.
+ModelComparison without_gpu(const models::Model& m);
 
+// Soundness failures first, then failed GPU runs, each model, and a summary.
 std::string compare_text(const std::vector<ModelComparison>& cs);
-std::string compare_markdown(const std::vector<ModelComparison>& cs);
+// The report of docs/gpu/report.md; `command` is the command line that made it.
+std::string compare_markdown(const std::vector<ModelComparison>& cs, const std::string& command);
 nlohmann::json compare_json(const std::vector<ModelComparison>& cs);
 
 }  // namespace scopesim::report
