@@ -539,45 +539,42 @@ class Parser {
     } else {
       fail(start, "expected exists, ~exists or forall");
     }
-    c.expr = disjunction();
+    c.expr = disjunction(0);
     if (pos_ < toks_.size()) fail(toks_[pos_].line, "unexpected '" + toks_[pos_].text + "' after the condition");
   }
 
   std::string peek() const { return pos_ < toks_.size() ? toks_[pos_].text : ""; }
   std::uint32_t tok_line() const { return pos_ < toks_.size() ? toks_[pos_].line : toks_.empty() ? p_.condition.line : toks_.back().line; }
-  std::shared_ptr<Expr> binary(Expr::Kind k, std::shared_ptr<Expr> a, std::shared_ptr<Expr> b) {
+  // `depth`: the parentheses and negations around what is parsed (at most max_nesting).
+  std::shared_ptr<Expr> disjunction(std::size_t depth) { return chain(Expr::Kind::or_, "\\/", depth); }
+  std::shared_ptr<Expr> conjunction(std::size_t depth) { return chain(Expr::Kind::and_, "/\\", depth); }
+  // Operands joined by `op` (\/ of conjunctions, /\ of unaries) as one node of kind `k`.
+  std::shared_ptr<Expr> chain(Expr::Kind k, const std::string& op, std::size_t depth) {
+    auto operand = [&] { return k == Expr::Kind::or_ ? conjunction(depth) : unary(depth); };
+    auto first = operand();
+    if (peek() != op) return first;
     auto e = std::make_shared<Expr>();
     e->kind = k;
-    e->sub = {std::move(a), std::move(b)};
-    return e;
-  }
-  std::shared_ptr<Expr> disjunction() {
-    auto e = conjunction();
-    while (peek() == "\\/") {
+    e->sub.push_back(std::move(first));
+    while (peek() == op) {
       ++pos_;
-      e = binary(Expr::Kind::or_, e, conjunction());
+      e->sub.push_back(operand());
     }
     return e;
   }
-  std::shared_ptr<Expr> conjunction() {
-    auto e = unary();
-    while (peek() == "/\\") {
-      ++pos_;
-      e = binary(Expr::Kind::and_, e, unary());
-    }
-    return e;
-  }
-  std::shared_ptr<Expr> unary() {
+  std::shared_ptr<Expr> unary(std::size_t depth) {
+    if ((peek() == "~" || peek() == "(") && depth == max_nesting)
+      fail(tok_line(), "condition nested deeper than " + std::to_string(max_nesting));
     if (peek() == "~") {
       ++pos_;
       auto e = std::make_shared<Expr>();
       e->kind = Expr::Kind::not_;
-      e->sub = {unary()};
+      e->sub = {unary(depth + 1)};
       return e;
     }
     if (peek() == "(") {
       ++pos_;
-      auto e = disjunction();
+      auto e = disjunction(depth + 1);
       if (peek() != ")") fail(tok_line(), "expected ')' in the condition" + found());
       ++pos_;
       return e;

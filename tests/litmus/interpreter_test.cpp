@@ -152,6 +152,25 @@ forall (y == 6 /\ P0:r1 == 6))");
   EXPECT_TRUE(v.holds);
 }
 
+// A condition of 7000 terms joined by /\ is evaluated by the host on a
+// fiber's stack. P0 reads the initial 0, so every `P0:r0 == 0` holds: the
+// chain holds; one `P0:r0 == 1` at its end makes it false.
+TEST(LitmusInterpreter, LongConditionChainsGetTheirVerdict) {
+  auto chain = [](const std::string& last) {
+    std::string c = "P0:r0 == 0";
+    for (int i = 1; i < 6999; ++i) c += " /\\ P0:r0 == 0";
+    return "PTX chain\n{ x=0; }\nP0@cta 0,gpu 0 ;\nld.relaxed.gpu r0, x ;\nexists (" + c + " /\\ " + last + ")";
+  };
+  const Verdict all = run(chain("P0:r0 == 0"));
+  EXPECT_TRUE(all.exploration.findings.empty());
+  EXPECT_TRUE(all.proved);
+  EXPECT_TRUE(all.holds);
+  const Verdict last_fails = run(chain("P0:r0 == 1"));
+  EXPECT_TRUE(last_fails.exploration.findings.empty());
+  EXPECT_TRUE(last_fails.proved);
+  EXPECT_FALSE(last_fails.holds);
+}
+
 // The builder makes the same program as the parser: SB with fence.sc.cta in
 // one CTA (row 12, second half) forbids r0=r1=0.
 TEST(LitmusInterpreter, BuiltProgramRunsLikeAParsedOne) {

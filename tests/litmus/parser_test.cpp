@@ -141,6 +141,30 @@ TEST(LitmusParser, MalformedInputNamesFileLineAndProblem) {
             "t.litmus:5: unexpected '<' in the condition");
 }
 
+// A chain of /\ (or \/) is one node however long; parentheses and negations
+// nest at most max_nesting deep, and one more is malformed input.
+TEST(LitmusParser, ConditionChainsAreFlatAndNestingIsBounded) {
+  const Program p = parse(kHead + "ld.weak r0, x | ;\nexists (P0:r0 == 0 /\\ x == 1 /\\ x != 2 \\/ ~(x == 3))", "t.litmus");
+  ASSERT_EQ(p.condition.expr->kind, Expr::Kind::or_);
+  ASSERT_EQ(p.condition.expr->sub.size(), 2u);
+  EXPECT_EQ(p.condition.expr->sub[0]->sub.size(), 3u);
+  EXPECT_EQ(print(p.condition), "exists (((P0:r0 == 0 /\\ x == 1 /\\ x != 2) \\/ ~(x == 3)))");
+  auto nested = [](std::size_t depth, const std::string& open) {
+    std::string c;
+    for (std::size_t i = 0; i < depth; ++i) c += open;
+    c += "x == 0";
+    if (open == "(")
+      for (std::size_t i = 0; i < depth; ++i) c += ")";
+    return kHead + "ld.weak r0, x | ;\nexists " + c;
+  };
+  EXPECT_EQ(error_of(nested(max_nesting, "(")), "no error");
+  EXPECT_EQ(error_of(nested(max_nesting + 1, "(")), "t.litmus:5: condition nested deeper than 100");
+  EXPECT_EQ(error_of(nested(max_nesting, "~")), "no error");
+  EXPECT_EQ(error_of(nested(max_nesting + 1, "~")), "t.litmus:5: condition nested deeper than 100");
+  // Far deeper than any stack could recurse: the same one-line error.
+  EXPECT_EQ(error_of(nested(200000, "(")), "t.litmus:5: condition nested deeper than 100");
+}
+
 TEST(LitmusParser, InstructionsOutsideTheModelAreUnsupportedNotWrong) {
   EXPECT_EQ(error_of(kHead + "ld.weak.u64 r0, x | ;\nexists (P0:r0 == 0)"),
             "t.litmus:4: unsupported: 'ld.weak.u64': only 32-bit accesses are modelled (mixed sizes)");
