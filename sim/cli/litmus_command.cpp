@@ -8,8 +8,9 @@
 // --emit-cuda writes each test as a model of the GPU harness; --gpu puts the
 // harness's histograms beside the permitted outcomes (litmus_gpu.hpp).
 // Exit: 0 = every test ran (and agreed, with --expect; sound, with --gpu);
-// 1 = a test is unsupported, disagrees or shows a forbidden outcome on the
-// GPU; 2 = malformed input or usage error.
+// 1 = a test is unsupported, a thread faults or runs past the step bound, a
+// test disagrees or shows a forbidden outcome on the GPU; 2 = malformed
+// input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
 #include <chrono>
@@ -142,12 +143,15 @@ struct Result {
   std::string name;
   std::string unsupported;  // "" when it ran
   std::string condition;
+  std::string fault;        // the first fault's finding ("" when no thread faulted): then no verdict
   bool holds = false;
   bool proved = true;       // complete search, or the verdict has a witness
+  bool past_step_bound = false;  // an execution ran past the step bound: a thread may not terminate
   bool can_hang = false;
   Exploration e;
   std::string witness_schedule, witness_token;
   std::string hang_schedule, hang_token;
+  std::string fault_schedule, fault_token;
   Check safety, live;
 };
 
@@ -165,10 +169,16 @@ class Runner {
     const litmus::Verdict v = litmus::judge(m, p->condition.quantifier, eo);
     r.holds = v.holds;
     r.proved = v.proved;
+    r.past_step_bound = v.past_step_bound;
     r.can_hang = v.can_hang;
     r.e = v.exploration;
     const std::string hash = text_hash(text);
-    if (v.witness) {
+    if (v.fault) {
+      const FindingSummary& f = r.e.findings[*v.fault];
+      r.fault = report::finding_line(f.finding);
+      r.fault_token = log_token(f.witness);
+      r.fault_schedule = write_schedule(m, hash, eo.run, f.witness);
+    } else if (v.witness) {
       const ChoiceLog& w = r.e.outcomes[*v.witness].witness;
       r.witness_token = log_token(w);
       r.witness_schedule = write_schedule(m, hash, eo.run, w);
@@ -196,12 +206,13 @@ class Runner {
 
 // ---- comparison with verdict files ----
 
-void compare(Check& c, std::optional<bool> expected, bool found, const Known& known, const std::string& file,
-             const std::string& check) {
+// `found`: what the simulator found, none when it has no verdict (a thread faulted).
+void compare(Check& c, std::optional<bool> expected, std::optional<bool> found, const Known& known,
+             const std::string& file, const std::string& check) {
   c.expected = expected;
   if (!expected) return;
   const auto why = known.find(file, check);
-  if (*expected == found) {
+  if (expected == found) {
     c.agreement = why ? Agreement::stale : Agreement::agrees;
   } else {
     c.agreement = why ? Agreement::documented : Agreement::disagrees;
@@ -234,8 +245,13 @@ std::string text_report(const Result& r, const Options& o) {
     return s;
   }
   s += "  condition: " + r.condition + "\n";
-  s += fmt::format("  verdict:   {}{}", r.holds ? "holds" : "does not hold",
-                   r.proved ? "" : " (search incomplete: not proved)");
+  if (!r.fault.empty())
+    s += "  verdict:   faulted: " + r.fault;
+  else
+    s += fmt::format("  verdict:   {}{}", r.holds ? "holds" : "does not hold",
+                     r.proved            ? ""
+                     : r.past_step_bound ? " (not proved: an execution ran past the step bound)"
+                                         : " (search incomplete: not proved)");
   if (r.safety.expected)
     s += fmt::format("  [expected: {}; {}]", *r.safety.expected ? "holds" : "does not hold",
                      agreement_word(r.safety.agreement));
@@ -244,6 +260,8 @@ std::string text_report(const Result& r, const Options& o) {
   for (const OutcomeSummary& os : r.e.outcomes)
     s += fmt::format("    {}{}  ({}x)\n", outcome_text(os.outcome),
                      os.outcome.i(litmus::condition_name) != 0 ? "  [condition]" : "", os.count);
+  if (!r.fault_token.empty())
+    s += fmt::format("  fault: token {}{}\n", r.fault_token, r.fault_schedule.empty() ? "" : ", schedule " + r.fault_schedule);
   if (!r.witness_token.empty()) {
     const bool exists = r.condition.rfind("exists", 0) == 0;
     s += fmt::format("  {}: token {}{}\n", exists ? "witness" : "counterexample", r.witness_token,
@@ -281,8 +299,12 @@ nlohmann::json json_report(const Result& r, const Options& o) {
     return j;
   }
   j["condition"] = r.condition;
-  j["holds"] = r.holds;
-  j["proved"] = r.proved;
+  if (!r.fault.empty()) {
+    j["fault"] = {{"finding", r.fault}, {"token", r.fault_token}, {"schedule", r.fault_schedule}};
+  } else {
+    j["holds"] = r.holds;
+    j["proved"] = r.proved;
+  }
   j["executions"] = r.e.executions;
   j["complete"] = r.e.complete;
   nlohmann::json outs = nlohmann::json::array();
@@ -509,7 +531,9 @@ int run(const Options& o) {
     } else {
       r = runner.run(t.file, t.text, t.program);
       if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, runner.explore_options()));
-      if (safety) compare(r.safety, safety->find(t.file), r.holds && r.proved, known, t.file, "safety");
+      failed |= !r.fault.empty() || r.past_step_bound;
+      const std::optional<bool> holds = r.fault.empty() ? std::optional<bool>(r.holds && r.proved) : std::nullopt;
+      if (safety) compare(r.safety, safety->find(t.file), holds, known, t.file, "safety");
       if (live) compare(r.live, live->find(t.file), !r.can_hang, known, t.file, "liveness");
       for (auto [c, tally] : {std::pair{&r.safety, &ts}, std::pair{&r.live, &tl}}) {
         if (c->agreement == Agreement::none) continue;
@@ -570,8 +594,8 @@ Command add_litmus_command(CLI::App& app) {
       "under the memory model and print whether the final condition holds, the permitted outcomes over the "
       "condition's registers and locations, and the witness (exists) or counterexample (forall, ~exists) as a "
       "schedule file and token. --liveness also reports whether some execution can hang. Exit 0: every test "
-      "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported or disagrees; 2: malformed "
-      "input or usage error.");
+      "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported, a thread faults (no verdict) "
+      "or runs past the step bound, or a test disagrees; 2: malformed input or usage error.");
   sub->add_option("FILE", o->files, "Litmus files")->required();
   sub->add_flag("--liveness", o->liveness, "Also report whether some execution can hang (deadlock, non-termination)");
   sub->add_option("--expect", o->expect, "Compare the verdicts with a csv file 'path,0|1' (1: the condition holds)");

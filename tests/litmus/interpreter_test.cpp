@@ -171,6 +171,48 @@ TEST(LitmusInterpreter, LongConditionChainsGetTheirVerdict) {
   EXPECT_FALSE(last_fails.holds);
 }
 
+// A thread that faults has no final state, so the test gets no verdict:
+// r0 reads the initial 0 and `div r1, 5, r0` divides by it; a barrier id
+// taken from a register holding 99 is outside 0..15 (docs/conformance.md,
+// "Barriers").
+TEST(LitmusInterpreter, AFaultingThreadLeavesTheTestWithoutAVerdict) {
+  for (const char* text : {R"(PTX div0
+{ x=0; }
+P0@cta 0,gpu 0 ;
+ld.relaxed.gpu r0, x ;
+div r1, 5, r0 ;
+exists (P0:r1 == 0))",
+                           R"(PTX bar99
+{ x=0; P0:r0=99; }
+P0@cta 0,gpu 0 ;
+bar.cta.sync 0, r0 ;
+forall (x == 0))"}) {
+    const Verdict v = run(text);
+    ASSERT_TRUE(v.fault.has_value()) << text;
+    EXPECT_EQ(v.exploration.findings[*v.fault].finding.kind, FindingKind::kernel_fault);
+    EXPECT_FALSE(v.proved);
+  }
+}
+
+// `L: goto L` never touches memory and never ends: a non-termination finding,
+// so the test can hang, no execution ends, and the verdict (the exists does
+// not hold over no final state) is not proved: the step bound cut it.
+TEST(LitmusInterpreter, AnEndlessLocalLoopDoesNotTerminate) {
+  const Verdict v = run(R"(PTX loop
+{ x=0; }
+P0@cta 0,gpu 0 ;
+L: ;
+goto L ;
+exists (x == 0))");
+  EXPECT_TRUE(has(v, FindingKind::non_termination));
+  EXPECT_FALSE(has(v, FindingKind::kernel_fault));
+  EXPECT_TRUE(v.can_hang);
+  EXPECT_TRUE(v.past_step_bound);
+  EXPECT_TRUE(v.exploration.outcomes.empty());
+  EXPECT_FALSE(v.proved);
+  EXPECT_FALSE(v.fault.has_value());
+}
+
 // The builder makes the same program as the parser: SB with fence.sc.cta in
 // one CTA (row 12, second half) forbids r0=r1=0.
 TEST(LitmusInterpreter, BuiltProgramRunsLikeAParsedOne) {

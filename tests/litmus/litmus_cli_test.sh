@@ -42,6 +42,22 @@ contains "malformed input names file and line" err.txt "bad-scope.litmus:4: 'ld.
 check "unsupported test" 1 $?
 contains "unsupported verdict" out.txt "verdict:   unsupported: threads on more than one GPU"
 
+# A thread that divides by zero (r0 reads the initial 0) faults: no verdict, exit 1.
+printf 'PTX div0\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.relaxed.gpu r0, x ;\n div r1, 5, r0 ;\nexists (P0:r1 == 0)\n' > div0.litmus
+"$scopesim" litmus --no-schedules div0.litmus > out.txt 2>&1
+check "a faulting thread" 1 $?
+contains "the fault is the verdict" out.txt "verdict:   faulted: kernel-fault: b0.t0 faulted: P0 divides by 0 at div0.litmus:5"
+"$scopesim" litmus --no-schedules --json div0.litmus > out.txt 2>&1
+check "a faulting thread, json" 1 $?
+contains "json names the fault" out.txt '"finding": "kernel-fault: b0.t0 faulted: P0 divides by 0 at div0.litmus:5'
+# An endless loop without memory accesses never terminates: it can hang, exit 1.
+printf 'PTX loop\n{ x=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n goto L ;\nexists (x == 0)\n' > loop.litmus
+"$scopesim" litmus --no-schedules --liveness loop.litmus > out.txt 2>&1
+check "an endless loop" 1 $?
+contains "the loop can hang" out.txt "liveness:  can hang"
+contains "the loop is a non-termination" out.txt "finding: non-termination: b0.t0 ran past the step bound of 20000 events at loop.litmus:4"
+contains "the verdict is not proved" out.txt "verdict:   does not hold (not proved: an execution ran past the step bound)"
+
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a disagreement" 1 $?
 contains "the disagreement is named" out.txt "[expected: does not hold; DISAGREES]"
