@@ -13,6 +13,7 @@
 // input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -328,11 +329,20 @@ nlohmann::json json_report(const Result& r, const Options& o) {
 
 // ---- the command ----
 
+// One FILE argument: its program, or why it cannot run (unsupported), or why
+// it cannot be read as a litmus test at all (error: malformed or unreadable).
 struct Loaded {
   std::string file, text;
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<const Program> program;  // null when `error` is set
   std::string unsupported;
+  std::string error;  // one line, "FILE:LINE: what is wrong"
 };
+
+// The error of one file, on stderr after what stdout has so far; the others go on.
+void report_error(const std::string& what) {
+  std::fflush(stdout);
+  fmt::print(stderr, "scopesim: {}\n", one_line(what));
+}
 
 // ---- the GPU cross-check ----
 
@@ -366,8 +376,8 @@ std::vector<Loaded> load(const Options& o) {
   for (const std::string& f : o.files) {
     Loaded l;
     l.file = f;
-    l.text = read_text(f);
     try {
+      l.text = read_text(f);
       auto p = std::make_shared<Program>(litmus::parse(l.text, f));
       l.unsupported = p->unsupported();
       l.program = std::move(p);
@@ -379,7 +389,9 @@ std::vector<Loaded> load(const Options& o) {
       p->name = fs::path(f).stem().string();
       l.program = std::move(p);
     } catch (const litmus::ParseError& e) {
-      throw UsageError(e.what());
+      l.error = e.what();
+    } catch (const UsageError& e) {
+      l.error = e.what();
     }
     v.push_back(std::move(l));
   }
@@ -393,9 +405,14 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   std::map<std::string, std::string> by_name;  // harness model name -> file
   std::vector<std::pair<const Loaded*, std::string>> chosen;
   for (const Loaded& t : tests) {
+    if (!t.error.empty()) {
+      report_error(t.error);
+      rc = 2;
+      continue;
+    }
     if (!t.unsupported.empty()) {
       fmt::print(stderr, "scopesim: {}: unsupported: {}\n", t.file, t.unsupported);
-      rc = 1;
+      rc = std::max(rc, 1);
       continue;
     }
     const std::string name = litmus::gpu_model_name(t.file);
@@ -427,6 +444,7 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
 }
 
 int replay_schedule(const Options& o, const Loaded& t) {
+  if (!t.error.empty()) throw UsageError(t.error);
   if (!t.unsupported.empty()) throw UsageError(t.file + ": unsupported: " + t.unsupported);
   Schedule s;
   try {
@@ -498,9 +516,16 @@ int run(const Options& o) {
     return replay_schedule(o, tests[0]);
   }
   if (o.print) {
-    for (const Loaded& t : tests)
-      if (t.unsupported.empty()) fmt::print("{}", litmus::print(*t.program));
-    return 0;
+    int rc = 0;
+    for (const Loaded& t : tests) {
+      if (!t.error.empty()) {
+        report_error(t.error);
+        rc = 2;
+      } else if (t.unsupported.empty()) {
+        fmt::print("{}", litmus::print(*t.program));
+      }
+    }
+    return rc;
   }
 
   Options opts = o;
@@ -508,13 +533,19 @@ int run(const Options& o) {
   Runner runner(opts);
   const auto start = std::chrono::steady_clock::now();
   nlohmann::json all = nlohmann::json::array();
-  bool failed = false;
+  bool failed = false, malformed = false;
   struct Tally {
     int compared = 0, agree = 0, documented = 0, disagree = 0, unsupported = 0, unsupported_documented = 0;
   } ts, tl;
   std::vector<LitmusGpuTest> compared;
   std::vector<std::string> unsupported;
   for (const Loaded& t : tests) {
+    if (!t.error.empty()) {
+      report_error(t.error);
+      malformed = true;
+      if (o.json) all.push_back({{"file", t.file}, {"error", t.error}});
+      continue;
+    }
     Result r;
     if (!t.unsupported.empty()) {
       r.file = t.file;
@@ -581,7 +612,7 @@ int run(const Options& o) {
       fmt::print("{}", litmus_gpu_text(compared));
     }
   }
-  return failed ? 1 : 0;
+  return malformed ? 2 : failed ? 1 : 0;
 }
 
 }  // namespace

@@ -38,6 +38,18 @@ check "malformed input" 2 $?
 contains "malformed input names file and line" err.txt "bad-scope.litmus:4: 'ld.relaxed.cpu': unknown scope 'cpu' (cta, gpu or sys)"
 [[ $(wc -l < err.txt) == 1 ]]; check "malformed input: one line" 0 $?
 
+# A malformed file among good ones: its error on stderr, the others' verdicts, exit 2.
+"$scopesim" litmus --no-schedules "$data/MP-gpu.litmus" "$data/bad-scope.litmus" "$data/MP-cta.litmus" > out.txt 2> err.txt
+check "a malformed file among good ones" 2 $?
+contains "the first good file's verdict" out.txt "verdict:   does not hold"
+contains "the last good file's verdict" out.txt "verdict:   holds"
+contains "the malformed file's error" err.txt "bad-scope.litmus:4: 'ld.relaxed.cpu': unknown scope 'cpu' (cta, gpu or sys)"
+[[ $(wc -l < err.txt) == 1 ]]; check "a malformed file among good ones: one line" 0 $?
+"$scopesim" litmus --no-schedules --json "$data/MP-gpu.litmus" "$data/bad-scope.litmus" "$data/MP-cta.litmus" > out.json 2> /dev/null
+check "a malformed file among good ones, json" 2 $?
+contains "json has the malformed file's error" out.json '"error": "'"$data"'/bad-scope.litmus:4: '"'ld.relaxed.cpu'"': unknown scope'
+[[ $(grep -c '"file":' out.json) == 3 ]]; check "json has an entry per file" 0 $?
+
 "$scopesim" litmus "$data/two-gpus.litmus" > out.txt 2>&1
 check "unsupported test" 1 $?
 contains "unsupported verdict" out.txt "verdict:   unsupported: threads on more than one GPU"
