@@ -75,6 +75,16 @@ check "--expect with a disagreement" 1 $?
 contains "the disagreement is named" out.txt "[expected: does not hold; DISAGREES]"
 contains "the summary counts it" out.txt "safety: 2 compared, 1 agree, 0 documented disagreement(s), 1 new disagreement(s)"
 
+# An unsupported test fails a comparison even when the verdict file does not name it.
+echo "MP-cta.litmus,1" > e.csv
+"$scopesim" litmus --no-schedules --expect e.csv "$data/two-gpus.litmus" > out.txt 2>&1
+check "--expect with an unsupported test" 1 $?
+contains "the summary counts it" out.txt "safety: 0 compared, 0 agree, 0 documented disagreement(s), 0 new disagreement(s); 1 unsupported (0 documented)"
+echo "two-gpus.litmus,unsupported,documented for this test" > known.csv
+"$scopesim" litmus --no-schedules --expect e.csv --known known.csv "$data/two-gpus.litmus" > out.txt 2>&1
+check "--expect with a documented unsupported test" 0 $?
+contains "the summary counts it as documented" out.txt "1 unsupported (1 documented)"
+
 echo "MP-cta.litmus,safety,documented for this test" > known.csv
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" --known known.csv "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a documented disagreement" 0 $?
