@@ -143,7 +143,10 @@ class Parser {
     std::size_t at = lines_[i_].find('{') + 1;
     const std::uint32_t open = lineno();
     for (;;) {
-      if (i_ >= lines_.size()) fail(open, "initial state is never closed (missing '}')");
+      // The thread row or the condition inside the state: its '}' is missing.
+      if (i_ >= lines_.size() ||
+          (at == 0 && (is_placement_row(trim(lines_[i_])) || is_condition_start(trim(lines_[i_])))))
+        fail(open, "initial state is never closed (missing '}')");
       const std::string& s = lines_[i_];
       bool closed = false;
       for (; at < s.size(); ++at) {
@@ -253,6 +256,15 @@ class Parser {
       ++n;
     }
     ++i_;
+  }
+
+  // "P0@cta 0,gpu 0 | ...": a thread name, then '@'.
+  static bool is_placement_row(std::string_view l) {
+    std::size_t k = 1;
+    while (k < l.size() && std::isdigit(static_cast<unsigned char>(l[k]))) ++k;
+    if (l.empty() || l[0] != 'P' || k == 1) return false;
+    while (k < l.size() && std::isspace(static_cast<unsigned char>(l[k]))) ++k;
+    return k < l.size() && l[k] == '@';
   }
 
   static bool is_condition_start(const std::string& l) {

@@ -116,6 +116,10 @@ TEST(LitmusParser, MalformedInputNamesFileLineAndProblem) {
   EXPECT_EQ(error_of("foo bar\n"), "t.litmus:1: expected 'PTX NAME' header, found 'foo'");
   EXPECT_EQ(error_of("PTX t\nP0@cta 0,gpu 0 ;\n"), "t.litmus:2: expected the initial state '{ ... }', found 'P0@cta 0,gpu 0 ;'");
   EXPECT_EQ(error_of("PTX t\n{ x=0;\n"), "t.litmus:2: initial state is never closed (missing '}')");
+  // The thread row or the condition where the state should have ended: the '}' is missing.
+  EXPECT_EQ(error_of("PTX t\n{ x=0;\n P0@cta 0,gpu 0 ;\n ld.relaxed.gpu r0, x ;\nexists (P0:r0 == 1)\n"),
+            "t.litmus:2: initial state is never closed (missing '}')");
+  EXPECT_EQ(error_of("PTX t\n{ x=0;\nexists (x == 1)\n"), "t.litmus:2: initial state is never closed (missing '}')");
   EXPECT_EQ(error_of("PTX t\n{ x=a+1; }\n"), "t.litmus:2: initial value 'a+1' is not a number");
   EXPECT_EQ(error_of("PTX t\n{ }\nP1@cta 0,gpu 0 ;\n"), "t.litmus:3: thread 0 must be named P0, found 'P1'");
   EXPECT_EQ(error_of(kHead + "ld.weak r0, x ;\nexists (P0:r0 == 0)"),
