@@ -97,6 +97,8 @@ class Interpreter {
           Event e = cell_event(EventKind::rmw, cells_.location.at(in.loc), w);
           set_semantics(e, in);
           e.rmw = in.rmw;
+          // PTX: .u32 compares unsigned (min, max); inc and dec are defined for .u32 only.
+          if (in.is_unsigned || in.rmw == RmwOp::inc || in.rmw == RmwOp::dec) e.type = ValueType::u32;
           e.operand = bits(operand(in.a));
           e.operand2 = bits(operand(in.b));
           const std::int32_t old = value(perform(e));
@@ -123,7 +125,9 @@ class Interpreter {
         case Op::label: break;
         case Op::jump: next = labels_.at(in.label); break;
         case Op::branch:
-          if (compare(in.cmp, operand(in.a), operand(in.b))) next = labels_.at(in.label);
+          if (in.is_unsigned ? compare(in.cmp, bits(operand(in.a)), bits(operand(in.b)))
+                             : compare(in.cmp, operand(in.a), operand(in.b)))
+            next = labels_.at(in.label);
           break;
       }
       pc = next;
@@ -169,15 +173,16 @@ class Interpreter {
       case LocalOp::sub: return static_cast<std::int32_t>(a - b);
       case LocalOp::mul: return static_cast<std::int32_t>(a * b);
       case LocalOp::div:
-        if (b == 0 || (operand(in.a) == INT32_MIN && operand(in.b) == -1))
+        if (b == 0 || (!in.is_unsigned && operand(in.a) == INT32_MIN && operand(in.b) == -1))
           throw std::runtime_error(t_.name + " divides by " + std::to_string(operand(in.b)) + " at " + p_.file + ":" +
                                    std::to_string(w.line));
-        return operand(in.a) / operand(in.b);
+        return in.is_unsigned ? static_cast<std::int32_t>(a / b) : operand(in.a) / operand(in.b);
     }
     return 0;
   }
 
-  static bool compare(BranchCmp c, std::int32_t a, std::int32_t b) {
+  template <class T>  // std::int32_t (signed) or std::uint64_t holding 32 bits (unsigned)
+  static bool compare(BranchCmp c, T a, T b) {
     switch (c) {
       case BranchCmp::eq: return a == b;
       case BranchCmp::ne: return a != b;

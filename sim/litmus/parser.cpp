@@ -315,16 +315,22 @@ class Parser {
                          " operand(s), found " + std::to_string(ops.size()));
   }
 
-  // Splits "ld.acquire.gpu.u32" into its words, checking and dropping a 32-bit type suffix.
-  std::vector<std::string> words(const std::string& mnemonic) {
+  // Splits "ld.acquire.gpu.u32" into its words, checking and dropping a
+  // 32-bit type suffix; `is_unsigned`: the suffix is .u32.
+  std::vector<std::string> words(const std::string& mnemonic, bool& is_unsigned) {
     std::vector<std::string> w = split(mnemonic, '.');
+    is_unsigned = false;
     if (!w.empty()) {
       const std::string& last = w.back();
       static const std::set<std::string> ok{"b32", "u32", "s32"};
       static const std::set<std::string> other{"b8", "b16", "b64", "u8", "u16", "u64", "s8", "s16", "s64",
                                                "f16", "f32", "f64", "b128"};
-      if (ok.count(last)) w.pop_back();
-      else if (other.count(last)) unsupported(lineno(), "'" + mnemonic + "': only 32-bit accesses are modelled (mixed sizes)");
+      if (ok.count(last)) {
+        is_unsigned = last == "u32";
+        w.pop_back();
+      } else if (other.count(last)) {
+        unsupported(lineno(), "'" + mnemonic + "': only 32-bit accesses are modelled (mixed sizes)");
+      }
     }
     return w;
   }
@@ -399,7 +405,7 @@ class Parser {
     if (sp != std::string::npos) ops = split(cell.substr(sp), ',');
     for (const std::string& o : ops)
       if (o.empty()) fail(lineno(), "empty operand in '" + cell + "'");
-    const std::vector<std::string> w = words(mnemonic);
+    const std::vector<std::string> w = words(mnemonic, in.is_unsigned);
     const std::string& head = w[0];
     static const std::set<std::string> proxy_ops{"tld", "suld", "cold", "sust", "suatom", "sured", "tex", "ldu"};
     if (proxy_ops.count(head)) unsupported(lineno(), "'" + mnemonic + "': proxies (texture, surface, constant) are not modelled");

@@ -213,6 +213,46 @@ exists (x == 0))");
   EXPECT_FALSE(v.fault.has_value());
 }
 
+// PTX integer semantics by type, one thread so one execution. With .u32:
+// min(0xffffffff, 1) = 1; max(1, 0xffffffff) = 0xffffffff (-1); inc of
+// 0xfffffffb (-5) with bound 3: old >= 3, so 0; dec of -5 with bound 3:
+// old > 3, so 3; dec of 0: 3; 0xfffffffc / 2 = 0x7ffffffe = 2147483646;
+// 0xffffffff < 1 is false, so the branch falls through and f is stored.
+// Signed (no type, .s32): min(-1, 1) = -1, max(1, -1) = 1, -4 / 2 = -2,
+// -1 < 1 jumps over the store; inc and dec stay unsigned.
+TEST(LitmusInterpreter, UnsignedTypesComputeUnsigned) {
+  const Verdict u = run(R"(PTX unsigned
+{ a=-1; b=1; c=-5; d=-5; e=0; f=0; P0:r9=-1; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.u32 r0, a, 1 ;
+red.relaxed.gpu.max.u32 b, -1 ;
+atom.relaxed.gpu.inc r2, c, 3 ;
+atom.relaxed.gpu.dec.u32 r3, d, 3 ;
+atom.relaxed.gpu.dec r4, e, 3 ;
+div.u32 r5, -4, 2 ;
+blt.u32 r9, 1, L ;
+st.relaxed.gpu f, 1 ;
+L: ;
+forall (a == 1 /\ b == -1 /\ c == 0 /\ d == 3 /\ e == 3 /\ P0:r5 == 2147483646 /\ f == 1))");
+  EXPECT_TRUE(u.exploration.findings.empty());
+  EXPECT_TRUE(u.proved);
+  EXPECT_TRUE(u.holds);
+  const Verdict s = run(R"(PTX signed
+{ a=-1; b=1; c=-5; f=0; P0:r9=-1; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.s32 r0, a, 1 ;
+atom.relaxed.gpu.max r1, b, -1 ;
+atom.relaxed.gpu.inc r2, c, 3 ;
+div.s32 r5, -4, 2 ;
+blt r9, 1, L ;
+st.relaxed.gpu f, 1 ;
+L: ;
+forall (a == -1 /\ b == 1 /\ c == 0 /\ P0:r5 == -2 /\ f == 0))");
+  EXPECT_TRUE(s.exploration.findings.empty());
+  EXPECT_TRUE(s.proved);
+  EXPECT_TRUE(s.holds);
+}
+
 // The builder makes the same program as the parser: SB with fence.sc.cta in
 // one CTA (row 12, second half) forbids r0=r1=0.
 TEST(LitmusInterpreter, BuiltProgramRunsLikeAParsedOne) {

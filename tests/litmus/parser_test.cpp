@@ -2,6 +2,7 @@
 // error (file:line: what) for malformed and unsupported input.
 #include <gtest/gtest.h>
 
+#include "sim/litmus/layout.hpp"
 #include "sim/litmus/parser.hpp"
 
 namespace scopesim::litmus {
@@ -97,6 +98,29 @@ TEST(LitmusParser, PrintThenParseGivesTheSameListing) {
   EXPECT_EQ(print(q), once);
   EXPECT_EQ(q.threads[1].code.size(), p.threads[1].code.size());
   EXPECT_EQ(q.threads[1].init.at("r2"), 7);
+}
+
+// .u32 changes what div, min, max and branches compute, so it is kept and printed back.
+TEST(LitmusParser, UnsignedTypeIsKeptAndPrinted) {
+  const Program p = parse(R"(PTX u
+{ x=0; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.u32 r0, x, 1 ;
+atom.relaxed.gpu.max.s32 r1, x, 1 ;
+div.u32 r2, r0, 2 ;
+L: ;
+bge.u32 r2, 1, L ;
+exists (x == 0))", "u.litmus");
+  const std::vector<Instr>& c = p.threads[0].code;
+  EXPECT_TRUE(c[0].is_unsigned);
+  EXPECT_FALSE(c[1].is_unsigned);
+  EXPECT_TRUE(c[2].is_unsigned);
+  EXPECT_TRUE(c[4].is_unsigned);
+  EXPECT_EQ(print(c[0]), "atom.relaxed.gpu.min.u32 r0, x, 1");
+  EXPECT_EQ(print(c[1]), "atom.relaxed.gpu.max r1, x, 1");
+  EXPECT_EQ(print(c[2]), "div.u32 r2, r0, 2");
+  EXPECT_EQ(print(c[4]), "bge.u32 r2, 1, L");
+  EXPECT_EQ(print(parse(print(p), "again.litmus")), print(p));
 }
 
 std::string error_of(const std::string& text) {
