@@ -137,7 +137,8 @@ class Parser {
     }
     std::string l = trim(lines_[i_]);
     if (l[0] != '{') fail(lineno(), "expected the initial state '{ ... }', found '" + l + "'");
-    // Collect everything up to '}' with the line each entry starts on.
+    // Collect everything up to '}' with the line each entry starts on; an
+    // entry never starts with blanks, so each character is looked at once.
     std::string entry;
     std::uint32_t entry_line = lineno();
     std::size_t at = lines_[i_].find('{') + 1;
@@ -160,7 +161,10 @@ class Parser {
           entry.clear();
           continue;
         }
-        if (trim(entry).empty()) entry_line = lineno();
+        if (entry.empty()) {
+          if (std::isspace(static_cast<unsigned char>(c))) continue;
+          entry_line = lineno();
+        }
         entry += c;
       }
       if (closed) {
@@ -170,7 +174,7 @@ class Parser {
         ++i_;
         return;
       }
-      entry += ' ';
+      if (!entry.empty()) entry += ' ';
       ++i_;
       at = 0;
     }

@@ -2,6 +2,8 @@
 // error (file:line: what) for malformed and unsupported input.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "sim/litmus/layout.hpp"
 #include "sim/litmus/parser.hpp"
 
@@ -121,6 +123,18 @@ exists (x == 0))", "u.litmus");
   EXPECT_EQ(print(c[2]), "div.u32 r2, r0, 2");
   EXPECT_EQ(print(c[4]), "bge.u32 r2, 1, L");
   EXPECT_EQ(print(parse(print(p), "again.litmus")), print(p));
+}
+
+// Parsing is linear in the input: a megabyte of blanks inside the initial
+// state (and between its entries) takes well under a second.
+TEST(LitmusParser, LongBlanksInTheInitialStateParseInLinearTime) {
+  const std::string blanks(1 << 20, ' ');
+  const auto start = std::chrono::steady_clock::now();
+  const Program p = parse("PTX sp\n{ x=1;" + blanks + "y=2;\n" + blanks + "\n }\nP0@cta 0,gpu 0 ;\nld.weak r0, x ;\nexists (y == 2)",
+                          "sp.litmus");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_EQ(p.locations.at("x"), 1);
+  EXPECT_EQ(p.locations.at("y"), 2);
 }
 
 std::string error_of(const std::string& text) {
