@@ -46,18 +46,29 @@ using litmus::Program;
 
 // ---- verdict files ----
 
-// `path,verdict` lines; paths start with `litmus/PTX/` (dropped) and name a
-// file by its trailing path components.
+// Paths in verdict files name a file by its trailing path components; when
+// several name it, the longest (most specific) one is the file's.
+template <class V>
+std::optional<V> most_specific(const std::map<std::string, V>& by_path, const std::string& file) {
+  const std::string f = fs::path(file).lexically_normal().generic_string();
+  auto names = [&f](const std::string& rel) {
+    return f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
+                        f[f.size() - rel.size() - 1] == '/');
+  };
+  std::optional<V> found;
+  std::size_t longest = 0;
+  for (const auto& [rel, v] : by_path)
+    if (names(rel) && (!found || rel.size() > longest)) {
+      found = v;
+      longest = rel.size();
+    }
+  return found;
+}
+
+// `path,verdict` lines; paths start with `litmus/PTX/` (dropped).
 struct VerdictFile {
   std::map<std::string, bool> verdict;  // relative path -> condition holds / test terminates
-  std::optional<bool> find(const std::string& file) const {
-    const std::string f = fs::path(file).lexically_normal().generic_string();
-    for (const auto& [rel, v] : verdict)
-      if (f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
-                       f[f.size() - rel.size() - 1] == '/'))
-        return v;
-    return std::nullopt;
-  }
+  std::optional<bool> find(const std::string& file) const { return most_specific(verdict, file); }
 };
 
 std::string strip_prefix(std::string p) {
@@ -84,17 +95,10 @@ VerdictFile read_verdicts(const std::string& path) {
 
 // Documented disagreements: `path,check,reason` with check safety, liveness or unsupported.
 struct Known {
-  std::map<std::pair<std::string, std::string>, std::string> reason;  // (relative path, check) -> reason
+  std::map<std::string, std::map<std::string, std::string>> reason;  // check -> relative path -> reason
   std::optional<std::string> find(const std::string& file, const std::string& check) const {
-    const std::string f = fs::path(file).lexically_normal().generic_string();
-    for (const auto& [key, why] : reason) {
-      const std::string& rel = key.first;
-      if (key.second == check &&
-          (f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
-                        f[f.size() - rel.size() - 1] == '/')))
-        return why;
-    }
-    return std::nullopt;
+    const auto it = reason.find(check);
+    return it == reason.end() ? std::nullopt : most_specific(it->second, file);
   }
 };
 
@@ -109,7 +113,7 @@ Known read_known(const std::string& path) {
     const std::string check = b == std::string::npos ? "" : line.substr(a + 1, b - a - 1);
     if (b == std::string::npos || (check != "safety" && check != "liveness" && check != "unsupported"))
       throw UsageError(fmt::format("{}:{}: expected 'path,safety|liveness|unsupported,reason'", path, n));
-    k.reason[{strip_prefix(line.substr(0, a)), check}] = line.substr(b + 1);
+    k.reason[check][strip_prefix(line.substr(0, a))] = line.substr(b + 1);
   }
   return k;
 }

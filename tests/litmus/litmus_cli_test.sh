@@ -85,6 +85,17 @@ echo "two-gpus.litmus,unsupported,documented for this test" > known.csv
 check "--expect with a documented unsupported test" 0 $?
 contains "the summary counts it as documented" out.txt "1 unsupported (1 documented)"
 
+# Two lines name the file: the longest path is the file's (MP-cta holds: row 3).
+printf 'data/MP-cta.litmus,1\nMP-cta.litmus,0\n' > amb.csv
+printf 'data/MP-cta.litmus,safety,the specific line\nMP-cta.litmus,safety,the general line\n' > known.csv
+"$scopesim" litmus --no-schedules --expect amb.csv "$data/MP-cta.litmus" > out.txt 2>&1
+check "--expect takes the most specific line" 0 $?
+contains "the specific line agrees" out.txt "[expected: holds; agrees]"
+printf 'data/MP-cta.litmus,0\nMP-cta.litmus,1\n' > amb.csv
+"$scopesim" litmus --no-schedules --expect amb.csv --known known.csv "$data/MP-cta.litmus" > out.txt 2>&1
+check "--known takes the most specific line" 0 $?
+contains "the specific reason" out.txt "documented: the specific line"
+
 echo "MP-cta.litmus,safety,documented for this test" > known.csv
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" --known known.csv "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a documented disagreement" 0 $?
