@@ -430,6 +430,10 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   for (const auto& [t, name] : chosen) {
     fs::path rel = fs::path(name).lexically_relative("litmus");
     rel += ".cu";
+    rel = rel.lexically_normal();
+    // gpu_model_name never leads out of "litmus/": nothing is written outside DIR.
+    if (rel.empty() || rel.is_absolute() || *rel.begin() == "..")
+      throw UsageError(fmt::format("{}: its GPU model name {} does not name a file inside {}", t->file, name, o.emit_cuda));
     const fs::path cu = fs::path(o.emit_cuda) / rel;
     fs::create_directories(cu.parent_path());
     std::ofstream out(cu, std::ios::binary | std::ios::trunc);

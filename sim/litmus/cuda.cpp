@@ -249,8 +249,11 @@ class Emitter {
 }  // namespace
 
 std::string gpu_model_name(const std::string& file) {
-  const std::filesystem::path f(file);
-  const std::string dir = f.parent_path().filename().string();
+  // "sub/../MP.litmus" is "MP.litmus"; a directory that is no name ("..",
+  // above the current one) is left out: the name never leads out of "litmus/".
+  const std::filesystem::path f = std::filesystem::path(file).lexically_normal();
+  std::string dir = f.parent_path().filename().string();
+  if (dir == "." || dir == "..") dir.clear();
   return "litmus/" + (dir.empty() ? "" : dir + "/") + f.stem().string();
 }
 

@@ -21,6 +21,11 @@ TEST(LitmusCuda, ModelNameIsDirectoryAndStem) {
   EXPECT_EQ(gpu_model_name("tests/conformance/dat3m-ptx/Manual/SB+bar-const-diff.litmus"),
             "litmus/Manual/SB+bar-const-diff");
   EXPECT_EQ(gpu_model_name("MP.litmus"), "litmus/MP");
+  // Lexically normal; a ".." directory is no name and is left out.
+  EXPECT_EQ(gpu_model_name("sub/../MP.litmus"), "litmus/MP");
+  EXPECT_EQ(gpu_model_name("a/b/../c/MP.litmus"), "litmus/c/MP");
+  EXPECT_EQ(gpu_model_name("../MP.litmus"), "litmus/MP");
+  EXPECT_EQ(gpu_model_name("../../MP.litmus"), "litmus/MP");
 }
 
 // P0 spins on f (LC00 is passed before the jump back to it: one check); P1's

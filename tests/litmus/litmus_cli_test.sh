@@ -122,6 +122,11 @@ contains "exact PTX" cu/data/MP-gpu.cu 'st.release.gpu.global.u32 [%0], %1;'
 contains "harness model name" cu/data/MP-gpu.cu 'scopesim::gpu::litmus::model("litmus/data/MP-gpu"'
 contains "observes with the simulator's names" cu/data/MP-gpu.cu 'observe(h, "P1:r1", reinterpret_cast<const int&>(results[1]));'
 contains "one translation unit" cu/all.cu '#include "data/MP-gpu.cu"'
+# A path through '..' is normalised: the file lands inside DIR, never beside it.
+mkdir -p sub out && cp "$data/MP-gpu.litmus" .
+"$scopesim" litmus --emit-cuda out/inner sub/../MP-gpu.litmus > /dev/null
+check "--emit-cuda of a path with '..'" 0 $?
+[[ -f out/inner/MP-gpu.cu && ! -e out/MP-gpu.cu ]]; check "--emit-cuda writes inside DIR" 0 $?
 
 # The GPU cross-check. Outcomes over (P1:r0, P1:r1), reasoned from semantics.md:
 # MP-gpu (release/acquire at gpu scope across CTAs, verdict table row 1):
