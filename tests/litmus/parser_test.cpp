@@ -207,6 +207,42 @@ TEST(LitmusParser, ConditionChainsAreFlatAndNestingIsBounded) {
   EXPECT_EQ(error_of(nested(200000, "(")), "t.litmus:5: condition nested deeper than 100");
 }
 
+// Numbers: at most one '-'; a value that does not fit 32 bits is unsupported
+// however large; a thread index is never wrapped to 32 bits.
+TEST(LitmusParser, NumbersAndThreadIndexesAreReadWhole) {
+  const std::string row = kHead + "ld.weak r0, x | ;\n";
+  EXPECT_EQ(error_of(kHead + "st.weak x, --5 | ;\nexists (x == 0)"),
+            "t.litmus:4: stored value '--5' is neither a register nor a number");
+  EXPECT_EQ(error_of(kHead + "st.weak x, 4294967296 | ;\nexists (x == 0)"),
+            "t.litmus:4: unsupported: value 4294967296 does not fit 32 bits");
+  EXPECT_EQ(error_of(kHead + "st.weak x, 99999999999999999999 | ;\nexists (x == 0)"),
+            "t.litmus:4: unsupported: value 99999999999999999999 does not fit 32 bits");
+  EXPECT_EQ(error_of(row + "exists (x == -99999999999999999999)"),
+            "t.litmus:5: unsupported: value -99999999999999999999 does not fit 32 bits");
+  EXPECT_EQ(error_of("PTX t\n{ x=0x1ffffffff; }\n"), "t.litmus:2: unsupported: value 0x1ffffffff does not fit 32 bits");
+  // The largest and smallest 32-bit values fit (unsigned or signed).
+  const Program p = parse(kHead + "st.weak x, 4294967295 | st.weak x, -2147483648 ;\nexists (x == -1)", "t.litmus");
+  EXPECT_EQ(p.threads[0].code[0].a.value, -1);
+  EXPECT_EQ(p.threads[1].code[0].a.value, INT32_MIN);
+  // P4294967297 is not P1, P4294967296 not P0.
+  EXPECT_EQ(error_of(row + "exists (P4294967297:r0 == 1)"), "t.litmus:5: 'P4294967297' in the condition is not a thread of the test");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; P4294967296:r0=7; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\nexists (x == 0)"),
+            "t.litmus:2: thread P4294967296 is not in the test");
+}
+
+// Quantifiers after '~' and blanks, and registers initialised twice, are
+// malformed input named as such.
+TEST(LitmusParser, QuantifiersAndInitialisedRegistersAreChecked) {
+  const Program p = parse(kHead + "ld.weak r0, x | ;\n~ exists (P0:r0 == 1)", "t.litmus");
+  EXPECT_EQ(p.condition.quantifier, Quantifier::not_exists);
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n~forall (P0:r0 == 1)"),
+            "t.litmus:5: expected exists, ~exists or forall, found '~forall'");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n~ forall (P0:r0 == 1)"),
+            "t.litmus:5: expected exists, ~exists or forall, found '~forall'");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; P0:r1=1;\n0:r1=2; }\nP0@cta 0,gpu 0 ;\nexists (x == 0)"),
+            "t.litmus:3: register 'P0:r1' is initialised twice");
+}
+
 TEST(LitmusParser, InstructionsOutsideTheModelAreUnsupportedNotWrong) {
   EXPECT_EQ(error_of(kHead + "ld.weak.u64 r0, x | ;\nexists (P0:r0 == 0)"),
             "t.litmus:4: unsupported: 'ld.weak.u64': only 32-bit accesses are modelled (mixed sizes)");
