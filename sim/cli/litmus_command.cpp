@@ -348,6 +348,9 @@ void report_error(const std::string& what) {
   fmt::print(stderr, "scopesim: {}\n", one_line(what));
 }
 
+// For --print and --emit-cuda, which write no verdict: why a test is left out.
+void report_unsupported(const Loaded& t) { report_error(t.file + ": unsupported: " + t.unsupported); }
+
 // ---- the GPU cross-check ----
 
 // The test's GPU histogram (if the results have its line) beside its
@@ -415,7 +418,7 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
       continue;
     }
     if (!t.unsupported.empty()) {
-      fmt::print(stderr, "scopesim: {}: unsupported: {}\n", t.file, t.unsupported);
+      report_unsupported(t);
       rc = std::max(rc, 1);
       continue;
     }
@@ -440,14 +443,14 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
     out << litmus::cuda_source(*t->program, name);
     if (!out) throw UsageError("cannot write " + cu.string());
     sources.push_back(rel.generic_string());
-    if (!o.json) fmt::print("{}\n", cu.string());
+    fmt::print("{}\n", cu.string());
   }
   fs::create_directories(o.emit_cuda);
   const fs::path unit = fs::path(o.emit_cuda) / "all.cu";
   std::ofstream out(unit, std::ios::binary | std::ios::trunc);
   out << litmus::cuda_unit(sources);
   if (!out) throw UsageError("cannot write " + unit.string());
-  if (!o.json) fmt::print("{}\n", unit.string());
+  fmt::print("{}\n", unit.string());
   return rc;
 }
 
@@ -499,9 +502,9 @@ int replay_schedule(const Options& o, const Loaded& t) {
 }
 
 int run(const Options& o) {
-  {
-    check_memory_model(o.search.memory_model);
-  }
+  check_memory_model(o.search.memory_model);
+  if (o.json && (o.print || !o.emit_cuda.empty()))
+    throw UsageError("--json does not apply to --print or --emit-cuda, which write listings and CUDA files");
   std::optional<VerdictFile> safety, live;
   if (!o.expect.empty()) safety = read_verdicts(o.expect);
   if (!o.expect_liveness.empty()) live = read_verdicts(o.expect_liveness);
@@ -529,7 +532,10 @@ int run(const Options& o) {
       if (!t.error.empty()) {
         report_error(t.error);
         rc = 2;
-      } else if (t.unsupported.empty()) {
+      } else if (!t.unsupported.empty()) {
+        report_unsupported(t);
+        rc = std::max(rc, 1);
+      } else {
         fmt::print("{}", litmus::print(*t.program));
       }
     }
@@ -642,11 +648,13 @@ Command add_litmus_command(CLI::App& app) {
                   "Compare liveness with a csv file 'path,0|1' (1: every execution terminates); implies --liveness");
   sub->add_option("--known", o->known,
                   "Documented disagreements, 'path,safety|liveness|unsupported,reason' per line");
-  sub->add_flag("--json", o->json, "Print JSON instead of text (no times)");
-  sub->add_flag("--print", o->print, "Print each test back as a litmus listing, then stop");
+  sub->add_flag("--json", o->json, "Print JSON instead of text (no times); not with --print or --emit-cuda");
+  sub->add_flag("--print", o->print,
+                "Print each test back as a litmus listing, then stop (an unsupported test is named on stderr, exit 1)");
   sub->add_option("--emit-cuda", o->emit_cuda,
                   "Write each test as a model of the GPU harness, DIR/<directory>/<test>.cu, and DIR/all.cu "
-                  "including them all (gpu/litmus/generate.sh), then stop");
+                  "including them all (gpu/litmus/generate.sh), then stop (an unsupported test is named on stderr, "
+                  "exit 1)");
   sub->add_option("--gpu", o->gpu,
                   "Compare each test's permitted outcomes with the GPU histograms of its generated model (JSON lines "
                   "of gpu/run-all.sh with SCOPESIM_GPU_SUITE=litmus); an outcome the GPU showed that the simulator "

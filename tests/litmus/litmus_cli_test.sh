@@ -115,6 +115,17 @@ check "--print" 0 $?
 "$scopesim" litmus --no-schedules printed.litmus > out.txt 2>&1
 contains "the printed listing gives the same verdict" out.txt "verdict:   does not hold"
 
+"$scopesim" litmus --print "$data/two-gpus.litmus" "$data/MP-cta.litmus" > printed.litmus 2> err.txt
+check "--print with an unsupported test" 1 $?
+contains "--print names the unsupported test" err.txt "two-gpus.litmus: unsupported: threads on more than one GPU"
+contains "--print prints the supported one" printed.litmus "PTX MP-cta"
+for mode in "--print" "--emit-cuda cu-json"; do
+  "$scopesim" litmus $mode --json "$data/MP-gpu.litmus" > out.txt 2> err.txt
+  check "$mode --json is refused" 2 $?
+  contains "$mode --json: why" err.txt "--json does not apply to --print or --emit-cuda"
+  [[ ! -s out.txt && ! -e cu-json ]]; check "$mode --json: nothing written" 0 $?
+done
+
 "$scopesim" litmus --emit-cuda cu "$data/MP-gpu.litmus" > /dev/null
 check "--emit-cuda" 0 $?
 contains "cuda function" cu/data/MP-gpu.cu "__device__ void litmus_instance(unsigned cta, unsigned thread, unsigned* loc_f, unsigned* loc_x, unsigned* results)"
