@@ -9,8 +9,8 @@
 // harness's histograms beside the permitted outcomes (litmus_gpu.hpp).
 // Exit: 0 = every test ran (and agreed, with --expect; sound, with --gpu);
 // 1 = a test is unsupported, a thread faults or runs past the step bound, a
-// test disagrees or shows a forbidden outcome on the GPU; 2 = malformed
-// input or usage error.
+// test disagrees, cannot be confirmed by an incomplete search, or shows a
+// forbidden outcome on the GPU; 2 = malformed input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
 #include <algorithm>
@@ -135,7 +135,9 @@ struct Options {
 
 // ---- one test ----
 
-enum class Agreement { none, agrees, documented, disagrees, stale };
+// incomplete: the search proved nothing (no witness, not exhaustive), so it
+// neither confirms nor contradicts the expectation.
+enum class Agreement { none, agrees, documented, disagrees, stale, incomplete };
 
 struct Check {
   std::optional<bool> expected;
@@ -211,11 +213,16 @@ class Runner {
 
 // ---- comparison with verdict files ----
 
-// `found`: what the simulator found, none when it has no verdict (a thread faulted).
-void compare(Check& c, std::optional<bool> expected, std::optional<bool> found, const Known& known,
+// `found`: what the simulator found, none when it has no verdict (a thread
+// faulted); `proved`: a complete search or a witness backs it.
+void compare(Check& c, std::optional<bool> expected, std::optional<bool> found, bool proved, const Known& known,
              const std::string& file, const std::string& check) {
   c.expected = expected;
   if (!expected) return;
+  if (found && !proved) {
+    c.agreement = Agreement::incomplete;
+    return;
+  }
   const auto why = known.find(file, check);
   if (expected == found) {
     c.agreement = why ? Agreement::stale : Agreement::agrees;
@@ -232,6 +239,7 @@ std::string_view agreement_word(Agreement a) {
     case Agreement::documented: return "documented disagreement";
     case Agreement::disagrees: return "DISAGREES";
     case Agreement::stale: return "AGREES BUT IS LISTED AS A DOCUMENTED DISAGREEMENT";
+    case Agreement::incomplete: return "incomplete";
   }
   return "";
 }
@@ -549,7 +557,8 @@ int run(const Options& o) {
   nlohmann::json all = nlohmann::json::array();
   bool failed = false, malformed = false;
   struct Tally {
-    int compared = 0, agree = 0, documented = 0, disagree = 0, unsupported = 0, unsupported_documented = 0;
+    int compared = 0, agree = 0, documented = 0, disagree = 0, incomplete = 0, unsupported = 0,
+        unsupported_documented = 0;
   } ts, tl;
   std::vector<LitmusGpuTest> compared;
   std::vector<std::string> unsupported;
@@ -577,9 +586,10 @@ int run(const Options& o) {
       r = runner.run(t.file, t.text, t.program);
       if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, runner.explore_options()));
       failed |= !r.fault.empty() || r.past_step_bound;
-      const std::optional<bool> holds = r.fault.empty() ? std::optional<bool>(r.holds && r.proved) : std::nullopt;
-      if (safety) compare(r.safety, safety->find(t.file), holds, known, t.file, "safety");
-      if (live) compare(r.live, live->find(t.file), !r.can_hang, known, t.file, "liveness");
+      const std::optional<bool> holds = r.fault.empty() ? std::optional<bool>(r.holds) : std::nullopt;
+      if (safety) compare(r.safety, safety->find(t.file), holds, r.proved, known, t.file, "safety");
+      // A hang found is proved by its schedule; "terminates" only by a complete search.
+      if (live) compare(r.live, live->find(t.file), !r.can_hang, r.can_hang || r.e.complete, known, t.file, "liveness");
       for (auto [c, tally] : {std::pair{&r.safety, &ts}, std::pair{&r.live, &tl}}) {
         if (c->agreement == Agreement::none) continue;
         ++tally->compared;
@@ -588,6 +598,10 @@ int run(const Options& o) {
         if (c->agreement == Agreement::disagrees || c->agreement == Agreement::stale) {
           ++tally->disagree;
           failed = true;
+        }
+        if (c->agreement == Agreement::incomplete) {
+          ++tally->incomplete;
+          failed = true;  // not confirmed
         }
       }
     }
@@ -599,10 +613,10 @@ int run(const Options& o) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto tally_text = [](const char* what, const Tally& t) {
-    return fmt::format("{}: {} compared, {} agree, {} documented disagreement(s), {} new disagreement(s); "
-                       "{} unsupported ({} documented)",
-                       what, t.compared, t.agree, t.documented, t.disagree, t.unsupported + t.unsupported_documented,
-                       t.unsupported_documented);
+    return fmt::format("{}: {} compared, {} agree, {} documented disagreement(s), {} new disagreement(s), "
+                       "{} incomplete; {} unsupported ({} documented)",
+                       what, t.compared, t.agree, t.documented, t.disagree, t.incomplete,
+                       t.unsupported + t.unsupported_documented, t.unsupported_documented);
   };
   if (o.json) {
     nlohmann::json j;
@@ -640,7 +654,8 @@ Command add_litmus_command(CLI::App& app) {
       "condition's registers and locations, and the witness (exists) or counterexample (forall, ~exists) as a "
       "schedule file and token. --liveness also reports whether some execution can hang. Exit 0: every test "
       "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported, a thread faults (no verdict) "
-      "or runs past the step bound, or a test disagrees; 2: malformed input or usage error.");
+      "or runs past the step bound, or a test disagrees or, its search being incomplete, cannot be confirmed "
+      "('incomplete'); 2: malformed input or usage error.");
   sub->add_option("FILE", o->files, "Litmus files")->required();
   sub->add_flag("--liveness", o->liveness, "Also report whether some execution can hang (deadlock, non-termination)");
   sub->add_option("--expect", o->expect, "Compare the verdicts with a csv file 'path,0|1' (1: the condition holds)");

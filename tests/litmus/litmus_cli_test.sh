@@ -79,7 +79,7 @@ contains "the summary counts it" out.txt "safety: 2 compared, 1 agree, 0 documen
 echo "MP-cta.litmus,1" > e.csv
 "$scopesim" litmus --no-schedules --expect e.csv "$data/two-gpus.litmus" > out.txt 2>&1
 check "--expect with an unsupported test" 1 $?
-contains "the summary counts it" out.txt "safety: 0 compared, 0 agree, 0 documented disagreement(s), 0 new disagreement(s); 1 unsupported (0 documented)"
+contains "the summary counts it" out.txt "safety: 0 compared, 0 agree, 0 documented disagreement(s), 0 new disagreement(s), 0 incomplete; 1 unsupported (0 documented)"
 echo "two-gpus.litmus,unsupported,documented for this test" > known.csv
 "$scopesim" litmus --no-schedules --expect e.csv --known known.csv "$data/two-gpus.litmus" > out.txt 2>&1
 check "--expect with a documented unsupported test" 0 $?
@@ -95,6 +95,16 @@ printf 'data/MP-cta.litmus,0\nMP-cta.litmus,1\n' > amb.csv
 "$scopesim" litmus --no-schedules --expect amb.csv --known known.csv "$data/MP-cta.litmus" > out.txt 2>&1
 check "--known takes the most specific line" 0 $?
 contains "the specific reason" out.txt "documented: the specific line"
+
+# One execution of MP-gpu's several: the search is incomplete, and as the
+# outcome is forbidden it finds no witness: nothing proved either way.
+for verdict in 0 1; do
+  echo "MP-gpu.litmus,$verdict" > e.csv
+  "$scopesim" litmus --no-schedules --max-executions 1 --expect e.csv "$data/MP-gpu.litmus" > out.txt 2>&1
+  check "an incomplete search under --expect ($verdict)" 1 $?
+  contains "incomplete, neither agreement nor disagreement ($verdict)" out.txt "verdict:   does not hold (search incomplete: not proved)  [expected: $( ((verdict)) && echo holds || echo does not hold); incomplete]"
+  contains "the summary counts it ($verdict)" out.txt "safety: 1 compared, 0 agree, 0 documented disagreement(s), 0 new disagreement(s), 1 incomplete;"
+done
 
 echo "MP-cta.litmus,safety,documented for this test" > known.csv
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" --known known.csv "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
