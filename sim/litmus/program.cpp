@@ -75,10 +75,6 @@ Thread& Thread::local(LocalOp op, const std::string& r, Operand a, Operand b) {
   code.push_back(in);
   return *this;
 }
-Thread& Thread::as_unsigned() {
-  code.back().is_unsigned = true;
-  return *this;
-}
 Thread& Thread::label(const std::string& l) {
   Instr in;
   in.op = Op::label;

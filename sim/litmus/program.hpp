@@ -83,7 +83,6 @@ struct Thread {
   Thread& fence(Sem s, Scope sc);  // Sem::sc or Sem::acq_rel
   Thread& bar_sync(std::int32_t id);
   Thread& local(LocalOp op, const std::string& reg, Operand a, Operand b);
-  Thread& as_unsigned();  // the last instruction appended has the .u32 type
   Thread& label(const std::string& l);
   Thread& jump(const std::string& l);
   Thread& branch(BranchCmp c, Operand a, Operand b, const std::string& l);
