@@ -8,10 +8,12 @@
 // --emit-cuda writes each test as a model of the GPU harness; --gpu puts the
 // harness's histograms beside the permitted outcomes (litmus_gpu.hpp).
 // Exit: 0 = every test ran (and agreed, with --expect; sound, with --gpu);
-// 1 = a test is unsupported, disagrees or shows a forbidden outcome on the
-// GPU; 2 = malformed input or usage error.
+// 1 = a test is unsupported, a thread faults or runs past the step bound, a
+// test disagrees, cannot be confirmed by an incomplete search, or shows a
+// forbidden outcome on the GPU; 2 = malformed input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -44,18 +46,29 @@ using litmus::Program;
 
 // ---- verdict files ----
 
-// `path,verdict` lines; paths start with `litmus/PTX/` (dropped) and name a
-// file by its trailing path components.
+// Paths in verdict files name a file by its trailing path components; when
+// several name it, the longest (most specific) one is the file's.
+template <class V>
+std::optional<V> most_specific(const std::map<std::string, V>& by_path, const std::string& file) {
+  const std::string f = fs::path(file).lexically_normal().generic_string();
+  auto names = [&f](const std::string& rel) {
+    return f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
+                        f[f.size() - rel.size() - 1] == '/');
+  };
+  std::optional<V> found;
+  std::size_t longest = 0;
+  for (const auto& [rel, v] : by_path)
+    if (names(rel) && (!found || rel.size() > longest)) {
+      found = v;
+      longest = rel.size();
+    }
+  return found;
+}
+
+// `path,verdict` lines; paths start with `litmus/PTX/` (dropped).
 struct VerdictFile {
   std::map<std::string, bool> verdict;  // relative path -> condition holds / test terminates
-  std::optional<bool> find(const std::string& file) const {
-    const std::string f = fs::path(file).lexically_normal().generic_string();
-    for (const auto& [rel, v] : verdict)
-      if (f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
-                       f[f.size() - rel.size() - 1] == '/'))
-        return v;
-    return std::nullopt;
-  }
+  std::optional<bool> find(const std::string& file) const { return most_specific(verdict, file); }
 };
 
 std::string strip_prefix(std::string p) {
@@ -82,17 +95,10 @@ VerdictFile read_verdicts(const std::string& path) {
 
 // Documented disagreements: `path,check,reason` with check safety, liveness or unsupported.
 struct Known {
-  std::map<std::pair<std::string, std::string>, std::string> reason;  // (relative path, check) -> reason
+  std::map<std::string, std::map<std::string, std::string>> reason;  // check -> relative path -> reason
   std::optional<std::string> find(const std::string& file, const std::string& check) const {
-    const std::string f = fs::path(file).lexically_normal().generic_string();
-    for (const auto& [key, why] : reason) {
-      const std::string& rel = key.first;
-      if (key.second == check &&
-          (f == rel || (f.size() > rel.size() && f.compare(f.size() - rel.size(), rel.size(), rel) == 0 &&
-                        f[f.size() - rel.size() - 1] == '/')))
-        return why;
-    }
-    return std::nullopt;
+    const auto it = reason.find(check);
+    return it == reason.end() ? std::nullopt : most_specific(it->second, file);
   }
 };
 
@@ -107,7 +113,7 @@ Known read_known(const std::string& path) {
     const std::string check = b == std::string::npos ? "" : line.substr(a + 1, b - a - 1);
     if (b == std::string::npos || (check != "safety" && check != "liveness" && check != "unsupported"))
       throw UsageError(fmt::format("{}:{}: expected 'path,safety|liveness|unsupported,reason'", path, n));
-    k.reason[{strip_prefix(line.substr(0, a)), check}] = line.substr(b + 1);
+    k.reason[check][strip_prefix(line.substr(0, a))] = line.substr(b + 1);
   }
   return k;
 }
@@ -129,7 +135,9 @@ struct Options {
 
 // ---- one test ----
 
-enum class Agreement { none, agrees, documented, disagrees, stale };
+// incomplete: the search proved nothing (no witness, not exhaustive), so it
+// neither confirms nor contradicts the expectation.
+enum class Agreement { none, agrees, documented, disagrees, stale, incomplete };
 
 struct Check {
   std::optional<bool> expected;
@@ -142,12 +150,15 @@ struct Result {
   std::string name;
   std::string unsupported;  // "" when it ran
   std::string condition;
+  std::string fault;        // the first fault's finding ("" when no thread faulted): then no verdict
   bool holds = false;
   bool proved = true;       // complete search, or the verdict has a witness
+  bool past_step_bound = false;  // an execution ran past the step bound: a thread may not terminate
   bool can_hang = false;
   Exploration e;
   std::string witness_schedule, witness_token;
   std::string hang_schedule, hang_token;
+  std::string fault_schedule, fault_token;
   Check safety, live;
 };
 
@@ -165,10 +176,16 @@ class Runner {
     const litmus::Verdict v = litmus::judge(m, p->condition.quantifier, eo);
     r.holds = v.holds;
     r.proved = v.proved;
+    r.past_step_bound = v.past_step_bound;
     r.can_hang = v.can_hang;
     r.e = v.exploration;
     const std::string hash = text_hash(text);
-    if (v.witness) {
+    if (v.fault) {
+      const FindingSummary& f = r.e.findings[*v.fault];
+      r.fault = report::finding_line(f.finding);
+      r.fault_token = log_token(f.witness);
+      r.fault_schedule = write_schedule(m, hash, eo.run, f.witness);
+    } else if (v.witness) {
       const ChoiceLog& w = r.e.outcomes[*v.witness].witness;
       r.witness_token = log_token(w);
       r.witness_schedule = write_schedule(m, hash, eo.run, w);
@@ -196,12 +213,18 @@ class Runner {
 
 // ---- comparison with verdict files ----
 
-void compare(Check& c, std::optional<bool> expected, bool found, const Known& known, const std::string& file,
-             const std::string& check) {
+// `found`: what the simulator found, none when it has no verdict (a thread
+// faulted); `proved`: a complete search or a witness backs it.
+void compare(Check& c, std::optional<bool> expected, std::optional<bool> found, bool proved, const Known& known,
+             const std::string& file, const std::string& check) {
   c.expected = expected;
   if (!expected) return;
+  if (found && !proved) {
+    c.agreement = Agreement::incomplete;
+    return;
+  }
   const auto why = known.find(file, check);
-  if (*expected == found) {
+  if (expected == found) {
     c.agreement = why ? Agreement::stale : Agreement::agrees;
   } else {
     c.agreement = why ? Agreement::documented : Agreement::disagrees;
@@ -216,6 +239,7 @@ std::string_view agreement_word(Agreement a) {
     case Agreement::documented: return "documented disagreement";
     case Agreement::disagrees: return "DISAGREES";
     case Agreement::stale: return "AGREES BUT IS LISTED AS A DOCUMENTED DISAGREEMENT";
+    case Agreement::incomplete: return "incomplete";
   }
   return "";
 }
@@ -234,8 +258,13 @@ std::string text_report(const Result& r, const Options& o) {
     return s;
   }
   s += "  condition: " + r.condition + "\n";
-  s += fmt::format("  verdict:   {}{}", r.holds ? "holds" : "does not hold",
-                   r.proved ? "" : " (search incomplete: not proved)");
+  if (!r.fault.empty())
+    s += "  verdict:   faulted: " + r.fault;
+  else
+    s += fmt::format("  verdict:   {}{}", r.holds ? "holds" : "does not hold",
+                     r.proved            ? ""
+                     : r.past_step_bound ? " (not proved: an execution ran past the step bound)"
+                                         : " (search incomplete: not proved)");
   if (r.safety.expected)
     s += fmt::format("  [expected: {}; {}]", *r.safety.expected ? "holds" : "does not hold",
                      agreement_word(r.safety.agreement));
@@ -244,6 +273,8 @@ std::string text_report(const Result& r, const Options& o) {
   for (const OutcomeSummary& os : r.e.outcomes)
     s += fmt::format("    {}{}  ({}x)\n", outcome_text(os.outcome),
                      os.outcome.i(litmus::condition_name) != 0 ? "  [condition]" : "", os.count);
+  if (!r.fault_token.empty())
+    s += fmt::format("  fault: token {}{}\n", r.fault_token, r.fault_schedule.empty() ? "" : ", schedule " + r.fault_schedule);
   if (!r.witness_token.empty()) {
     const bool exists = r.condition.rfind("exists", 0) == 0;
     s += fmt::format("  {}: token {}{}\n", exists ? "witness" : "counterexample", r.witness_token,
@@ -281,8 +312,12 @@ nlohmann::json json_report(const Result& r, const Options& o) {
     return j;
   }
   j["condition"] = r.condition;
-  j["holds"] = r.holds;
-  j["proved"] = r.proved;
+  if (!r.fault.empty()) {
+    j["fault"] = {{"finding", r.fault}, {"token", r.fault_token}, {"schedule", r.fault_schedule}};
+  } else {
+    j["holds"] = r.holds;
+    j["proved"] = r.proved;
+  }
   j["executions"] = r.e.executions;
   j["complete"] = r.e.complete;
   nlohmann::json outs = nlohmann::json::array();
@@ -306,11 +341,23 @@ nlohmann::json json_report(const Result& r, const Options& o) {
 
 // ---- the command ----
 
+// One FILE argument: its program, or why it cannot run (unsupported), or why
+// it cannot be read as a litmus test at all (error: malformed or unreadable).
 struct Loaded {
   std::string file, text;
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<const Program> program;  // null when `error` is set
   std::string unsupported;
+  std::string error;  // one line, "FILE:LINE: what is wrong"
 };
+
+// The error of one file, on stderr after what stdout has so far; the others go on.
+void report_error(const std::string& what) {
+  std::fflush(stdout);
+  fmt::print(stderr, "scopesim: {}\n", one_line(what));
+}
+
+// For --print and --emit-cuda, which write no verdict: why a test is left out.
+void report_unsupported(const Loaded& t) { report_error(t.file + ": unsupported: " + t.unsupported); }
 
 // ---- the GPU cross-check ----
 
@@ -344,8 +391,8 @@ std::vector<Loaded> load(const Options& o) {
   for (const std::string& f : o.files) {
     Loaded l;
     l.file = f;
-    l.text = read_text(f);
     try {
+      l.text = read_text(f);
       auto p = std::make_shared<Program>(litmus::parse(l.text, f));
       l.unsupported = p->unsupported();
       l.program = std::move(p);
@@ -357,7 +404,9 @@ std::vector<Loaded> load(const Options& o) {
       p->name = fs::path(f).stem().string();
       l.program = std::move(p);
     } catch (const litmus::ParseError& e) {
-      throw UsageError(e.what());
+      l.error = e.what();
+    } catch (const UsageError& e) {
+      l.error = e.what();
     }
     v.push_back(std::move(l));
   }
@@ -371,9 +420,14 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   std::map<std::string, std::string> by_name;  // harness model name -> file
   std::vector<std::pair<const Loaded*, std::string>> chosen;
   for (const Loaded& t : tests) {
+    if (!t.error.empty()) {
+      report_error(t.error);
+      rc = 2;
+      continue;
+    }
     if (!t.unsupported.empty()) {
-      fmt::print(stderr, "scopesim: {}: unsupported: {}\n", t.file, t.unsupported);
-      rc = 1;
+      report_unsupported(t);
+      rc = std::max(rc, 1);
       continue;
     }
     const std::string name = litmus::gpu_model_name(t.file);
@@ -387,24 +441,29 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   for (const auto& [t, name] : chosen) {
     fs::path rel = fs::path(name).lexically_relative("litmus");
     rel += ".cu";
+    rel = rel.lexically_normal();
+    // gpu_model_name never leads out of "litmus/": nothing is written outside DIR.
+    if (rel.empty() || rel.is_absolute() || *rel.begin() == "..")
+      throw UsageError(fmt::format("{}: its GPU model name {} does not name a file inside {}", t->file, name, o.emit_cuda));
     const fs::path cu = fs::path(o.emit_cuda) / rel;
     fs::create_directories(cu.parent_path());
     std::ofstream out(cu, std::ios::binary | std::ios::trunc);
     out << litmus::cuda_source(*t->program, name);
     if (!out) throw UsageError("cannot write " + cu.string());
     sources.push_back(rel.generic_string());
-    if (!o.json) fmt::print("{}\n", cu.string());
+    fmt::print("{}\n", cu.string());
   }
   fs::create_directories(o.emit_cuda);
   const fs::path unit = fs::path(o.emit_cuda) / "all.cu";
   std::ofstream out(unit, std::ios::binary | std::ios::trunc);
   out << litmus::cuda_unit(sources);
   if (!out) throw UsageError("cannot write " + unit.string());
-  if (!o.json) fmt::print("{}\n", unit.string());
+  fmt::print("{}\n", unit.string());
   return rc;
 }
 
 int replay_schedule(const Options& o, const Loaded& t) {
+  if (!t.error.empty()) throw UsageError(t.error);
   if (!t.unsupported.empty()) throw UsageError(t.file + ": unsupported: " + t.unsupported);
   Schedule s;
   try {
@@ -451,9 +510,9 @@ int replay_schedule(const Options& o, const Loaded& t) {
 }
 
 int run(const Options& o) {
-  {
-    check_memory_model(o.search.memory_model);
-  }
+  check_memory_model(o.search.memory_model);
+  if (o.json && (o.print || !o.emit_cuda.empty()))
+    throw UsageError("--json does not apply to --print or --emit-cuda, which write listings and CUDA files");
   std::optional<VerdictFile> safety, live;
   if (!o.expect.empty()) safety = read_verdicts(o.expect);
   if (!o.expect_liveness.empty()) live = read_verdicts(o.expect_liveness);
@@ -476,9 +535,19 @@ int run(const Options& o) {
     return replay_schedule(o, tests[0]);
   }
   if (o.print) {
-    for (const Loaded& t : tests)
-      if (t.unsupported.empty()) fmt::print("{}", litmus::print(*t.program));
-    return 0;
+    int rc = 0;
+    for (const Loaded& t : tests) {
+      if (!t.error.empty()) {
+        report_error(t.error);
+        rc = 2;
+      } else if (!t.unsupported.empty()) {
+        report_unsupported(t);
+        rc = std::max(rc, 1);
+      } else {
+        fmt::print("{}", litmus::print(*t.program));
+      }
+    }
+    return rc;
   }
 
   Options opts = o;
@@ -486,31 +555,41 @@ int run(const Options& o) {
   Runner runner(opts);
   const auto start = std::chrono::steady_clock::now();
   nlohmann::json all = nlohmann::json::array();
-  bool failed = false;
+  bool failed = false, malformed = false;
   struct Tally {
-    int compared = 0, agree = 0, documented = 0, disagree = 0, unsupported = 0, unsupported_documented = 0;
+    int compared = 0, agree = 0, documented = 0, disagree = 0, incomplete = 0, unsupported = 0,
+        unsupported_documented = 0;
   } ts, tl;
   std::vector<LitmusGpuTest> compared;
   std::vector<std::string> unsupported;
   for (const Loaded& t : tests) {
+    if (!t.error.empty()) {
+      report_error(t.error);
+      malformed = true;
+      if (o.json) all.push_back({{"file", t.file}, {"error", t.error}});
+      continue;
+    }
     Result r;
     if (!t.unsupported.empty()) {
       r.file = t.file;
       r.name = t.program->name;
       r.unsupported = t.unsupported;
       unsupported.push_back(litmus::gpu_model_name(t.file));
-      const bool listed = known.find(t.file, "unsupported").has_value();
+      const bool documented = known.find(t.file, "unsupported").has_value();
+      failed |= !documented;
+      // Counted by every check that expects a verdict of the test, or by every check when none does.
+      const bool expected = (safety && safety->find(t.file)) || (live && live->find(t.file));
       for (auto [vf, tally] : {std::pair{&safety, &ts}, std::pair{&live, &tl}})
-        if (*vf && (*vf)->find(t.file)) {
-          ++(listed ? tally->unsupported_documented : tally->unsupported);
-          failed |= !listed;
-        }
-      if (!safety && !live) failed = true;
+        if (*vf && (!expected || (*vf)->find(t.file)))
+          ++(documented ? tally->unsupported_documented : tally->unsupported);
     } else {
       r = runner.run(t.file, t.text, t.program);
       if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, runner.explore_options()));
-      if (safety) compare(r.safety, safety->find(t.file), r.holds && r.proved, known, t.file, "safety");
-      if (live) compare(r.live, live->find(t.file), !r.can_hang, known, t.file, "liveness");
+      failed |= !r.fault.empty() || r.past_step_bound;
+      const std::optional<bool> holds = r.fault.empty() ? std::optional<bool>(r.holds) : std::nullopt;
+      if (safety) compare(r.safety, safety->find(t.file), holds, r.proved, known, t.file, "safety");
+      // A hang found is proved by its schedule; "terminates" only by a complete search.
+      if (live) compare(r.live, live->find(t.file), !r.can_hang, r.can_hang || r.e.complete, known, t.file, "liveness");
       for (auto [c, tally] : {std::pair{&r.safety, &ts}, std::pair{&r.live, &tl}}) {
         if (c->agreement == Agreement::none) continue;
         ++tally->compared;
@@ -519,6 +598,10 @@ int run(const Options& o) {
         if (c->agreement == Agreement::disagrees || c->agreement == Agreement::stale) {
           ++tally->disagree;
           failed = true;
+        }
+        if (c->agreement == Agreement::incomplete) {
+          ++tally->incomplete;
+          failed = true;  // not confirmed
         }
       }
     }
@@ -530,10 +613,10 @@ int run(const Options& o) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto tally_text = [](const char* what, const Tally& t) {
-    return fmt::format("{}: {} compared, {} agree, {} documented disagreement(s), {} new disagreement(s); "
-                       "{} unsupported ({} documented)",
-                       what, t.compared, t.agree, t.documented, t.disagree, t.unsupported + t.unsupported_documented,
-                       t.unsupported_documented);
+    return fmt::format("{}: {} compared, {} agree, {} documented disagreement(s), {} new disagreement(s), "
+                       "{} incomplete; {} unsupported ({} documented)",
+                       what, t.compared, t.agree, t.documented, t.disagree, t.incomplete,
+                       t.unsupported + t.unsupported_documented, t.unsupported_documented);
   };
   if (o.json) {
     nlohmann::json j;
@@ -557,7 +640,7 @@ int run(const Options& o) {
       fmt::print("{}", litmus_gpu_text(compared));
     }
   }
-  return failed ? 1 : 0;
+  return malformed ? 2 : failed ? 1 : 0;
 }
 
 }  // namespace
@@ -570,8 +653,9 @@ Command add_litmus_command(CLI::App& app) {
       "under the memory model and print whether the final condition holds, the permitted outcomes over the "
       "condition's registers and locations, and the witness (exists) or counterexample (forall, ~exists) as a "
       "schedule file and token. --liveness also reports whether some execution can hang. Exit 0: every test "
-      "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported or disagrees; 2: malformed "
-      "input or usage error.");
+      "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported, a thread faults (no verdict) "
+      "or runs past the step bound, or a test disagrees or, its search being incomplete, cannot be confirmed "
+      "('incomplete'); 2: malformed input or usage error.");
   sub->add_option("FILE", o->files, "Litmus files")->required();
   sub->add_flag("--liveness", o->liveness, "Also report whether some execution can hang (deadlock, non-termination)");
   sub->add_option("--expect", o->expect, "Compare the verdicts with a csv file 'path,0|1' (1: the condition holds)");
@@ -579,11 +663,13 @@ Command add_litmus_command(CLI::App& app) {
                   "Compare liveness with a csv file 'path,0|1' (1: every execution terminates); implies --liveness");
   sub->add_option("--known", o->known,
                   "Documented disagreements, 'path,safety|liveness|unsupported,reason' per line");
-  sub->add_flag("--json", o->json, "Print JSON instead of text (no times)");
-  sub->add_flag("--print", o->print, "Print each test back as a litmus listing, then stop");
+  sub->add_flag("--json", o->json, "Print JSON instead of text (no times); not with --print or --emit-cuda");
+  sub->add_flag("--print", o->print,
+                "Print each test back as a litmus listing, then stop (an unsupported test is named on stderr, exit 1)");
   sub->add_option("--emit-cuda", o->emit_cuda,
                   "Write each test as a model of the GPU harness, DIR/<directory>/<test>.cu, and DIR/all.cu "
-                  "including them all (gpu/litmus/generate.sh), then stop");
+                  "including them all (gpu/litmus/generate.sh), then stop (an unsupported test is named on stderr, "
+                  "exit 1)");
   sub->add_option("--gpu", o->gpu,
                   "Compare each test's permitted outcomes with the GPU histograms of its generated model (JSON lines "
                   "of gpu/run-all.sh with SCOPESIM_GPU_SUITE=litmus); an outcome the GPU showed that the simulator "

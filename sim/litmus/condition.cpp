@@ -1,5 +1,7 @@
 #include "sim/litmus/condition.hpp"
 
+#include <set>
+
 namespace scopesim::litmus {
 
 std::string Term::outcome_name() const {
@@ -17,8 +19,14 @@ bool evaluate(const Expr& e, const std::function<std::int32_t(const Term&)>& val
     case Expr::Kind::eq: return value(e.lhs) == value(e.rhs);
     case Expr::Kind::ne: return value(e.lhs) != value(e.rhs);
     case Expr::Kind::not_: return !evaluate(*e.sub[0], value);
-    case Expr::Kind::and_: return evaluate(*e.sub[0], value) && evaluate(*e.sub[1], value);
-    case Expr::Kind::or_: return evaluate(*e.sub[0], value) || evaluate(*e.sub[1], value);
+    case Expr::Kind::and_:
+      for (const auto& s : e.sub)
+        if (!evaluate(*s, value)) return false;
+      return true;
+    case Expr::Kind::or_:
+      for (const auto& s : e.sub)
+        if (evaluate(*s, value)) return true;
+      return false;
   }
   return false;
 }
@@ -33,24 +41,23 @@ bool holds(Quantifier q, bool some_satisfies, bool some_violates) {
 }
 
 namespace {
-void collect(const Expr& e, std::vector<Term>& out) {
+// `seen`: the outcome names already in `out`.
+void collect(const Expr& e, std::vector<Term>& out, std::set<std::string>& seen) {
   auto add = [&](const Term& t) {
-    if (t.kind == Term::Kind::constant) return;
-    for (const Term& u : out)
-      if (u.outcome_name() == t.outcome_name()) return;
-    out.push_back(t);
+    if (t.kind != Term::Kind::constant && seen.insert(t.outcome_name()).second) out.push_back(t);
   };
   if (e.kind == Expr::Kind::eq || e.kind == Expr::Kind::ne) {
     add(e.lhs);
     add(e.rhs);
   }
-  for (const auto& s : e.sub) collect(*s, out);
+  for (const auto& s : e.sub) collect(*s, out, seen);
 }
 }  // namespace
 
 std::vector<Term> terms(const Expr& e) {
   std::vector<Term> out;
-  collect(e, out);
+  std::set<std::string> seen;
+  collect(e, out, seen);
   return out;
 }
 
@@ -69,8 +76,13 @@ std::string print(const Expr& e) {
     case Expr::Kind::eq: return e.lhs.outcome_name() + " == " + e.rhs.outcome_name();
     case Expr::Kind::ne: return e.lhs.outcome_name() + " != " + e.rhs.outcome_name();
     case Expr::Kind::not_: return "~(" + print(*e.sub[0]) + ")";
-    case Expr::Kind::and_: return "(" + print(*e.sub[0]) + " /\\ " + print(*e.sub[1]) + ")";
-    case Expr::Kind::or_: return "(" + print(*e.sub[0]) + " \\/ " + print(*e.sub[1]) + ")";
+    case Expr::Kind::and_:
+    case Expr::Kind::or_: {
+      std::string s = "(";
+      for (std::size_t i = 0; i < e.sub.size(); ++i)
+        s += (i == 0 ? "" : e.kind == Expr::Kind::and_ ? " /\\ " : " \\/ ") + print(*e.sub[i]);
+      return s + ")";
+    }
   }
   return "?";
 }

@@ -24,11 +24,19 @@ struct Term {
   std::string outcome_name() const;  // "P0:r1", "x", or the constant's digits
 };
 
+// A chain `a /\ b /\ c` is one and_ node with three operands, so that no
+// recursion over an Expr goes deeper per operand of a chain: only parentheses
+// and negations nest, and a parsed condition nests at most max_nesting deep.
 struct Expr {
   enum class Kind : std::uint8_t { eq, ne, and_, or_, not_, true_ } kind = Kind::true_;
   Term lhs, rhs;                          // eq, ne
-  std::vector<std::shared_ptr<Expr>> sub; // and_, or_ (two), not_ (one)
+  std::vector<std::shared_ptr<Expr>> sub; // and_, or_ (two or more), not_ (one)
 };
+
+// The deepest nesting of parentheses and negations a condition may have: every
+// recursion over an Expr (evaluate, print, terms) runs, on a fiber's stack
+// among others, at most about twice this deep.
+inline constexpr std::size_t max_nesting = 100;
 
 struct Condition {
   Quantifier quantifier = Quantifier::exists;
@@ -46,7 +54,7 @@ bool holds(Quantifier q, bool some_satisfies, bool some_violates);
 // Every register and location term, in order of first mention.
 std::vector<Term> terms(const Expr& e);
 
-// "exists (P0:r0 == 1 /\ x != 2)"
+// "exists ((P0:r0 == 1 /\ x != 2 /\ y == 0))": an and_/or_ node in parentheses, its operands in order
 std::string print(const Condition& c);
 std::string print(const Expr& e);
 std::string_view name(Quantifier q);  // "exists", "~exists", "forall"

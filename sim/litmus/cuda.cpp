@@ -42,16 +42,17 @@ std::string qualifiers(const Instr& in) {
   return "." + std::string(name(in.sem)) + "." + std::string(name(in.scope));
 }
 
-// atom/red operation with its PTX type; sub is add of the negation.
-std::string rmw_suffix(RmwOp op) {
-  switch (op) {
+// atom/red operation with its PTX type, as the simulator computes it
+// (program.hpp, Instr::is_unsigned); sub is add of the negation.
+std::string rmw_suffix(const Instr& in) {
+  switch (in.rmw) {
     case RmwOp::add:
     case RmwOp::sub: return ".add.u32";
     case RmwOp::and_: return ".and.b32";
     case RmwOp::or_: return ".or.b32";
     case RmwOp::xor_: return ".xor.b32";
-    case RmwOp::min: return ".min.s32";
-    case RmwOp::max: return ".max.s32";
+    case RmwOp::min: return in.is_unsigned ? ".min.u32" : ".min.s32";
+    case RmwOp::max: return in.is_unsigned ? ".max.u32" : ".max.s32";
     case RmwOp::exch: return ".exch.b32";
     case RmwOp::cas: return ".cas.b32";
     case RmwOp::inc: return ".inc.u32";
@@ -174,7 +175,7 @@ class Emitter {
         const std::string v = in.rmw == RmwOp::sub ? "0u - " + operand(in.a) : operand(in.a);
         const bool as_red = in.op == Op::red && (in.sem == Sem::relaxed || in.sem == Sem::release);
         if (as_red) {
-          lane0("asm volatile(\"red" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) + " [%0], %1;\" :: \"l\"(" + loc +
+          lane0("asm volatile(\"red" + qualifiers(in) + ".global" + rmw_suffix(in) + " [%0], %1;\" :: \"l\"(" + loc +
                 "), \"r\"(" + v + ") : \"memory\");" + comment);
           break;
         }
@@ -182,11 +183,11 @@ class Emitter {
         const bool cas = in.rmw == RmwOp::cas;
         std::string code;
         if (in.op == Op::atom)
-          code = "asm volatile(\"atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) + " %0, [%1], %2" +
+          code = "asm volatile(\"atom" + qualifiers(in) + ".global" + rmw_suffix(in) + " %0, [%1], %2" +
                  (cas ? ", %3" : "") + ";\" : \"=r\"(" + reg_var(in.reg) + ") : \"l\"(" + loc + "), \"r\"(" + v + ")" +
                  (cas ? ", \"r\"(" + operand(in.b) + ")" : "") + " : \"memory\");" + comment;
         else
-          code = "asm volatile(\"{ .reg .b32 dropped; atom" + qualifiers(in) + ".global" + rmw_suffix(in.rmw) +
+          code = "asm volatile(\"{ .reg .b32 dropped; atom" + qualifiers(in) + ".global" + rmw_suffix(in) +
                  " dropped, [%0], %1; }\" :: \"l\"(" + loc + "), \"r\"(" + v + ") : \"memory\");" + comment;
         lane0(code, in.op == Op::atom ? in.reg : "");
         break;
@@ -206,8 +207,8 @@ class Emitter {
       case Op::local: {
         static const char* ops[] = {"+", "-", "*", "/"};
         const std::string op = ops[static_cast<int>(in.local)];
-        // Wrapping 32-bit arithmetic, signed division: as the simulator computes them.
-        if (in.local == LocalOp::div)
+        // Wrapping 32-bit arithmetic, signed division unless .u32: as the simulator computes them.
+        if (in.local == LocalOp::div && !in.is_unsigned)
           line(reg_var(in.reg) + " = " + signed_operand(in.a) + " / " + signed_operand(in.b) + ";" + comment);
         else
           line(reg_var(in.reg) + " = (int)(" + operand(in.a) + " " + op + " " + operand(in.b) + ");" + comment);
@@ -224,8 +225,10 @@ class Emitter {
       case Op::branch: {
         spin_check(in);
         static const char* cmps[] = {"==", "!=", "<", "<=", ">", ">="};
-        line("if (" + signed_operand(in.a) + " " + cmps[static_cast<int>(in.cmp)] + " " + signed_operand(in.b) +
-             ") goto " + label(t, in.label) + ";" + comment);
+        // Signed comparison unless .u32, as the simulator compares.
+        const auto value = in.is_unsigned ? operand : signed_operand;
+        line("if (" + value(in.a) + " " + cmps[static_cast<int>(in.cmp)] + " " + value(in.b) + ") goto " +
+             label(t, in.label) + ";" + comment);
         break;
       }
     }
@@ -246,8 +249,11 @@ class Emitter {
 }  // namespace
 
 std::string gpu_model_name(const std::string& file) {
-  const std::filesystem::path f(file);
-  const std::string dir = f.parent_path().filename().string();
+  // "sub/../MP.litmus" is "MP.litmus"; a directory that is no name ("..",
+  // above the current one) is left out: the name never leads out of "litmus/".
+  const std::filesystem::path f = std::filesystem::path(file).lexically_normal();
+  std::string dir = f.parent_path().filename().string();
+  if (dir == "." || dir == "..") dir.clear();
   return "litmus/" + (dir.empty() ? "" : dir + "/") + f.stem().string();
 }
 

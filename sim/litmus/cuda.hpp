@@ -32,7 +32,8 @@
 namespace scopesim::litmus {
 
 // The harness's name of the test in `file`: "litmus/<directory>/<stem>"
-// (the last directory and the file name without .litmus), e.g.
+// (the last directory of the lexically normal path, left out when it is
+// "..", and the file name without .litmus), e.g.
 // "litmus/Manual/SB+bar-const-diff".
 std::string gpu_model_name(const std::string& file);
 

@@ -17,7 +17,7 @@ namespace scopesim::litmus {
 namespace {
 
 // Steps of local code (branches, arithmetic) a thread may take between two
-// memory operations before it is reported as looping without touching memory.
+// memory operations; past them it does not terminate (never_terminates).
 constexpr std::uint64_t local_step_bound = 1000000;
 
 std::uint64_t bits(std::int32_t v) { return static_cast<std::uint32_t>(v); }
@@ -75,8 +75,7 @@ class Interpreter {
       const Instr& in = t_.code[pc];
       const Where w = where(pc);
       std::size_t next = pc + 1;
-      if (++local_steps > local_step_bound)
-        throw std::runtime_error(t_.name + " loops without touching memory at " + p_.file + ":" + std::to_string(w.line));
+      if (++local_steps > local_step_bound) never_terminates(w);
       switch (in.op) {
         case Op::ld: {
           Event e = cell_event(EventKind::load, cells_.location.at(in.loc), w);
@@ -98,6 +97,8 @@ class Interpreter {
           Event e = cell_event(EventKind::rmw, cells_.location.at(in.loc), w);
           set_semantics(e, in);
           e.rmw = in.rmw;
+          // PTX: .u32 compares unsigned (min, max); inc and dec are defined for .u32 only.
+          if (in.is_unsigned || in.rmw == RmwOp::inc || in.rmw == RmwOp::dec) e.type = ValueType::u32;
           e.operand = bits(operand(in.a));
           e.operand2 = bits(operand(in.b));
           const std::int32_t old = value(perform(e));
@@ -124,7 +125,9 @@ class Interpreter {
         case Op::label: break;
         case Op::jump: next = labels_.at(in.label); break;
         case Op::branch:
-          if (compare(in.cmp, operand(in.a), operand(in.b))) next = labels_.at(in.label);
+          if (in.is_unsigned ? compare(in.cmp, bits(operand(in.a)), bits(operand(in.b)))
+                             : compare(in.cmp, operand(in.a), operand(in.b)))
+            next = labels_.at(in.label);
           break;
       }
       pc = next;
@@ -142,6 +145,19 @@ class Interpreter {
  private:
   static std::uint64_t perform(const Event& e) { return current_door()->perform(e); }
 
+  // The thread loops in local code without touching memory: it does not
+  // terminate. It keeps performing events that do nothing (relaxed fences:
+  // local, lowered to no PTX operation) until the engine's per-thread step
+  // bound ends the run with a non-termination finding at `w`; that perform
+  // never returns.
+  [[noreturn]] static void never_terminates(const Where& w) {
+    Event e;
+    e.kind = EventKind::fence;
+    e.order = Order::relaxed;
+    e.where = w;
+    for (;;) perform(e);
+  }
+
   Where where(std::size_t pc) const { return Where{p_.file.c_str(), l_.lines[k_][pc], 0}; }
 
   std::int32_t operand(const Operand& o) const {
@@ -157,15 +173,16 @@ class Interpreter {
       case LocalOp::sub: return static_cast<std::int32_t>(a - b);
       case LocalOp::mul: return static_cast<std::int32_t>(a * b);
       case LocalOp::div:
-        if (b == 0 || (operand(in.a) == INT32_MIN && operand(in.b) == -1))
+        if (b == 0 || (!in.is_unsigned && operand(in.a) == INT32_MIN && operand(in.b) == -1))
           throw std::runtime_error(t_.name + " divides by " + std::to_string(operand(in.b)) + " at " + p_.file + ":" +
                                    std::to_string(w.line));
-        return operand(in.a) / operand(in.b);
+        return in.is_unsigned ? static_cast<std::int32_t>(a / b) : operand(in.a) / operand(in.b);
     }
     return 0;
   }
 
-  static bool compare(BranchCmp c, std::int32_t a, std::int32_t b) {
+  template <class T>  // std::int32_t (signed) or std::uint64_t holding 32 bits (unsigned)
+  static bool compare(BranchCmp c, T a, T b) {
     switch (c) {
       case BranchCmp::eq: return a == b;
       case BranchCmp::ne: return a != b;

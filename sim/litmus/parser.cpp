@@ -46,19 +46,35 @@ bool is_register(std::string_view s) {
   return true;
 }
 
-std::optional<std::int64_t> number(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  std::int64_t v = 0;
-  const bool neg = s[0] == '-';
+// An integer literal: decimal or 0x hexadecimal digits after at most one '-'.
+// `fits`: its value fits 64 bits (else `value` is 0).
+struct Literal {
+  std::int64_t value = 0;
+  bool fits = true;
+};
+
+std::optional<Literal> literal(std::string_view s) {
+  const bool neg = !s.empty() && s[0] == '-';
   std::string_view d = neg ? s.substr(1) : s;
   int base = 10;
   if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
     d.remove_prefix(2);
     base = 16;
   }
-  auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v, base);
-  if (ec != std::errc() || p != d.data() + d.size()) return std::nullopt;
-  return neg ? -v : v;
+  std::uint64_t magnitude = 0;
+  const auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), magnitude, base);
+  if (d.empty() || p != d.data() + d.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return std::nullopt;  // no digits, a second sign ("--5"), or other characters
+  const std::uint64_t most = neg ? std::uint64_t{1} << 63 : std::uint64_t{INT64_MAX};
+  if (ec == std::errc::result_out_of_range || magnitude > most) return Literal{0, false};
+  return Literal{neg ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude), true};
+}
+
+// A literal's value when it fits 64 bits.
+std::optional<std::int64_t> number(std::string_view s) {
+  const auto l = literal(s);
+  if (!l || !l->fits) return std::nullopt;
+  return l->value;
 }
 
 class Parser {
@@ -137,13 +153,17 @@ class Parser {
     }
     std::string l = trim(lines_[i_]);
     if (l[0] != '{') fail(lineno(), "expected the initial state '{ ... }', found '" + l + "'");
-    // Collect everything up to '}' with the line each entry starts on.
+    // Collect everything up to '}' with the line each entry starts on; an
+    // entry never starts with blanks, so each character is looked at once.
     std::string entry;
     std::uint32_t entry_line = lineno();
     std::size_t at = lines_[i_].find('{') + 1;
     const std::uint32_t open = lineno();
     for (;;) {
-      if (i_ >= lines_.size()) fail(open, "initial state is never closed (missing '}')");
+      // The thread row or the condition inside the state: its '}' is missing.
+      if (i_ >= lines_.size() ||
+          (at == 0 && (is_placement_row(trim(lines_[i_])) || is_condition_start(trim(lines_[i_])))))
+        fail(open, "initial state is never closed (missing '}')");
       const std::string& s = lines_[i_];
       bool closed = false;
       for (; at < s.size(); ++at) {
@@ -157,7 +177,10 @@ class Parser {
           entry.clear();
           continue;
         }
-        if (trim(entry).empty()) entry_line = lineno();
+        if (entry.empty()) {
+          if (std::isspace(static_cast<unsigned char>(c))) continue;
+          entry_line = lineno();
+        }
         entry += c;
       }
       if (closed) {
@@ -167,7 +190,7 @@ class Parser {
         ++i_;
         return;
       }
-      entry += ' ';
+      if (!entry.empty()) entry += ' ';
       ++i_;
       at = 0;
     }
@@ -182,18 +205,21 @@ class Parser {
       fail(line, "expected 'location=value' or 'P<n>:reg=value' in the initial state, found '" + e + "'");
     }
     const std::string lhs = trim(e.substr(0, eq)), rhs = trim(e.substr(eq + 1));
-    const auto v = number(rhs);
+    const auto v = literal(rhs);
     if (!v) {
       if (!rhs.empty() && (rhs[0] == '&' || is_ident(rhs))) unsupported(line, "initial value '" + rhs + "' is an address");
       fail(line, "initial value '" + rhs + "' is not a number");
     }
-    const std::int32_t value = int32(*v, line);
+    const std::int32_t value = int32(*v, rhs, line);
     const std::size_t colon = lhs.find(':');
     if (colon != std::string::npos) {
       const std::string t = trim(lhs.substr(0, colon)), r = trim(lhs.substr(colon + 1));
       const auto idx = thread_index(t);
       if (!idx) fail(line, "'" + t + "' is not a thread (P0, P1, ...)");
       if (!is_register(r)) fail(line, "'" + r + "' is not a register (r0, r1, ...)");
+      for (const InitReg& earlier : init_regs_)
+        if (earlier.thread == *idx && earlier.reg == r)
+          fail(line, "register 'P" + std::to_string(*idx) + ":" + r + "' is initialised twice");
       init_regs_.push_back({*idx, r, value, line});
       return;
     }
@@ -202,16 +228,19 @@ class Parser {
     p_.locations[lhs] = value;
   }
 
-  std::int32_t int32(std::int64_t v, std::uint32_t line) const {
-    if (v < INT32_MIN || v > UINT32_MAX) unsupported(line, "value " + std::to_string(v) + " does not fit 32 bits");
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+  // A 32-bit value, signed or not: -2^31 to 2^32-1 (`text`: the literal as written).
+  std::int32_t int32(const Literal& v, const std::string& text, std::uint32_t line) const {
+    if (!v.fits || v.value < INT32_MIN || v.value > UINT32_MAX) unsupported(line, "value " + text + " does not fit 32 bits");
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v.value));
   }
 
-  static std::optional<std::uint32_t> thread_index(std::string t) {
+  // The index of thread "P<n>" (or "<n>"); a test has far fewer threads than
+  // the largest index, which callers compare with the number of threads.
+  static std::optional<std::uint64_t> thread_index(std::string t) {
     if (!t.empty() && t[0] == 'P') t = t.substr(1);
     const auto n = number(t);
     if (!n || *n < 0 || t[0] == '-') return std::nullopt;
-    return static_cast<std::uint32_t>(*n);
+    return static_cast<std::uint64_t>(*n);
   }
 
   void placement() {
@@ -255,9 +284,22 @@ class Parser {
     ++i_;
   }
 
+  // "P0@cta 0,gpu 0 | ...": a thread name, then '@'.
+  static bool is_placement_row(std::string_view l) {
+    std::size_t k = 1;
+    while (k < l.size() && std::isdigit(static_cast<unsigned char>(l[k]))) ++k;
+    if (l.empty() || l[0] != 'P' || k == 1) return false;
+    while (k < l.size() && std::isspace(static_cast<unsigned char>(l[k]))) ++k;
+    return k < l.size() && l[k] == '@';
+  }
+
+  // "exists", "forall" or either after '~' and blanks ("~ exists"; condition()
+  // refuses "~forall" by name).
   static bool is_condition_start(const std::string& l) {
-    for (std::string_view q : {"exists", "~exists", "forall"})
-      if (starts_with(l, q) && (l.size() == q.size() || !std::isalnum(static_cast<unsigned char>(l[q.size()]))))
+    std::string_view rest = l;
+    if (!rest.empty() && rest[0] == '~') rest = std::string_view(l).substr(std::min(l.find_first_not_of(" \t", 1), l.size()));
+    for (std::string_view q : {"exists", "forall"})
+      if (starts_with(rest, q) && (rest.size() == q.size() || !std::isalnum(static_cast<unsigned char>(rest[q.size()]))))
         return true;
     return false;
   }
@@ -283,7 +325,7 @@ class Parser {
 
   Operand operand(const std::string& s, const std::string& what) {
     if (is_register(s)) return Operand::of(s);
-    if (auto v = number(s)) return Operand::constant(int32(*v, lineno()));
+    if (auto v = literal(s)) return Operand::constant(int32(*v, s, lineno()));
     fail(lineno(), what + " '" + s + "' is neither a register nor a number");
   }
   std::string reg(const std::string& s) {
@@ -303,16 +345,22 @@ class Parser {
                          " operand(s), found " + std::to_string(ops.size()));
   }
 
-  // Splits "ld.acquire.gpu.u32" into its words, checking and dropping a 32-bit type suffix.
-  std::vector<std::string> words(const std::string& mnemonic) {
+  // Splits "ld.acquire.gpu.u32" into its words, checking and dropping a
+  // 32-bit type suffix; `is_unsigned`: the suffix is .u32.
+  std::vector<std::string> words(const std::string& mnemonic, bool& is_unsigned) {
     std::vector<std::string> w = split(mnemonic, '.');
+    is_unsigned = false;
     if (!w.empty()) {
       const std::string& last = w.back();
       static const std::set<std::string> ok{"b32", "u32", "s32"};
       static const std::set<std::string> other{"b8", "b16", "b64", "u8", "u16", "u64", "s8", "s16", "s64",
                                                "f16", "f32", "f64", "b128"};
-      if (ok.count(last)) w.pop_back();
-      else if (other.count(last)) unsupported(lineno(), "'" + mnemonic + "': only 32-bit accesses are modelled (mixed sizes)");
+      if (ok.count(last)) {
+        is_unsigned = last == "u32";
+        w.pop_back();
+      } else if (other.count(last)) {
+        unsupported(lineno(), "'" + mnemonic + "': only 32-bit accesses are modelled (mixed sizes)");
+      }
     }
     return w;
   }
@@ -387,7 +435,7 @@ class Parser {
     if (sp != std::string::npos) ops = split(cell.substr(sp), ',');
     for (const std::string& o : ops)
       if (o.empty()) fail(lineno(), "empty operand in '" + cell + "'");
-    const std::vector<std::string> w = words(mnemonic);
+    const std::vector<std::string> w = words(mnemonic, in.is_unsigned);
     const std::string& head = w[0];
     static const std::set<std::string> proxy_ops{"tld", "suld", "cold", "sust", "suatom", "sured", "tex", "ldu"};
     if (proxy_ops.count(head)) unsupported(lineno(), "'" + mnemonic + "': proxies (texture, surface, constant) are not modelled");
@@ -537,47 +585,46 @@ class Parser {
       ++pos_;
       c.quantifier = Quantifier::forall;
     } else {
-      fail(start, "expected exists, ~exists or forall");
+      std::string q = peek();
+      if (q == "~" && pos_ + 1 < toks_.size()) q += toks_[pos_ + 1].text;
+      fail(start, "expected exists, ~exists or forall, found '" + q + "'");
     }
-    c.expr = disjunction();
+    c.expr = disjunction(0);
     if (pos_ < toks_.size()) fail(toks_[pos_].line, "unexpected '" + toks_[pos_].text + "' after the condition");
   }
 
   std::string peek() const { return pos_ < toks_.size() ? toks_[pos_].text : ""; }
   std::uint32_t tok_line() const { return pos_ < toks_.size() ? toks_[pos_].line : toks_.empty() ? p_.condition.line : toks_.back().line; }
-  std::shared_ptr<Expr> binary(Expr::Kind k, std::shared_ptr<Expr> a, std::shared_ptr<Expr> b) {
+  // `depth`: the parentheses and negations around what is parsed (at most max_nesting).
+  std::shared_ptr<Expr> disjunction(std::size_t depth) { return chain(Expr::Kind::or_, "\\/", depth); }
+  std::shared_ptr<Expr> conjunction(std::size_t depth) { return chain(Expr::Kind::and_, "/\\", depth); }
+  // Operands joined by `op` (\/ of conjunctions, /\ of unaries) as one node of kind `k`.
+  std::shared_ptr<Expr> chain(Expr::Kind k, const std::string& op, std::size_t depth) {
+    auto operand = [&] { return k == Expr::Kind::or_ ? conjunction(depth) : unary(depth); };
+    auto first = operand();
+    if (peek() != op) return first;
     auto e = std::make_shared<Expr>();
     e->kind = k;
-    e->sub = {std::move(a), std::move(b)};
-    return e;
-  }
-  std::shared_ptr<Expr> disjunction() {
-    auto e = conjunction();
-    while (peek() == "\\/") {
+    e->sub.push_back(std::move(first));
+    while (peek() == op) {
       ++pos_;
-      e = binary(Expr::Kind::or_, e, conjunction());
+      e->sub.push_back(operand());
     }
     return e;
   }
-  std::shared_ptr<Expr> conjunction() {
-    auto e = unary();
-    while (peek() == "/\\") {
-      ++pos_;
-      e = binary(Expr::Kind::and_, e, unary());
-    }
-    return e;
-  }
-  std::shared_ptr<Expr> unary() {
+  std::shared_ptr<Expr> unary(std::size_t depth) {
+    if ((peek() == "~" || peek() == "(") && depth == max_nesting)
+      fail(tok_line(), "condition nested deeper than " + std::to_string(max_nesting));
     if (peek() == "~") {
       ++pos_;
       auto e = std::make_shared<Expr>();
       e->kind = Expr::Kind::not_;
-      e->sub = {unary()};
+      e->sub = {unary(depth + 1)};
       return e;
     }
     if (peek() == "(") {
       ++pos_;
-      auto e = disjunction();
+      auto e = disjunction(depth + 1);
       if (peek() != ")") fail(tok_line(), "expected ')' in the condition" + found());
       ++pos_;
       return e;
@@ -609,11 +656,11 @@ class Parser {
         fail(t.line, "'" + t.text.substr(0, colon) + "' in the condition is not a thread of the test");
       if (!is_register(r)) fail(t.line, "'" + r + "' in the condition is not a register");
       out.kind = Term::Kind::reg;
-      out.thread = *idx;
+      out.thread = static_cast<std::uint32_t>(*idx);  // below the number of threads
       out.name = r;
-    } else if (auto v = number(t.text)) {
+    } else if (auto v = literal(t.text)) {
       out.kind = Term::Kind::constant;
-      out.value = int32(*v, t.line);
+      out.value = int32(*v, t.text, t.line);
     } else if (is_ident(t.text) && !is_register(t.text)) {
       out.kind = Term::Kind::location;
       out.name = t.text;
@@ -646,7 +693,7 @@ class Parser {
   }
 
   struct InitReg {
-    std::uint32_t thread;
+    std::uint64_t thread;
     std::string reg;
     std::int32_t value;
     std::uint32_t line;

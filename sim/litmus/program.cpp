@@ -175,7 +175,8 @@ std::string_view local_name(LocalOp o) {
 
 }  // namespace
 
-std::string print(const Instr& in) {
+namespace {
+std::string print_untyped(const Instr& in) {
   switch (in.op) {
     case Op::ld: return "ld" + sem_scope(in) + " " + in.reg + ", " + in.loc;
     case Op::st: return "st" + sem_scope(in) + " " + in.loc + ", " + text(in.a);
@@ -199,6 +200,14 @@ std::string print(const Instr& in) {
     case Op::branch: return std::string(cmp_name(in.cmp)) + " " + text(in.a) + ", " + text(in.b) + ", " + in.label;
   }
   return "?";
+}
+}  // namespace
+
+std::string print(const Instr& in) {
+  std::string s = print_untyped(in);
+  // The type ends the mnemonic: "atom.relaxed.gpu.min.u32 r0, x, 1", "div.u32 r1, r0, 2".
+  if (in.is_unsigned) s.insert(std::min(s.find(' '), s.size()), ".u32");
+  return s;
 }
 
 std::uint32_t first_row_line(const Program& p) {

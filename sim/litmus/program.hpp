@@ -49,6 +49,10 @@ struct Instr {
   Sem sem = Sem::weak;          // ld/st/atom/red/fence; `volatile` is relaxed.sys
   Scope scope = Scope::sys;
   bool is_volatile = false;     // ld.volatile / st.volatile (printed back as such)
+  // The .u32 type: div, atom/red min and max, and branch comparisons are
+  // unsigned (PTX); without it (or with .s32, .b32) they are signed. inc and
+  // dec are unsigned either way (PTX defines them for .u32 only).
+  bool is_unsigned = false;
   RmwOp rmw = RmwOp::add;       // atom/red
   LocalOp local = LocalOp::add;
   BranchCmp cmp = BranchCmp::eq;

@@ -21,6 +21,11 @@ TEST(LitmusCuda, ModelNameIsDirectoryAndStem) {
   EXPECT_EQ(gpu_model_name("tests/conformance/dat3m-ptx/Manual/SB+bar-const-diff.litmus"),
             "litmus/Manual/SB+bar-const-diff");
   EXPECT_EQ(gpu_model_name("MP.litmus"), "litmus/MP");
+  // Lexically normal; a ".." directory is no name and is left out.
+  EXPECT_EQ(gpu_model_name("sub/../MP.litmus"), "litmus/MP");
+  EXPECT_EQ(gpu_model_name("a/b/../c/MP.litmus"), "litmus/c/MP");
+  EXPECT_EQ(gpu_model_name("../MP.litmus"), "litmus/MP");
+  EXPECT_EQ(gpu_model_name("../../MP.litmus"), "litmus/MP");
 }
 
 // P0 spins on f (LC00 is passed before the jump back to it: one check); P1's
@@ -67,6 +72,32 @@ exists (P1:r0 == 0))",
   const std::string cu = cuda_source(p, "litmus/bar");
   EXPECT_EQ(count(cu, "bar.cta.sync %0, %1;\" :: \"r\"(1u), \"r\"(96u)"), 2u);
   EXPECT_EQ(count(cu, "bar.cta.sync %0, %1;\" :: \"r\"(2u), \"r\"(32u * 1u)"), 1u);
+}
+
+// The GPU computes what the simulator does: .u32 min/max and division and
+// branch comparisons unsigned, signed without a type; inc and dec are .u32.
+TEST(LitmusCuda, IntegerTypesMatchTheSimulator) {
+  const Program p = parse(R"(PTX types
+{ x=0; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.u32 r0, x, 1 ;
+atom.relaxed.gpu.min r1, x, 1 ;
+atom.relaxed.gpu.inc r2, x, 3 ;
+div.u32 r3, r0, 2 ;
+div r4, r0, 2 ;
+L: ;
+blt.u32 r3, 1, L ;
+blt r4, 1, L ;
+exists (x == 0))",
+                          "types.litmus");
+  const std::string cu = cuda_source(p, "litmus/types");
+  EXPECT_EQ(count(cu, ".min.u32 %0"), 1u);
+  EXPECT_EQ(count(cu, ".min.s32 %0"), 1u);
+  EXPECT_EQ(count(cu, ".inc.u32 %0"), 1u);
+  EXPECT_NE(cu.find("reg_r3 = (int)((unsigned)reg_r0 / 2u);"), std::string::npos);
+  EXPECT_NE(cu.find("reg_r4 = reg_r0 / (2);"), std::string::npos);
+  EXPECT_NE(cu.find("if ((unsigned)reg_r3 < 1u) goto P0_L;"), std::string::npos);
+  EXPECT_NE(cu.find("if (reg_r4 < (1)) goto P0_L;"), std::string::npos);
 }
 
 }  // namespace

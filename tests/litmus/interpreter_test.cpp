@@ -152,6 +152,107 @@ forall (y == 6 /\ P0:r1 == 6))");
   EXPECT_TRUE(v.holds);
 }
 
+// A condition of 7000 terms joined by /\ is evaluated by the host on a
+// fiber's stack. P0 reads the initial 0, so every `P0:r0 == 0` holds: the
+// chain holds; one `P0:r0 == 1` at its end makes it false.
+TEST(LitmusInterpreter, LongConditionChainsGetTheirVerdict) {
+  auto chain = [](const std::string& last) {
+    std::string c = "P0:r0 == 0";
+    for (int i = 1; i < 6999; ++i) c += " /\\ P0:r0 == 0";
+    return "PTX chain\n{ x=0; }\nP0@cta 0,gpu 0 ;\nld.relaxed.gpu r0, x ;\nexists (" + c + " /\\ " + last + ")";
+  };
+  const Verdict all = run(chain("P0:r0 == 0"));
+  EXPECT_TRUE(all.exploration.findings.empty());
+  EXPECT_TRUE(all.proved);
+  EXPECT_TRUE(all.holds);
+  const Verdict last_fails = run(chain("P0:r0 == 1"));
+  EXPECT_TRUE(last_fails.exploration.findings.empty());
+  EXPECT_TRUE(last_fails.proved);
+  EXPECT_FALSE(last_fails.holds);
+}
+
+// A thread that faults has no final state, so the test gets no verdict:
+// r0 reads the initial 0 and `div r1, 5, r0` divides by it; a barrier id
+// taken from a register holding 99 is outside 0..15 (docs/conformance.md,
+// "Barriers").
+TEST(LitmusInterpreter, AFaultingThreadLeavesTheTestWithoutAVerdict) {
+  for (const char* text : {R"(PTX div0
+{ x=0; }
+P0@cta 0,gpu 0 ;
+ld.relaxed.gpu r0, x ;
+div r1, 5, r0 ;
+exists (P0:r1 == 0))",
+                           R"(PTX bar99
+{ x=0; P0:r0=99; }
+P0@cta 0,gpu 0 ;
+bar.cta.sync 0, r0 ;
+forall (x == 0))"}) {
+    const Verdict v = run(text);
+    ASSERT_TRUE(v.fault.has_value()) << text;
+    EXPECT_EQ(v.exploration.findings[*v.fault].finding.kind, FindingKind::kernel_fault);
+    EXPECT_FALSE(v.proved);
+  }
+}
+
+// `L: goto L` never touches memory and never ends: a non-termination finding,
+// so the test can hang, no execution ends, and the verdict (the exists does
+// not hold over no final state) is not proved: the step bound cut it.
+TEST(LitmusInterpreter, AnEndlessLocalLoopDoesNotTerminate) {
+  const Verdict v = run(R"(PTX loop
+{ x=0; }
+P0@cta 0,gpu 0 ;
+L: ;
+goto L ;
+exists (x == 0))");
+  EXPECT_TRUE(has(v, FindingKind::non_termination));
+  EXPECT_FALSE(has(v, FindingKind::kernel_fault));
+  EXPECT_TRUE(v.can_hang);
+  EXPECT_TRUE(v.past_step_bound);
+  EXPECT_TRUE(v.exploration.outcomes.empty());
+  EXPECT_FALSE(v.proved);
+  EXPECT_FALSE(v.fault.has_value());
+}
+
+// PTX integer semantics by type, one thread so one execution. With .u32:
+// min(0xffffffff, 1) = 1; max(1, 0xffffffff) = 0xffffffff (-1); inc of
+// 0xfffffffb (-5) with bound 3: old >= 3, so 0; dec of -5 with bound 3:
+// old > 3, so 3; dec of 0: 3; 0xfffffffc / 2 = 0x7ffffffe = 2147483646;
+// 0xffffffff < 1 is false, so the branch falls through and f is stored.
+// Signed (no type, .s32): min(-1, 1) = -1, max(1, -1) = 1, -4 / 2 = -2,
+// -1 < 1 jumps over the store; inc and dec stay unsigned.
+TEST(LitmusInterpreter, UnsignedTypesComputeUnsigned) {
+  const Verdict u = run(R"(PTX unsigned
+{ a=-1; b=1; c=-5; d=-5; e=0; f=0; P0:r9=-1; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.u32 r0, a, 1 ;
+red.relaxed.gpu.max.u32 b, -1 ;
+atom.relaxed.gpu.inc r2, c, 3 ;
+atom.relaxed.gpu.dec.u32 r3, d, 3 ;
+atom.relaxed.gpu.dec r4, e, 3 ;
+div.u32 r5, -4, 2 ;
+blt.u32 r9, 1, L ;
+st.relaxed.gpu f, 1 ;
+L: ;
+forall (a == 1 /\ b == -1 /\ c == 0 /\ d == 3 /\ e == 3 /\ P0:r5 == 2147483646 /\ f == 1))");
+  EXPECT_TRUE(u.exploration.findings.empty());
+  EXPECT_TRUE(u.proved);
+  EXPECT_TRUE(u.holds);
+  const Verdict s = run(R"(PTX signed
+{ a=-1; b=1; c=-5; f=0; P0:r9=-1; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.s32 r0, a, 1 ;
+atom.relaxed.gpu.max r1, b, -1 ;
+atom.relaxed.gpu.inc r2, c, 3 ;
+div.s32 r5, -4, 2 ;
+blt r9, 1, L ;
+st.relaxed.gpu f, 1 ;
+L: ;
+forall (a == -1 /\ b == 1 /\ c == 0 /\ P0:r5 == -2 /\ f == 0))");
+  EXPECT_TRUE(s.exploration.findings.empty());
+  EXPECT_TRUE(s.proved);
+  EXPECT_TRUE(s.holds);
+}
+
 // The builder makes the same program as the parser: SB with fence.sc.cta in
 // one CTA (row 12, second half) forbids r0=r1=0.
 TEST(LitmusInterpreter, BuiltProgramRunsLikeAParsedOne) {

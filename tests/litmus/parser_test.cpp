@@ -2,6 +2,9 @@
 // error (file:line: what) for malformed and unsupported input.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
+#include "sim/litmus/layout.hpp"
 #include "sim/litmus/parser.hpp"
 
 namespace scopesim::litmus {
@@ -99,6 +102,41 @@ TEST(LitmusParser, PrintThenParseGivesTheSameListing) {
   EXPECT_EQ(q.threads[1].init.at("r2"), 7);
 }
 
+// .u32 changes what div, min, max and branches compute, so it is kept and printed back.
+TEST(LitmusParser, UnsignedTypeIsKeptAndPrinted) {
+  const Program p = parse(R"(PTX u
+{ x=0; }
+P0@cta 0,gpu 0 ;
+atom.relaxed.gpu.min.u32 r0, x, 1 ;
+atom.relaxed.gpu.max.s32 r1, x, 1 ;
+div.u32 r2, r0, 2 ;
+L: ;
+bge.u32 r2, 1, L ;
+exists (x == 0))", "u.litmus");
+  const std::vector<Instr>& c = p.threads[0].code;
+  EXPECT_TRUE(c[0].is_unsigned);
+  EXPECT_FALSE(c[1].is_unsigned);
+  EXPECT_TRUE(c[2].is_unsigned);
+  EXPECT_TRUE(c[4].is_unsigned);
+  EXPECT_EQ(print(c[0]), "atom.relaxed.gpu.min.u32 r0, x, 1");
+  EXPECT_EQ(print(c[1]), "atom.relaxed.gpu.max r1, x, 1");
+  EXPECT_EQ(print(c[2]), "div.u32 r2, r0, 2");
+  EXPECT_EQ(print(c[4]), "bge.u32 r2, 1, L");
+  EXPECT_EQ(print(parse(print(p), "again.litmus")), print(p));
+}
+
+// Parsing is linear in the input: a megabyte of blanks inside the initial
+// state (and between its entries) takes well under a second.
+TEST(LitmusParser, LongBlanksInTheInitialStateParseInLinearTime) {
+  const std::string blanks(1 << 20, ' ');
+  const auto start = std::chrono::steady_clock::now();
+  const Program p = parse("PTX sp\n{ x=1;" + blanks + "y=2;\n" + blanks + "\n }\nP0@cta 0,gpu 0 ;\nld.weak r0, x ;\nexists (y == 2)",
+                          "sp.litmus");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  EXPECT_EQ(p.locations.at("x"), 1);
+  EXPECT_EQ(p.locations.at("y"), 2);
+}
+
 std::string error_of(const std::string& text) {
   try {
     parse(text, "t.litmus");
@@ -116,6 +154,10 @@ TEST(LitmusParser, MalformedInputNamesFileLineAndProblem) {
   EXPECT_EQ(error_of("foo bar\n"), "t.litmus:1: expected 'PTX NAME' header, found 'foo'");
   EXPECT_EQ(error_of("PTX t\nP0@cta 0,gpu 0 ;\n"), "t.litmus:2: expected the initial state '{ ... }', found 'P0@cta 0,gpu 0 ;'");
   EXPECT_EQ(error_of("PTX t\n{ x=0;\n"), "t.litmus:2: initial state is never closed (missing '}')");
+  // The thread row or the condition where the state should have ended: the '}' is missing.
+  EXPECT_EQ(error_of("PTX t\n{ x=0;\n P0@cta 0,gpu 0 ;\n ld.relaxed.gpu r0, x ;\nexists (P0:r0 == 1)\n"),
+            "t.litmus:2: initial state is never closed (missing '}')");
+  EXPECT_EQ(error_of("PTX t\n{ x=0;\nexists (x == 1)\n"), "t.litmus:2: initial state is never closed (missing '}')");
   EXPECT_EQ(error_of("PTX t\n{ x=a+1; }\n"), "t.litmus:2: initial value 'a+1' is not a number");
   EXPECT_EQ(error_of("PTX t\n{ }\nP1@cta 0,gpu 0 ;\n"), "t.litmus:3: thread 0 must be named P0, found 'P1'");
   EXPECT_EQ(error_of(kHead + "ld.weak r0, x ;\nexists (P0:r0 == 0)"),
@@ -139,6 +181,66 @@ TEST(LitmusParser, MalformedInputNamesFileLineAndProblem) {
             "t.litmus:5: 'P2' in the condition is not a thread of the test");
   EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\nexists (P0:r0 < 0)"),
             "t.litmus:5: unexpected '<' in the condition");
+}
+
+// A chain of /\ (or \/) is one node however long; parentheses and negations
+// nest at most max_nesting deep, and one more is malformed input.
+TEST(LitmusParser, ConditionChainsAreFlatAndNestingIsBounded) {
+  const Program p = parse(kHead + "ld.weak r0, x | ;\nexists (P0:r0 == 0 /\\ x == 1 /\\ x != 2 \\/ ~(x == 3))", "t.litmus");
+  ASSERT_EQ(p.condition.expr->kind, Expr::Kind::or_);
+  ASSERT_EQ(p.condition.expr->sub.size(), 2u);
+  EXPECT_EQ(p.condition.expr->sub[0]->sub.size(), 3u);
+  EXPECT_EQ(print(p.condition), "exists (((P0:r0 == 0 /\\ x == 1 /\\ x != 2) \\/ ~(x == 3)))");
+  auto nested = [](std::size_t depth, const std::string& open) {
+    std::string c;
+    for (std::size_t i = 0; i < depth; ++i) c += open;
+    c += "x == 0";
+    if (open == "(")
+      for (std::size_t i = 0; i < depth; ++i) c += ")";
+    return kHead + "ld.weak r0, x | ;\nexists " + c;
+  };
+  EXPECT_EQ(error_of(nested(max_nesting, "(")), "no error");
+  EXPECT_EQ(error_of(nested(max_nesting + 1, "(")), "t.litmus:5: condition nested deeper than 100");
+  EXPECT_EQ(error_of(nested(max_nesting, "~")), "no error");
+  EXPECT_EQ(error_of(nested(max_nesting + 1, "~")), "t.litmus:5: condition nested deeper than 100");
+  // Far deeper than any stack could recurse: the same one-line error.
+  EXPECT_EQ(error_of(nested(200000, "(")), "t.litmus:5: condition nested deeper than 100");
+}
+
+// Numbers: at most one '-'; a value that does not fit 32 bits is unsupported
+// however large; a thread index is never wrapped to 32 bits.
+TEST(LitmusParser, NumbersAndThreadIndexesAreReadWhole) {
+  const std::string row = kHead + "ld.weak r0, x | ;\n";
+  EXPECT_EQ(error_of(kHead + "st.weak x, --5 | ;\nexists (x == 0)"),
+            "t.litmus:4: stored value '--5' is neither a register nor a number");
+  EXPECT_EQ(error_of(kHead + "st.weak x, 4294967296 | ;\nexists (x == 0)"),
+            "t.litmus:4: unsupported: value 4294967296 does not fit 32 bits");
+  EXPECT_EQ(error_of(kHead + "st.weak x, 99999999999999999999 | ;\nexists (x == 0)"),
+            "t.litmus:4: unsupported: value 99999999999999999999 does not fit 32 bits");
+  EXPECT_EQ(error_of(row + "exists (x == -99999999999999999999)"),
+            "t.litmus:5: unsupported: value -99999999999999999999 does not fit 32 bits");
+  EXPECT_EQ(error_of("PTX t\n{ x=0x1ffffffff; }\n"), "t.litmus:2: unsupported: value 0x1ffffffff does not fit 32 bits");
+  // The largest and smallest 32-bit values fit (unsigned or signed).
+  const Program p = parse(kHead + "st.weak x, 4294967295 | st.weak x, -2147483648 ;\nexists (x == -1)", "t.litmus");
+  EXPECT_EQ(p.threads[0].code[0].a.value, -1);
+  EXPECT_EQ(p.threads[1].code[0].a.value, INT32_MIN);
+  // P4294967297 is not P1, P4294967296 not P0.
+  EXPECT_EQ(error_of(row + "exists (P4294967297:r0 == 1)"), "t.litmus:5: 'P4294967297' in the condition is not a thread of the test");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; P4294967296:r0=7; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\nexists (x == 0)"),
+            "t.litmus:2: thread P4294967296 is not in the test");
+}
+
+// Quantifiers after '~' and blanks, and registers initialised twice, are
+// malformed input named as such.
+TEST(LitmusParser, QuantifiersAndInitialisedRegistersAreChecked) {
+  const Program p = parse(kHead + "ld.weak r0, x | ;\n~ exists (P0:r0 == 1)", "t.litmus");
+  EXPECT_EQ(p.condition.quantifier, Quantifier::not_exists);
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n~forall (P0:r0 == 1)"),
+            "t.litmus:5: expected exists, ~exists or forall, found '~forall'");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n~ forall (P0:r0 == 1)"),
+            "t.litmus:5: expected exists, ~exists or forall, found '~forall'");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; P0:r1=1;\n0:r1=2; }\nP0@cta 0,gpu 0 ;\nexists (x == 0)"),
+            "t.litmus:3: register 'P0:r1' is initialised twice");
 }
 
 TEST(LitmusParser, InstructionsOutsideTheModelAreUnsupportedNotWrong) {
