@@ -105,8 +105,21 @@ expect_code 2 "compare with a negative budget" -- "$bin" compare litmus.SB.xcta 
 test_file="$repo/tests/conformance/dat3m-ptx/Nvidia/SB-cta.litmus"
 grep '"litmus/Nvidia/SB-cta"' "$repo/docs/gpu/litmus.jsonl" >sb-cta.jsonl
 cat sb-cta.jsonl sb-cta.jsonl >dup-cta.jsonl
+# litmus --gpu --json carries the comparison: SB-cta's GPU line, every outcome permitted (none
+# unsound), its counts adding up to its instances as in the line.
+"$bin" litmus --no-schedules --json --gpu sb-cta.jsonl "$test_file" >lg.json 2>err.txt
+python3 - lg.json sb-cta.jsonl <<'PY' 2>err.txt && pass || fail "litmus --gpu --json comparison: $(cat err.txt)"
+import json, sys
+gpu = json.load(open(sys.argv[1]))["gpu"]
+line = json.loads(open(sys.argv[2]).read())
+(t,) = gpu["tests"]
+assert t["model"] == "litmus/Nvidia/SB-cta" and t["unsound"] == []
+assert t["gpu_instances"] == line["instances"]
+assert sum(o["gpu_count"] for o in t["outcomes"]) == sum(o["count"] for o in line["outcomes"])
+assert all(o["permitted"] for o in t["outcomes"] if o["gpu_count"] > 0)
+PY
 expect_code 2 "litmus --gpu with two lines of a test" -- "$bin" litmus --no-schedules --gpu dup-cta.jsonl "$test_file"
-grep -qF "line 2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)" err.txt && pass ||
+grep -qF "dup-cta.jsonl:2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)" err.txt && pass ||
   fail "litmus --gpu does not refuse a second line"
 # litmus --gpu: an outcome's values are the ones the test observes, each once.
 sed 's/"values":\[/"values":[{"name":"x","type":"i32","bits":0},/' sb-cta.jsonl >extra.jsonl

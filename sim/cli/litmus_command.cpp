@@ -364,7 +364,7 @@ void report_unsupported(const Loaded& t) { report_error(t.file + ": unsupported:
 // The test's GPU histogram (if the results have its line) beside its
 // permitted outcomes, and the outcomes sc permits (what is not weak).
 LitmusGpuTest compare_with_gpu(const Loaded& t, const Result& r, const std::map<std::string, report::GpuResult>& gpu,
-                               ExploreOptions eo) {
+                               const std::string& gpu_file, ExploreOptions eo) {
   LitmusGpuTest c;
   c.file = t.file;
   c.condition = r.condition;
@@ -375,7 +375,7 @@ LitmusGpuTest compare_with_gpu(const Loaded& t, const Result& r, const std::map<
   std::optional<report::GpuResult> line;
   if (g != gpu.end()) {
     try {
-      line = with_condition(g->second, *t.program);
+      line = with_condition(g->second, *t.program, gpu_file);
     } catch (const std::exception& e) {
       throw UsageError(one_line(e.what()));
     }
@@ -520,7 +520,7 @@ int run(const Options& o) {
   std::map<std::string, report::GpuResult> gpu;
   if (!o.gpu.empty()) {
     try {
-      gpu = report::parse_gpu_results(read_text(o.gpu));
+      gpu = report::parse_gpu_results(read_text(o.gpu), o.gpu);
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
@@ -584,7 +584,7 @@ int run(const Options& o) {
           ++(documented ? tally->unsupported_documented : tally->unsupported);
     } else {
       r = runner.run(t.file, t.text, t.program);
-      if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, runner.explore_options()));
+      if (!o.gpu.empty()) compared.push_back(compare_with_gpu(t, r, gpu, o.gpu, runner.explore_options()));
       failed |= !r.fault.empty() || r.past_step_bound;
       const std::optional<bool> holds = r.fault.empty() ? std::optional<bool>(r.holds) : std::nullopt;
       if (safety) compare(r.safety, safety->find(t.file), holds, r.proved, known, t.file, "safety");
@@ -621,7 +621,8 @@ int run(const Options& o) {
   if (o.json) {
     nlohmann::json j;
     j["tests"] = all;
-    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (!o.gpu.empty()) j["gpu"] = litmus_gpu_json(compared);
+    print_json(j);
   } else {
     if (safety) fmt::print("{}\n", tally_text("safety", ts));
     if (live) fmt::print("{}\n", tally_text("liveness", tl));

@@ -22,15 +22,16 @@ bool satisfies(const std::string& outcome_text) {
 
 }  // namespace
 
-report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p) {
+report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p, std::string_view source) {
   const std::vector<std::string> names = litmus::observed_names(p);
   report::GpuResult out = g;
   for (std::size_t i = 0; i < out.outcomes.size(); ++i) {
     report::GpuOutcome& o = out.outcomes[i];
     if (!o.terminated) continue;
     auto malformed = [&](const std::string& what) {
-      return std::runtime_error(fmt::format("line {}: {}: 'outcomes[{}]' {} (the test observes {})", g.line, g.model, i,
-                                            what, fmt::join(names, ", ")));
+      return std::runtime_error(fmt::format("{}: {}: 'outcomes[{}]' {} (the test observes {})",
+                                            report::result_line(source, g.line), g.model, i, what,
+                                            fmt::join(names, ", ")));
     };
     // The values the test observes, each once (the parser refuses a name
     // twice), in the simulator's order, so that equal outcomes read alike.
@@ -78,6 +79,23 @@ std::string litmus_gpu_text(const std::vector<LitmusGpuTest>& ts) {
   }
   out += fmt::format("{} weak (non-sc) outcome occurrence(s) on the GPU\n", weak);
   return out;
+}
+
+nlohmann::json litmus_gpu_json(const std::vector<LitmusGpuTest>& ts) {
+  std::vector<report::ModelComparison> cs;
+  for (const LitmusGpuTest& t : ts) cs.push_back(t.comparison);
+  nlohmann::json j;
+  j["tests"] = report::compare_json(cs);
+  nlohmann::json weak = nlohmann::json::array();
+  std::uint64_t occurrences = 0;
+  for (const LitmusGpuTest& t : ts) {
+    std::uint64_t n = 0;
+    for (const std::string& w : weak_outcomes_seen(t, &n)) weak.push_back({{"model", t.comparison.model}, {"outcome", w}});
+    occurrences += n;
+  }
+  j["weak_outcomes"] = weak;
+  j["weak_occurrences"] = occurrences;
+  return j;
 }
 
 std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::vector<std::string>& unsupported,

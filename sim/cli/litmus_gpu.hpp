@@ -10,7 +10,10 @@
 #pragma once
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/litmus/program.hpp"
 #include "sim/report/compare.hpp"
@@ -30,12 +33,15 @@ struct LitmusGpuTest {
 // i32, in that order, then `condition` (0 or 1). Throws std::runtime_error
 // naming the line when an outcome lacks one of those values, has another, or
 // has one of another type: malformed input, not a different outcome.
-report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p);
+report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p, std::string_view source = {});
 
 // Weak outcomes (not permitted under sc) the GPU showed, and their count.
 std::vector<std::string> weak_outcomes_seen(const LitmusGpuTest& t, std::uint64_t* count);
 
 std::string litmus_gpu_text(const std::vector<LitmusGpuTest>& ts);
+// The same as JSON: "tests", compare --json's comparison of each test;
+// "weak_outcomes" (model, outcome) and "weak_occurrences".
+nlohmann::json litmus_gpu_json(const std::vector<LitmusGpuTest>& ts);
 // The report of docs/gpu/litmus-report.md: `ts` compared, `unsupported` the
 // files given that the simulator does not support; `command` is how it was made.
 std::string litmus_gpu_markdown(const std::vector<LitmusGpuTest>& ts, const std::vector<std::string>& unsupported,

@@ -185,10 +185,12 @@ std::string group(FindingKind k) {
 
 }  // namespace
 
+std::string result_line(std::string_view source, int line) {
+  return source.empty() ? fmt::format("line {}", line) : fmt::format("{}:{}", source, line);
+}
+
 std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source) {
-  auto where = [&](int number) {
-    return source.empty() ? fmt::format("line {}", number) : fmt::format("{}:{}", source, number);
-  };
+  auto where = [&](int number) { return result_line(source, number); };
   std::map<std::string, GpuResult> out;
   std::istringstream in{std::string(text)};
   std::string line;

@@ -58,6 +58,8 @@ struct GpuResult {
 // ("line LINE: problem" when `source` is empty), for a malformed line, a
 // second line of one model, or no line at all.
 std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source = {});
+// Where a line of the results is, for a message: "SOURCE:LINE" ("line LINE" without a source).
+std::string result_line(std::string_view source, int line);
 
 // One compute-sanitizer run of one model with one tool.
 struct SanitizerRun {
