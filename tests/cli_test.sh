@@ -1,22 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of the scopesim command, as a user runs it.
 # Usage: cli_test.sh PATH_TO_SCOPESIM
-set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: cli_test.sh PATH_TO_SCOPESIM" >&2; exit 2; fi
-bin=$(realpath "$1")  # the tests run in a scratch directory
-repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fails=0 passes=0
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_code() {  # expect_code CODE DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >out.txt 2>err.txt
-  local got=$?
-  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat err.txt; fi
-}
+source "$(dirname "$0")/cli_support.sh"
 
 # explore: a broken model exits 1 and writes schedules; a correct one exits 0 with one outcome.
 expect_code 1 "explore publish.relaxed" -- "$bin" explore publish.relaxed --mode exhaustive --schedules s
@@ -259,5 +244,4 @@ expect_code 2 "bench parallel no rounds" -- "$bin" bench --only parallel --paral
 expect_code 2 "bench parallel block that does not fit" -- "$bin" bench --only parallel --parallel-block 5
 expect_code 2 "bench unknown section" -- "$bin" bench --only nonsense
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

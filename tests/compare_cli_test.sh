@@ -3,22 +3,7 @@
 # `scopesim gpu` take GPU results and options: bad input is one line naming
 # the file, the line and the field (exit 2), never read as something else.
 # Usage: compare_cli_test.sh PATH_TO_SCOPESIM
-set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: compare_cli_test.sh PATH_TO_SCOPESIM" >&2; exit 2; fi
-bin=$(realpath "$1")  # the tests run in a scratch directory
-repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fails=0 passes=0
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_code() {  # expect_code CODE DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >out.txt 2>err.txt
-  local got=$?
-  if [ "$got" -eq "$want" ]; then pass; else fail "$what: exit $got, expected $want"; cat err.txt; fi
-}
+source "$(dirname "$0")/cli_support.sh"
 expect_err() {  # expect_err DESCRIPTION LINE: stderr is exactly LINE
   [ "$(cat err.txt)" = "$2" ] && pass || fail "$1: stderr is '$(cat err.txt)', expected '$2'"
 }
@@ -174,5 +159,4 @@ expect_code 2 "gpu with a model the harness does not run" -- "$bin" gpu publish.
 grep -q "^scopesim: model 'publish.host_consumer' does not run on the GPU: " err.txt && pass ||
   fail "gpu does not say why a model does not run on the GPU: $(cat err.txt)"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish
