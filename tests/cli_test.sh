@@ -165,6 +165,11 @@ expect_code 2 "a token at another launch" -- "$bin" replay litmus.SB.xcta --toke
 grep -q "the token does not fit litmus.SB.xcta at <<<3,1>>>" err.txt && pass || fail "token launch message: $(cat err.txt)"
 expect_code 2 "a token that is none" -- "$bin" replay litmus.SB.xcta --token 'v1:0.!'
 expect_code 2 "launch options with a schedule file" -- "$bin" replay "$first" --grid 2
+expect_code 2 "an empty token" -- "$bin" replay litmus.SB.xcta --token ''
+grep -q -- "--token: must not be empty" err.txt && pass || fail "empty token message: $(cat err.txt)"
+expect_code 2 "a token given as the file" -- "$bin" replay "$token"
+grep -q "is a token, not a schedule file: replay it with 'scopesim replay MODEL --token TOKEN'" err.txt && pass ||
+  fail "token as file message: $(cat err.txt)"
 
 # Options out of range or in conflict are refused, naming the option.
 expect_code 2 "pct depth past its bound" -- "$bin" explore litmus.SB.xcta --mode pct --depth 2000
@@ -178,9 +183,15 @@ grep -q -- "--param n is given twice" err.txt && pass || fail "param twice messa
 expect_code 2 "quiet with progress" -- "$bin" explore litmus.SB.xcta --quiet --progress
 expect_code 2 "schedules with no-schedules" -- "$bin" explore litmus.SB.xcta --schedules d --no-schedules
 expect_code 2 "bench sections both only and skipped" -- "$bin" bench --only exploration --skip exploration
+expect_code 2 "bench time that is no number" -- "$bin" bench --only exploration --min-time nan
+grep -q -- "--min-time: must be a number, got 'nan'" err.txt && pass || fail "bench nan message: $(cat err.txt)"
 # warp's lanes 0 and 1 exchange within one block: a block of one thread has no lane 1.
 expect_code 2 "a warp model in a block of one thread" -- "$bin" explore warp.partial_mask --block 1
 grep -q "warp needs lanes 0 and 1" err.txt && pass || fail "warp block message: $(cat err.txt)"
+# spin.naive_grid_barrier observes what every block read: got0 .. got5 at a grid of 6.
+"$bin" explore spin.naive_grid_barrier --grid 6 --block 1 --mode random --max-executions 1 --no-schedules >spin6.txt
+grep -q "^  got0=[0-9]* got1=[0-9]* got2=[0-9]* got3=[0-9]* got4=[0-9]* got5=[0-9]* " spin6.txt && pass ||
+  fail "spin at grid 6 does not observe every block: $(grep got0 spin6.txt)"
 # A report that cannot be written is an error, not exit 0.
 if [ -w /dev/full ]; then
   expect_code 2 "output to a full device" -- sh -c '"$0" explain litmus.SB.xcta >/dev/full' "$bin"

@@ -104,8 +104,9 @@ assert sum(o["gpu_count"] for o in t["outcomes"]) == sum(o["count"] for o in lin
 assert all(o["permitted"] for o in t["outcomes"] if o["gpu_count"] > 0)
 PY
 expect_code 2 "litmus --gpu with two lines of a test" -- "$bin" litmus --no-schedules --gpu dup-cta.jsonl "$test_file"
-grep -qF "dup-cta.jsonl:2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)" err.txt && pass ||
-  fail "litmus --gpu does not refuse a second line"
+expect_err "litmus --gpu names the file and line once" \
+  "scopesim: dup-cta.jsonl:2: a second line for 'litmus/Nvidia/SB-cta' (the first is line 1)"
+expect_code 2 "compare as JSON and Markdown at once" -- "$bin" compare --all --gpu sb.jsonl --json --markdown
 # litmus --gpu: an outcome's values are the ones the test observes, each once.
 sed 's/"values":\[/"values":[{"name":"x","type":"i32","bits":0},/' sb-cta.jsonl >extra.jsonl
 expect_code 2 "litmus --gpu with a value the test does not observe" -- \

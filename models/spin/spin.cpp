@@ -54,7 +54,8 @@ SCOPESIM_KERNEL void consume(plain<int>* data, plain<int>* ready, plain<int>* go
 }
 
 // ---- host programs ----
-const char* const kGot[4] = {"got0", "got1", "got2", "got3"};
+// What block b read, observed as got<b> (any grid).
+std::string got_name(unsigned b) { return "got" + std::to_string(b); }
 
 void run_wait_for_last_block(Host& h, const Config& c) {
   plain<int>* data = device_alloc<plain<int>>(h, "data");
@@ -64,7 +65,7 @@ void run_wait_for_last_block(Host& h, const Config& c) {
   host_write(*ready, 0);
   launch<wait_for_last_block>(h, "wait_for_last_block", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, data, ready, got);
   device_synchronize(h);
-  for (unsigned b = 0; b + 1 < c.grid; ++b) observe(h, kGot[b], got[b]);
+  for (unsigned b = 0; b + 1 < c.grid; ++b) observe(h, got_name(b).c_str(), got[b]);
 }
 
 void run_naive_grid_barrier(Host& h, const Config& c) {
@@ -75,7 +76,7 @@ void run_naive_grid_barrier(Host& h, const Config& c) {
   host_write(*arrived, 0);
   launch<naive_grid_barrier>(h, "naive_grid_barrier", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, value, arrived, got);
   device_synchronize(h);
-  for (unsigned b = 0; b < c.grid; ++b) observe(h, kGot[b], got[b]);
+  for (unsigned b = 0; b < c.grid; ++b) observe(h, got_name(b).c_str(), got[b]);
 }
 
 void run_separate_kernels(Host& h, const Config& c) {
@@ -88,7 +89,7 @@ void run_separate_kernels(Host& h, const Config& c) {
   launch<produce>(h, "produce", dim3{1, 1, 1}, dim3{c.block, 1, 1}, s, data, ready);
   launch<consume>(h, "consume", dim3{c.grid, 1, 1}, dim3{c.block, 1, 1}, s, data, ready, got);
   stream_synchronize(h, s);
-  for (unsigned b = 0; b < c.grid && b < 4; ++b) observe(h, kGot[b], got[b]);
+  for (unsigned b = 0; b < c.grid && b < 4; ++b) observe(h, got_name(b).c_str(), got[b]);
 }
 
 // Every waiter read the producer's 42.

@@ -30,6 +30,7 @@
 
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/input.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/report/report.hpp"
 
@@ -579,11 +580,11 @@ Command add_bench_command(CLI::App& app) {
                 "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
   b->add_option("--repeat", s->repeat,
                 "Explorations per configuration in 'exploration', at least; the median time is shown (default 3)")
-      ->check(CLI::Range(1u, 1000u));
+      ->check(whole(1, 1000));
   b->add_option("--min-time", s->min_time,
                 "Seconds of explorations per configuration in 'exploration', at least: more repeats until then "
                 "(default 0.05; 0: exactly --repeat)")
-      ->check(CLI::Range(0.0, 60.0));
+      ->check(between(0, 60));
   CLI::Option* only = b->add_option("--only", s->only,
                                     "Run only this section: exploration, first-bug, chapter, scaling, parallel "
                                     "(repeatable)")
@@ -591,14 +592,14 @@ Command add_bench_command(CLI::App& app) {
   b->add_option("--skip", s->skip, "Leave out this section (repeatable)")->allow_extra_args(false)->excludes(only);
   b->add_option("--time-limit", s->time_limit,
                 "Seconds per exploration in first-bug (per seed), chapter and scaling (per point) (default 10)")
-      ->check(CLI::Range(0.001, 1e6));
-  b->add_option("--seeds", s->seeds, "PCT seeds per model in first-bug (default 20)")->check(CLI::Range(1u, 10000u));
+      ->check(between(0.001, 1e6));
+  b->add_option("--seeds", s->seeds, "PCT seeds per model in first-bug (default 20)")->check(whole(1, 10000));
   b->add_option("--max-executions", s->max_executions, "PCT executions per seed in first-bug (default 10000)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->check(whole(1, std::uint64_t{1} << 40));
   b->add_option("--max-threads", s->max_threads, "Largest block in scaling (default 1024)")
-      ->check(CLI::Range(2u, 1024u));
+      ->check(whole(2, 1024));
   b->add_option("--max-jobs", s->max_jobs, "Most workers in parallel (default: the machine's hardware threads)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(whole(1, 1024));
   b->add_option("--parallel-block", s->parallel_block,
                 "Threads per block of the parallel section's histogram.plain_rmw, two per bin: 4, 8, 10, 12 or 14 "
                 "(default 14: 279936 executions, about a minute with one job; 12: 46656, 10: 7776, 8: 1296)")
@@ -606,7 +607,7 @@ Command add_bench_command(CLI::App& app) {
   b->add_option("--parallel-repeat", s->parallel_repeat,
                 "Rounds of the parallel section, each over every N in turn; each N's median time is shown, with "
                 "that round's other columns (default 1)")
-      ->check(CLI::Range(1u, 9u));
+      ->check(whole(1, 9));
   b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
   return {b, [s] { return run_bench(*s); }};
 }

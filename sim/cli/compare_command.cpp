@@ -184,8 +184,8 @@ Command add_compare_command(CLI::App& app) {
   sub->add_flag("--all", s->all, "Compare every shipped model");
   sub->add_option("--gpu", s->gpu, "GPU results: JSON lines, one per model")->required();
   sub->add_option("--sanitizer", s->sanitizer, "compute-sanitizer log of gpu/run-all.sh (default: sanitizer.log beside --gpu)");
-  sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
-  sub->add_flag("--json", s->json, "Print JSON");
+  CLI::Option* markdown = sub->add_flag("--markdown", s->markdown, "Print the report as Markdown (docs/gpu/report.md)");
+  sub->add_flag("--json", s->json, "Print JSON")->excludes(markdown);
   CLI::Option* max = sub->add_option("--max-executions", s->max_executions,
                                      fmt::format("Executions explored per model (default {}; 0: unbounded)",
                                                  kDefaultMaxExecutions))

@@ -42,6 +42,13 @@ constexpr double kNoMost = std::numeric_limits<double>::max();
 
 CLI::Validator non_negative() { return within(0, false, kNoMost, "0 or more", "NONNEGATIVE"); }
 CLI::Validator positive() { return within(0, true, kNoMost, "more than 0", "POSITIVE"); }
+CLI::Validator between(double least, double most) {
+  return within(least, false, most, fmt::format("{} to {}", least, most), "RANGE");
+}
+CLI::Validator not_empty() {
+  return CLI::Validator([](std::string& v) -> std::string { return v.empty() ? "must not be empty" : ""; }, "TEXT");
+}
+bool is_token(const std::string& s) { return s.rfind("v1:", 0) == 0; }
 CLI::Validator whole(std::uint64_t least, std::uint64_t most) {
   const std::string words = most == std::numeric_limits<std::uint64_t>::max() ? fmt::format("{} or more", least)
                                                                               : fmt::format("{} to {}", least, most);

@@ -29,6 +29,10 @@ std::string one_line(std::string s);
 // largest double, and call a word out of that range).
 CLI::Validator non_negative();  // 0 or more
 CLI::Validator positive();      // more than 0
+CLI::Validator between(double least, double most);  // least to most
+CLI::Validator not_empty();  // a file or token: "" is none
+// Does `s` look like a token of explore's output (v1:...), not a file?
+bool is_token(const std::string& s);
 // A whole number in decimal digits, least to most ("--seed: must be a whole
 // number, 0 or more, got '0x10'"), never rounded or clamped.
 CLI::Validator whole(std::uint64_t least, std::uint64_t most = std::numeric_limits<std::uint64_t>::max());

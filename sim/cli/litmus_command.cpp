@@ -465,6 +465,9 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
 int replay_schedule(const Options& o, const Loaded& t) {
   if (!t.error.empty()) throw UsageError(t.error);
   if (!t.unsupported.empty()) throw UsageError(t.file + ": unsupported: " + t.unsupported);
+  if (is_token(o.replay) && !fs::exists(o.replay))
+    throw UsageError("'" + o.replay + "' is a token, not a schedule file: --replay takes the schedule file the "
+                     "exploration wrote (--schedules)");
   Schedule s;
   try {
     s = parse_schedule(read_text(o.replay));
@@ -524,7 +527,7 @@ int run(const Options& o) {
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
-      throw UsageError(o.gpu + ": " + one_line(e.what()));
+      throw UsageError(one_line(e.what()));  // names the file and line
     }
   }
   if (!o.gpu_markdown.empty() && o.gpu.empty()) throw UsageError("--gpu-markdown needs --gpu");
@@ -676,7 +679,8 @@ Command add_litmus_command(CLI::App& app) {
                   "of gpu/run-all.sh with SCOPESIM_GPU_SUITE=litmus); an outcome the GPU showed that the simulator "
                   "forbids is a soundness failure (exit 1)");
   sub->add_option("--gpu-markdown", o->gpu_markdown, "With --gpu: write the comparison as Markdown to FILE");
-  sub->add_option("--replay", o->replay, "Replay a schedule written for the (single) FILE and print its trace");
+  sub->add_option("--replay", o->replay, "Replay a schedule written for the (single) FILE and print its trace")
+      ->check(not_empty());
   add_search_options(*sub, o->search, false);
   add_schedule_options(*sub, o->out);
   return {sub, [o] {

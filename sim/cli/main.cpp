@@ -209,6 +209,9 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
 }
 
 int cmd_replay(const std::string& file, bool json) {
+  if (is_token(file) && !fs::exists(file))
+    throw UsageError("'" + file + "' is a token, not a schedule file: replay it with 'scopesim replay MODEL --token "
+                     "TOKEN' and the exploration's launch options");
   Schedule s;
   try {
     s = parse_schedule(read_text(file));
@@ -222,8 +225,8 @@ int cmd_replay(const std::string& file, bool json) {
                      "test replays with 'scopesim litmus TEST.litmus --replay " + file + "'");
   const models::Model& m = find_model(h.model);
   if (h.source_hash != source_hash(m))
-    throw UsageError(file + ": recorded for another version of " + m.source + " (source hash " + h.source_hash +
-                     ", this scopesim's " + source_hash(m) + ")");
+    throw UsageError(file + ": recorded for another version of " + m.source + ", or for another model (source hash " +
+                     h.source_hash + ", " + m.name + "'s in this scopesim " + source_hash(m) + ")");
   {
     std::vector<std::string> names = memory_model_names();
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
@@ -369,11 +372,13 @@ int run_cli(int argc, char** argv) {
       "those of the exploration (--quick, --grid, --block, --param, --resident-blocks, --model, --max-steps). "
       "Exit 0: the reproduced run is clean; 1: it shows a bad outcome or finding; 2: the file or token cannot "
       "be replayed or did not reproduce.");
-  rp->add_option("FILE", replay_file, "The schedule file (with --token: the model)")->required();
+  rp->add_option("FILE", replay_file, "The schedule file (with --token: the model)")->required()->check(not_empty());
   rp->add_flag("--json", replay_json, "Print JSON: trace, outcome, findings, token");
   std::string replay_token;
   Settings rp_settings;
-  rp->add_option("--token", replay_token, "Replay this token of explore's output (v1:...) of the model FILE");
+  CLI::Option* token_opt = rp->add_option("--token", replay_token,
+                                          "Replay this token of explore's output (v1:...) of the model FILE")
+                               ->check(not_empty());
   add_launch_options(*rp, rp_settings);
   rp_settings.resident_opt = rp->add_option("--resident-blocks", rp_settings.resident_blocks,
                                             "With --token: blocks resident at once (0: every block)")
@@ -407,7 +412,7 @@ int run_cli(int argc, char** argv) {
     if (*ex) return cmd_explore(model_name, ex_settings, ex_out);
     if (*ck) return cmd_check(check_names, ck_settings, ck_out);
     if (*rp) {
-      if (!replay_token.empty()) return cmd_replay_token(replay_file, replay_token, rp_settings, replay_json);
+      if (token_opt->count() > 0) return cmd_replay_token(replay_file, replay_token, rp_settings, replay_json);
       const std::vector<CLI::Option*> given = rp->get_options([](const CLI::Option* o) { return o->count() > 0; });
       const bool launch_given = std::any_of(given.begin(), given.end(), [](const CLI::Option* o) {
         return o->get_name() != "--json" && o->get_name() != "FILE";
