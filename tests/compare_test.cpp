@@ -155,6 +155,10 @@ TEST(Compare, AFailedGpuRunIsReportedAsFailed) {
   EXPECT_EQ(text.rfind("GPU RUN FAILED: litmus.SB.xcta: launch failed\n", 0), 0u) << text;
   EXPECT_NE(text.find("1 models: 0 soundness failure(s), 1 failed GPU run(s)"), std::string::npos) << text;
   EXPECT_EQ(report::compare_json({c})[0]["gpu_error"], "launch failed");
+  // SB across blocks permits r0=0 r1=0, its bad outcome (verdict table row 11):
+  // a run that failed never showed it, which makes it no model-only outcome.
+  EXPECT_TRUE(c.model_only.empty());
+  for (const report::CompareRow& r : c.rows) EXPECT_EQ(r.status, "run failed") << r.outcome;
   EXPECT_FALSE(compare_with("litmus.SB.xcta", line("litmus.SB.xcta", {{1, 1, 7}})).gpu_failed());
 }
 

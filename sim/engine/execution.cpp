@@ -443,8 +443,12 @@ class Run final : public Door, public HostApi {
         add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
         fault_ = {FindingKind::kernel_fault, ""};
       } else {
-        add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + " after " + describe(t.pending.where),
-                    {t.name}, {describe(t.pending.where)});
+        // Where it was: after its last event; a thread that faulted before
+        // any has no position but the fault's own.
+        const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
+        const std::string after = placed ? " after " + describe(t.pending.where) : "";
+        add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
+                    placed ? std::vector<std::string>{describe(t.pending.where)} : std::vector<std::string>{});
       }
       exit_thread(id);
     }

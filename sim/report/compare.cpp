@@ -303,6 +303,8 @@ ModelComparison compare(const models::Model& m, const Exploration& e, const GpuR
       if (failure) c.unsound.push_back(text);
     } else if (r.count > 0) {
       r.status = "seen";
+    } else if (c.gpu_failed()) {
+      r.status = "run failed";  // what a failed run did not show says nothing
     } else if (r.bad && c.has_gpu) {
       r.status = "model-only";
       c.model_only.push_back(text);
@@ -430,7 +432,8 @@ std::string compare_markdown(const std::vector<ModelComparison>& cs, const std::
          "*bad*: violates the model's postcondition; *rate*: GPU count / instances (`<x` when never seen: the 95% "
          "upper bound 3/instances); *again (95%)*: instances needed to see the outcome again with 95% confidence. "
          "**UNSOUND**: the GPU showed an outcome the simulator forbids. *model-only*: a permitted bad outcome the "
-         "GPU never showed. Sanitizer rows put compute-sanitizer's reports (racecheck, synccheck, memcheck, one "
+         "GPU never showed; *run failed*: the GPU run of the model failed, so what it did not show says nothing. "
+         "Sanitizer rows put compute-sanitizer's reports (racecheck, synccheck, memcheck, one "
          "plain instance) beside the simulator's findings.\n\n";
   const Totals t = totals(cs);
   out += fmt::format("**{} models, {} soundness failure(s), {} failed GPU run(s).**\n\n", cs.size(), t.unsound,

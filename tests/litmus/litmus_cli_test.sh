@@ -62,6 +62,20 @@ contains "the fault is the verdict" out.txt "verdict:   faulted: kernel-fault: b
 "$scopesim" litmus --no-schedules --json div0.litmus > out.txt 2>&1
 check "a faulting thread, json" 1 $?
 contains "json names the fault" out.txt '"finding": "kernel-fault: b0.t0 faulted: P0 divides by 0 at div0.litmus:5'
+# A fault before the thread's first event names the fault's position alone.
+printf 'PTX div0first
+{ x=0; P0:r0=0; }
+ P0@cta 0,gpu 0 ;
+ div r1, 5, r0 ;
+exists (P0:r1 == 0)
+' > div0first.litmus
+"$scopesim" litmus --no-schedules div0first.litmus > out.txt 2>&1
+check "a thread that faults first" 1 $?
+if grep -qx "  finding: kernel-fault: b0.t0 faulted: P0 divides by 0 at div0first.litmus:4" out.txt; then
+  echo "ok: a fault before any event names one position"
+else
+  echo "FAIL: a fault before any event: $(grep kernel-fault out.txt)"; fail=1
+fi
 # An endless loop without memory accesses never terminates: it can hang, exit 1.
 printf 'PTX loop\n{ x=0; }\n P0@cta 0,gpu 0 ;\n L: ;\n goto L ;\nexists (x == 0)\n' > loop.litmus
 "$scopesim" litmus --no-schedules --liveness loop.litmus > out.txt 2>&1
