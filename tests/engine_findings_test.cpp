@@ -5,6 +5,8 @@
 // semantics.md.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "tests/test_kernels.hpp"
 
 namespace scopesim {
@@ -290,6 +292,23 @@ TEST(Faults, ArithmeticFaultIsAFinding) {
   const FindingSummary* f = test::finding(x, FindingKind::kernel_fault);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->finding.message.find("b0.t0"), std::string::npos) << f->finding.message;
+}
+
+// Thread 1 stores, then its assertion fails: abort() ends its fiber as a
+// finding, in every execution, and the process goes on.
+SCOPESIM_KERNEL void assert_index(Cells c) {
+  const unsigned t = thread_idx().x;
+  *c.r0 = static_cast<int>(t);
+  if (t == 1) std::abort();  // what a failed assert() calls
+}
+
+TEST(Faults, AnAbortIsAFinding) {
+  const auto m = kernel_model<assert_index>("t.assert_index", 1, 2);
+  const Exploration x = exhaustive(m);
+  const FindingSummary* f = test::finding(x, FindingKind::kernel_fault);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("b0.t1 faulted: aborted"), std::string::npos) << f->finding.message;
+  EXPECT_EQ(f->count, x.executions);
 }
 
 // A loop that writes on every iteration is no spin: it runs into the step bound.

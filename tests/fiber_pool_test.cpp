@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -107,6 +108,21 @@ TEST(FiberPool, AStackOverflowPastTheTripwireFaultsAndTheNextFiberStartsZeroed) 
   bool zero = false;
   run_alone(pool, [&] { zero = below_is_zero(); });
   EXPECT_TRUE(zero);
+}
+
+// A failed assert or abort() in a fiber (a kernel's) faults that fiber, not
+// the process, and again in the next one: abort() stays usable.
+TEST(FiberPool, AnAbortFaultsTheFiberAndTheNextOneRuns) {
+  FiberPool pool;
+  for (int round = 0; round < 2; ++round) {
+    pool.reset();
+    const FiberPool::Id id = pool.create([](void*) { std::abort(); }, nullptr);
+    ASSERT_EQ(pool.resume(id), Status::faulted);
+    EXPECT_NE(pool.fault(id).find("aborted"), std::string::npos) << pool.fault(id);
+  }
+  bool ran = false;
+  run_alone(pool, [&] { ran = true; });
+  EXPECT_TRUE(ran);
 }
 
 }  // namespace

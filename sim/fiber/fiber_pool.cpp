@@ -141,6 +141,7 @@ const char* signal_name(int sig) {
     case SIGBUS: return "bus error";
     case SIGFPE: return "arithmetic fault (e.g. integer division by zero)";
     case SIGILL: return "illegal instruction";
+    case SIGABRT: return "aborted (a failed assert, or abort())";
     default: return "signal";
   }
 }
@@ -173,7 +174,9 @@ void install_handlers() {
   sa.sa_sigaction = on_fault;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+  // SIGABRT too: glibc's abort() unlocks and resets its stage before it raises
+  // the signal, so a handler that jumps out of it leaves abort() usable again.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 void entry(ctx::transfer_t t) {
