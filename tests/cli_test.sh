@@ -96,11 +96,15 @@ grep -q "error=1" out.txt && pass || fail "results lost when schedules cannot be
 [ "$(grep -c "warning: schedules not written" err.txt)" -eq 1 ] && pass || fail "the schedule warning is not printed once"
 # A launch beyond what the simulator can run (here: more fiber stacks than the address space
 # allows) is an error naming the limit, exit 2, not a kernel fault and a bogus lost update.
-(ulimit -v 3000000; "$bin" explore counter.global_atomic --grid 64 --block 1024 --mode random --max-executions 1 \
+(ulimit -v 1500000; "$bin" explore counter.global_atomic --grid 4 --block 1024 --mode random --max-executions 1 \
    --no-schedules >out.txt 2>err.txt; echo $? >limit_rc)
 [ "$(cat limit_rc)" = 2 ] && pass || fail "a launch beyond the simulator's limits: exit $(cat limit_rc), expected 2"
-grep -q "counter.global_atomic <<<64,1024>>>: the simulator cannot run it: cannot .* a fiber stack" err.txt \
+grep -q "counter.global_atomic <<<4,1024>>>: the simulator cannot run it: cannot .* a fiber stack" err.txt \
   && pass || fail "the simulator's limit message"
+# More threads than a run holds (4096) are refused before any runs.
+expect_code 2 "a launch of 65536 threads" -- "$bin" explore counter.global_atomic --grid 64 --block 1024 --no-schedules
+grep -q "<<<64,1024>>>: the simulator cannot run it: its launches make 65536 threads in a run, more than the 4096" \
+  err.txt && pass || fail "thread limit message: $(cat err.txt)"
 # A parameter the model does not take is refused, naming it and the ones it takes: a misspelt
 # one would otherwise explore the default silently. So is a value outside the model's range.
 expect_code 2 "an unknown parameter" -- "$bin" explore histogram.plain_rmw --quick --param bin=1 --no-schedules

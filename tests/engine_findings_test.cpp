@@ -311,6 +311,38 @@ TEST(Faults, AnAbortIsAFinding) {
   EXPECT_EQ(f->count, x.executions);
 }
 
+// CUDA refuses a block of 2048 threads or of none, and a grid of no block
+// (cudaErrorInvalidConfiguration): the host's launch faults, naming why.
+TEST(Faults, ALaunchCudaRefusesIsAHostFault) {
+  const std::pair<unsigned, unsigned> launches[] = {{1, 2048}, {1, 0}, {0, 1}};
+  const char* const why[] = {"beyond CUDA's 1024 threads", "with no thread", "with no block"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto m = kernel_model<assert_index>("t.invalid_launch", launches[k].first, launches[k].second);
+    const Exploration x = exhaustive(m);
+    const FindingSummary* f = test::finding(x, FindingKind::kernel_fault);
+    ASSERT_NE(f, nullptr) << why[k];
+    EXPECT_NE(f->finding.message.find("host faulted: launch of k at "), std::string::npos) << f->finding.message;
+    EXPECT_NE(f->finding.message.find(why[k]), std::string::npos) << f->finding.message;
+  }
+}
+
+// An allocation whose bytes do not fit a size_t faults the host, naming it,
+// rather than wrapping to a few bytes.
+TEST(Faults, AnAllocationPastMemoryIsAHostFault) {
+  models::Model m;
+  m.name = "t.huge_alloc";
+  m.chapter = {1, 1};
+  m.program = [](Host& h, const models::Config&) {
+    device_alloc<plain<int>>(h, "huge", (std::size_t{1} << 62) + 1);  // 2^64 + 4 bytes
+  };
+  const Exploration x = exhaustive(m);
+  const FindingSummary* f = test::finding(x, FindingKind::kernel_fault);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.message.find("host faulted: allocation of 4611686018427387905 elements of 4 bytes for huge"),
+            std::string::npos)
+      << f->finding.message;
+}
+
 // A loop that writes on every iteration is no spin: it runs into the step bound.
 SCOPESIM_KERNEL void endless_writer(Cells c) {
   for (int i = 0;; ++i) *c.r0 = i;

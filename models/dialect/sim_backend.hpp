@@ -8,7 +8,10 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <source_location>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "sim/core/door.hpp"
@@ -369,17 +372,26 @@ struct copy_unit<plain<T>> {
   static constexpr ValueType type = type_of<T>();
   static constexpr std::uint32_t size = sizeof(T);
 };
+// The bytes of `count` T, refused when they do not fit a size_t (a fault of
+// the host program, as cudaMalloc of that size fails).
+template <class T>
+std::size_t bytes_of(const char* name, std::size_t count) {
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
+    throw std::length_error(std::string("allocation of ") + std::to_string(count) + " elements of " +
+                            std::to_string(sizeof(T)) + " bytes for " + name + ": more bytes than memory has");
+  return sizeof(T) * count;
+}
 }  // namespace detail
 
 // Simulated device memory (cudaMalloc) and host memory (cudaHostAlloc,
 // mapped: kernels and copies may use it too).
 template <class T>
 T* device_alloc(Host& h, const char* name, std::size_t count = 1) {
-  return static_cast<T*>(h.alloc(name, sizeof(T) * count, alignof(T)));
+  return static_cast<T*>(h.alloc(name, detail::bytes_of<T>(name, count), alignof(T)));
 }
 template <class T>
 T* host_alloc(Host& h, const char* name, std::size_t count = 1) {
-  return static_cast<T*>(h.alloc(name, sizeof(T) * count, alignof(T)));
+  return static_cast<T*>(h.alloc(name, detail::bytes_of<T>(name, count), alignof(T)));
 }
 // kernel<<<grid, block>>>(args...) and kernel<<<grid, block, 0, stream>>>(args...).
 template <auto Kernel, class... Args>

@@ -73,6 +73,12 @@ class Arena {
   std::size_t next_ = guard;
 };
 
+// The most threads a run launches in all (SimulatorLimit past it). The
+// memory model keeps, for every thread, a view that spans every thread, so
+// a run's memory grows with the square of its threads: a run of 13,000 took
+// 12 GB; 4096 take about 1 GB.
+constexpr std::uint64_t kMaxRunThreads = 4096;
+
 struct Region {
   std::string name;
   std::uintptr_t begin, end;
@@ -252,6 +258,15 @@ class Run final : public Door, public HostApi {
   }
   void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
+    // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
+    // launch fails, a fault of the host program at the launch.
+    if (const std::string why = invalid_launch(grid, block); !why.empty())
+      throw std::runtime_error("launch of " + kernel + " at " + describe(where) + ": " + why);
+    launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
+    if (launched_threads_ > kMaxRunThreads)
+      reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
+                  std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
+                  "with the square)");
     OpData d;
     d.kind = OpKind::kernel;
     d.stream = stream;
@@ -261,6 +276,19 @@ class Run final : public Door, public HostApi {
     d.block = block;
     d.body = std::move(body);
     enqueue(std::move(d));
+  }
+  // Why CUDA would refuse a launch of `grid` blocks of `block` threads ("" if it would not).
+  static std::string invalid_launch(Dim3 grid, Dim3 block) {
+    const auto dims = [](Dim3 d) {
+      return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    };
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return "a grid " + dims(grid) + " with no block";
+    if (block.x == 0 || block.y == 0 || block.z == 0) return "a block " + dims(block) + " with no thread";
+    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+      return "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)";
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
+      return "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
+    return "";
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
@@ -1655,6 +1683,7 @@ class Run final : public Door, public HostApi {
     ops_.clear();
     enqueuing_ = OpData{};
     kernels_ = 0;
+    launched_threads_ = 0;
     stopped_ = false;
     limit_.clear();
     in_step_ = false;
@@ -1716,6 +1745,7 @@ class Run final : public Door, public HostApi {
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
+  std::uint64_t launched_threads_ = 0;  // by every launch of the run so far (kMaxRunThreads)
   struct GridNames {
     std::uint32_t block = 0;  // threads per block
     std::vector<std::string> names;
