@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <thread>
+#include <chrono>
+#include <atomic>
 
 #include "tests/test_kernels.hpp"
 
@@ -354,6 +357,27 @@ TEST(StepBound, EndlessLoopIsNonTermination) {
   const FindingSummary* f = test::finding(x, FindingKind::non_termination);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->finding.message.find("step bound of 200"), std::string::npos) << f->finding.message;
+}
+
+// An interrupt (and likewise a time limit) ends a run that would take a
+// billion steps, abandoned: it is not counted, reports nothing, and the
+// search stops. (Without the cut this test would not end.)
+TEST(StepBound, AnInterruptEndsALongRun) {
+  const auto m = kernel_model<endless_writer>("t.endless_writer", 1, 1);
+  std::atomic<bool> interrupt{false};
+  std::thread presser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    interrupt = true;
+  });
+  ExploreOptions o;
+  o.run.max_steps = 1'000'000'000;
+  o.interrupt = &interrupt;
+  const Exploration x = explore(m, m.chapter, o);
+  presser.join();
+  EXPECT_EQ(x.stopped_by, "interrupt");
+  EXPECT_EQ(x.executions, 0u);
+  EXPECT_TRUE(x.findings.empty());
+  EXPECT_FALSE(x.complete);
 }
 
 }  // namespace

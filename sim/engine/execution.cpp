@@ -193,6 +193,11 @@ class Run final : public Door, public HostApi {
     }
     r_->steps.resize(steps_);
     set_current_door(nullptr);
+    if (cut_) {  // no outcome and no finding of a run cut short
+      r_->abandoned = r_->cut = true;
+      r_->findings.clear();
+      findings_ = 0;
+    }
     finish();
     r_->findings.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
@@ -202,6 +207,11 @@ class Run final : public Door, public HostApi {
 
   // ---- Door ----
   std::uint64_t perform(const Event& e) override {
+    if (o_->cut && (++performed_ & 4095) == 0 && o_->cut()) {
+      cut_ = true;
+      stopped_ = true;
+      fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
+    }
     SimThread& t = threads_[cur_];
     if (++t.steps > o_->max_steps) {
       add_finding(FindingKind::non_termination,
@@ -1654,7 +1664,9 @@ class Run final : public Door, public HostApi {
     ch_ = &ch;
     mm_ = mm;
     r_ = &into;
-    r_->completed = r_->abandoned = r_->bad = false;
+    r_->completed = r_->abandoned = r_->bad = r_->cut = false;
+    cut_ = false;
+    performed_ = 0;
     r_->outcome.clear();
     r_->log.clear();
     r_->trace.clear();
@@ -1745,7 +1757,9 @@ class Run final : public Door, public HostApi {
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
   OpData enqueuing_;
   unsigned kernels_ = 0;
-  std::uint64_t launched_threads_ = 0;  // by every launch of the run so far (kMaxRunThreads)
+  std::uint64_t launched_threads_ = 0;
+  std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
+  bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
   struct GridNames {
     std::uint32_t block = 0;  // threads per block
     std::vector<std::string> names;

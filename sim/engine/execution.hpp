@@ -5,6 +5,7 @@
 // deadlock detection; memory-model rules stay in the MemoryModel.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,9 @@ struct RunOptions {
   unsigned resident_blocks = 0;         // 0: every block resident
   std::uint64_t max_steps = 20000;      // per thread; past it: non-termination
   bool keep_trace = true;               // record the text trace and the decisions' texts
+  // Asked every 4096 events of a run (a time limit, an interrupt): true ends
+  // the run there, abandoned, so that a long run does not outlast either.
+  std::function<bool()> cut;
 };
 
 // A position in the kernel source, resolved to text ("publish.cpp:31").
@@ -94,7 +98,8 @@ struct Step {
 
 struct RunResult {
   bool completed = false;     // every thread ended (an outcome exists)
-  bool abandoned = false;     // the strategy stopped it (redundant run)
+  bool abandoned = false;     // the strategy stopped it (redundant run), or RunOptions::cut did
+  bool cut = false;           // RunOptions::cut ended it: the search stops
   Outcome outcome;
   bool bad = false;           // postcondition violated
   std::vector<Finding> findings;

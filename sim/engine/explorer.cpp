@@ -63,6 +63,11 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     return true;
   };
 
+  // A run long enough to outlast the time limit or an interrupt ends there,
+  // abandoned: it is not taken, and the search stops before the next.
+  RunOptions run = o.run;
+  if (o.time_limit > 0 || o.interrupt != nullptr) run.cut = [&] { return out_of_time() || interrupted(); };
+
   if (o.mode == Mode::exhaustive) {
     auto go_on = [&] {
       if (x.executions >= max_exec) {
@@ -72,6 +77,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       return !stop_now();
     };
     auto take = [&](const RunResult& r, bool redundant) {
+      if (r.cut) return !stop_now();  // (a cut run is taken by no strategy: stop_now() names why)
       x.decisions += r.scheduling_decisions;
       if (redundant) {
         ++x.redundant;
@@ -82,12 +88,13 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       if (o.progress && (x.executions + x.redundant) % 256 == 0) o.progress(x.executions);
       return true;
     };
-    x.sharing = dpor_search(m, c, o.run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
+    x.sharing = dpor_search(m, c, run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
     auto go_on = [&] { return !stop_now(); };
     auto take = [&](const RunResult& r) {
+      if (r.cut) return !stop_now();
       x.decisions += r.scheduling_decisions;
       if (record(r)) {
         x.stopped_by = "stop-at-first";
@@ -96,7 +103,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       if (o.progress && x.executions % 256 == 0) o.progress(x.executions);
       return true;
     };
-    sampling_search(m, c, o.run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
+    sampling_search(m, c, run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
                     go_on, take);
   }
   for (auto& [text, s] : outcomes) x.outcomes.push_back(std::move(s));
