@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -229,7 +230,11 @@ constexpr ValueType type_of() {
 }  // namespace detail
 
 template <class T>
-T* device_alloc(Host& h, const char*, std::size_t count = 1) {
+T* device_alloc(Host& h, const char* name, std::size_t count = 1) {
+  // As the simulator's: a byte count past a size_t is refused, never wrapped.
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
+    throw std::length_error(std::string("allocation of ") + std::to_string(count) + " elements for " + name +
+                            ": more bytes than memory has");
   return static_cast<T*>(h.alloc(sizeof(T) * count, alignof(T)));
 }
 template <auto Kernel, class... Args>
