@@ -497,19 +497,7 @@ int replay_schedule(const Options& o, const Loaded& t) {
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
-  const std::string mismatch = reproduction_mismatch(h, r);
-  if (o.json) {
-    nlohmann::json j = report::trace_json(m, r);
-    j["schedule"] = o.replay;
-    j["reproduced"] = mismatch.empty();
-    if (!mismatch.empty()) j["mismatch"] = mismatch;
-    print_json(j);
-  } else {
-    fmt::print("{}", report::trace_text(m, r));
-  }
-  std::fflush(stdout);
-  if (!mismatch.empty()) throw UsageError("replay of " + o.replay + " did not reproduce it: " + mismatch);
-  return ((r.completed && r.bad) || !r.findings.empty()) ? 1 : 0;
+  return print_replay(m, r, h, o.replay, o.json);
 }
 
 int run(const Options& o) {

@@ -248,19 +248,7 @@ int cmd_replay(const std::string& file, bool json) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }
 
-  const std::string mismatch = reproduction_mismatch(h, r);
-  if (json) {
-    nlohmann::json j = report::trace_json(m, r);
-    j["schedule"] = file;
-    j["reproduced"] = mismatch.empty();
-    if (!mismatch.empty()) j["mismatch"] = mismatch;
-    print_json(j);
-  } else {
-    fmt::print("{}", report::trace_text(m, r));
-  }
-  std::fflush(stdout);
-  if (!mismatch.empty()) throw UsageError("replay of " + file + " did not reproduce it: " + mismatch);
-  return ((r.completed && r.bad) || !r.findings.empty()) ? kBad : kClean;
+  return print_replay(m, r, h, file, json);
 }
 
 // Replays a token of explore's output: the launch and run options are the
@@ -293,7 +281,7 @@ int cmd_replay_token(const std::string& model, const std::string& token, const S
   } else {
     fmt::print("{}", report::trace_text(m, r));
   }
-  return ((r.completed && r.bad) || !r.findings.empty()) ? kBad : kClean;
+  return replay_exit_code(r);
 }
 
 int run_cli(int argc, char** argv) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -73,6 +74,25 @@ std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r) {
     return fmt::format("the replay's trace hash is {:016x}, the schedule says {:016x}", th, h.trace_hash);
   return "";
 }
+
+int print_replay(const models::Model& m, const RunResult& r, const ScheduleHeader& h, const std::string& file,
+                 bool json) {
+  const std::string mismatch = reproduction_mismatch(h, r);
+  if (json) {
+    nlohmann::json j = report::trace_json(m, r);
+    j["schedule"] = file;
+    j["reproduced"] = mismatch.empty();
+    if (!mismatch.empty()) j["mismatch"] = mismatch;
+    print_json(j);
+  } else {
+    fmt::print("{}", report::trace_text(m, r));
+  }
+  std::fflush(stdout);
+  if (!mismatch.empty()) throw UsageError("replay of " + file + " did not reproduce it: " + mismatch);
+  return replay_exit_code(r);
+}
+
+int replay_exit_code(const RunResult& r) { return (r.completed && r.bad) || !r.findings.empty() ? 1 : 0; }
 
 report::Artifact ScheduleWriter::write(const models::Model& m, const models::Config& c, const RunOptions& run,
                                        const ChoiceLog& witness, const std::string& hash) {

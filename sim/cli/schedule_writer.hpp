@@ -1,6 +1,7 @@
 // Schedule files for the witnesses of an exploration: each witness is
 // replayed (for its trace hash, outcome and findings) and written as
-// <dir>/<model>.<n>.schedule, with the hash of the model's source.
+// <dir>/<model>.<n>.schedule, with the hash of the model's source; and the
+// other side, what a replay of one shows and whether it reproduced it.
 #pragma once
 #include <filesystem>
 #include <map>
@@ -31,6 +32,13 @@ void record_run(ScheduleHeader& h, const RunResult& r);
 // Did the replay `r` reproduce the run `h` records? "" if so, else the first
 // difference, in words (the outcome, then the findings, then the trace).
 std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r);
+// Prints the replay `r` of schedule `file` (header `h`) of model `m`: its trace
+// as text, or JSON with "schedule", "reproduced" and any "mismatch"; then a
+// UsageError when it did not reproduce, else replay_exit_code(r).
+int print_replay(const models::Model& m, const RunResult& r, const ScheduleHeader& h, const std::string& file,
+                 bool json);
+// A replayed run's exit code: 1 when it shows a bad outcome or a finding, else 0.
+int replay_exit_code(const RunResult& r);
 
 class ScheduleWriter {
  public:
