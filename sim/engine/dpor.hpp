@@ -134,6 +134,12 @@ class Dpor final : public Chooser {
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
+    repeated_ = 0;  // the steps of the run before that begin before the branch next() took (the top node)
+    if (stack_.size() > 0) {
+      const std::size_t branch = stack_.size() - 1;
+      repeated_ = steps_before(branch);
+      if (repeated_ > 0 && stack_[branch].kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
+    }
     run_ = &run;
     call_ = 0;
     abandoned_ = false;
@@ -259,6 +265,13 @@ class Dpor final : public Chooser {
   }
 
   // Race analysis of a finished run: adds backtrack points.
+  //
+  // The steps a run repeats of the run analysed before it (those before the
+  // branch next() took) are the same steps, with the same clocks, and add
+  // the backtrack points they added then; only what later steps tell of a
+  // step (Told) may differ. So the race walk resumes at the first step that
+  // is new or was told otherwise, from the per-step clocks kept of the run
+  // before (the per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
     if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
@@ -277,15 +290,20 @@ class Dpor final : public Chooser {
                                        [](const Step& s) { return s.shape.commutes != 0; });
     Columns& columns = kept_.columns;
     columns.of.assign(threads, 0);
-    columns.width = 0;
     {
       std::vector<bool>& steps_taken = kept_.stepping;
       steps_taken.assign(threads, false);
+      std::size_t stepping = 0;
       for (std::size_t j = 0; j < n; ++j)
         if (!steps_taken[r.steps[j].thread]) {
           steps_taken[r.steps[j].thread] = true;
-          columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(columns.width++);
+          columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(stepping++);
         }
+      // The rows kept of the run before keep their layout while the width does.
+      if (analysed_ == 0 || stepping > columns.width) {
+        columns.width = stepping;
+        analysed_ = 0;
+      }
     }
     Locations& places = kept_.places;
     places.number(r.steps, n);
@@ -354,7 +372,34 @@ class Dpor final : public Chooser {
     };
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of(j);
-    for (std::size_t j = 0; j < n; ++j) {
+    // The first step whose races are walked: the first this run does not
+    // repeat, or of which later steps told otherwise. (A race of commuting
+    // RMWs depends on the readers after them: none is resumed past.)
+    std::size_t from = std::min({repeated_, analysed_, n});
+    {
+      std::vector<Told>& told = kept_.told;  // per step, of the run analysed before up to analysed_
+      told.resize(n);
+      for (std::size_t j = 0; j < n; ++j) {
+        const Step& s = r.steps[j];
+        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j]};
+        if (j < from && (!(told[j] == now) || s.shape.commutes != 0)) from = j;
+        told[j] = now;
+      }
+    }
+    // The clock of each thread before step `from`: the row of the last step
+    // that set it (its own, a barrier completion naming it, a spawn of it).
+    {
+      std::vector<std::size_t>& last = kept_.last_set;  // per thread: 1 + that step (0: none)
+      last.assign(threads, 0);
+      for (std::size_t j = 0; j < from; ++j) {
+        last[r.steps[j].thread] = j + 1;
+        for (ThreadId t : r.steps[j].joins) last[t] = j + 1;
+        for (ThreadId t : r.steps[j].spawned) last[t] = j + 1;
+      }
+      for (std::size_t t = 0; t < threads; ++t)
+        if (last[t] != 0) clock.copy(clock.row(t), step_clock.row(last[t] - 1));
+    }
+    for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
       std::uint32_t* cj = at(sj.thread);
       learn(clock, sj);
@@ -403,8 +448,17 @@ class Dpor final : public Chooser {
       advance(clock, merged, sj, j);
       clock.copy(step_clock.row(j), at(sj.thread));
     }
+    analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
   }
+  // What the steps after a step tell of it that the race walk reads: whether
+  // a spin wait counted or re-read its read (Step::counted, respun), whether
+  // it is its thread's only load of its location, whether an RMW read its
+  // write. The same for a repeated step, its races are those found before.
+  struct Told {
+    bool counted = false, respun = false, only_load = false, rmw_source = false;
+    bool operator==(const Told&) const = default;
+  };
 
   // Steps that may share a location: dependent() needs an address, commute()
   // a family (and equal addresses: commuting RMWs of none, if any, are
@@ -1101,10 +1155,14 @@ class Dpor final : public Chooser {
 
   int bound_;
   // Buffers kept from run to run and, on each OS thread, from one search to
-  // the next (kept()): their capacity, nothing else, carries over.
+  // the next (kept()): their capacity, nothing else, carries over (but for
+  // the first analysed_ rows of step_clock and entries of told, which carry
+  // over from one run to the next of a search: analyse()).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
+    std::vector<Told> told;
+    std::vector<std::size_t> last_set;
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> next_write;
     std::vector<std::size_t> races;  // analyse(): the races of one step
@@ -1128,6 +1186,8 @@ class Dpor final : public Chooser {
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
   bool abandoned_ = false;
+  std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
+  std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
