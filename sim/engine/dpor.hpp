@@ -267,49 +267,65 @@ class Dpor final : public Chooser {
   // Race analysis of a finished run: adds backtrack points.
   //
   // The steps a run repeats of the run analysed before it (those before the
-  // branch next() took) are the same steps, with the same clocks, and add
-  // the backtrack points they added then; only what later steps tell of a
-  // step (Told) may differ. So the race walk resumes at the first step that
-  // is new or was told otherwise, from the per-step clocks kept of the run
-  // before (the per-thread clocks there are rebuilt from them).
+  // branch next() took) are the same steps: what is a function of a step and
+  // the steps before it is kept of them (their threads and columns, their
+  // locations and earlier steps, coherence insertions), and the sleepers
+  // they woke are woken. They have the same clocks and add the backtrack
+  // points they added then; only what later steps tell of a step (Told) may
+  // differ. So the race walk resumes at the first step that is new or was
+  // told otherwise, from the per-step clocks kept of the run before (the
+  // per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
     if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
       Node& node = stack_[thread_nodes_[n - 1]];
       node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
-    std::size_t threads = 0;
-    for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
+    std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
+    named.resize(n);
+    std::size_t threads = same > 0 ? named[same - 1] : 0;
+    for (std::size_t j = same; j < n; ++j) {
       threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
       for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
+      named[j] = threads;
     }
     // Witnesses are needed only where two steps commute.
     const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
                                        [](const Step& s) { return s.shape.commutes != 0; });
     Columns& columns = kept_.columns;
-    columns.of.assign(threads, 0);
+    std::size_t rows_kept = same;  // the steps whose clock rows are kept
     {
-      std::vector<bool>& steps_taken = kept_.stepping;
-      steps_taken.assign(threads, false);
+      std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
+      first.resize(threads, npos);
+      columns.of.resize(threads, 0);
       std::size_t stepping = 0;
-      for (std::size_t j = 0; j < n; ++j)
-        if (!steps_taken[r.steps[j].thread]) {
-          steps_taken[r.steps[j].thread] = true;
+      for (std::size_t t = 0; t < threads; ++t)
+        if (first[t] < same) {
+          ++stepping;
+        } else {
+          first[t] = npos;
+          columns.of[t] = 0;
+        }
+      for (std::size_t j = same; j < n; ++j)
+        if (first[r.steps[j].thread] == npos) {
+          first[r.steps[j].thread] = j;
           columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(stepping++);
         }
       // The rows kept of the run before keep their layout while the width does.
-      if (analysed_ == 0 || stepping > columns.width) {
+      if (same == 0 || stepping > columns.width) {
         columns.width = stepping;
-        analysed_ = 0;
+        rows_kept = 0;
       }
     }
     Locations& places = kept_.places;
-    places.number(r.steps, n);
+    if (same > 0) Earlier::forget(same, places, kept_.earlier);
+    places.number(r.steps, same, n);
     Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, places, kept_.witnesses);
-    wake_commuting_sleepers(r.steps, n);
-    Earlier earlier(r.steps, n, places, kept_.earlier);
+    wake_commuting_sleepers(r.steps, same, n);
+    Earlier earlier(r.steps, same, n, places, kept_.earlier);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // Vector clocks, one row per thread of an entry per thread that takes a
     // step (the last known step + 1 of each), in buffers kept from run to
@@ -327,15 +343,17 @@ class Dpor final : public Chooser {
     // know (Step::hidden_by_unknown): otherwise the load, run first, could
     // still return only writes it may return now.
     std::vector<bool>& inserted = kept_.inserted;
-    inserted.assign(n, false);
+    inserted.resize(n);
+    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), false);
     // (The step whose thread decision came last before decision k: the
-    // steps before it in the log are a prefix that grows with k.)
-    for (std::size_t k = 0, before = 0; k < r.log.size(); ++k) {
+    // steps before it in the log are a prefix that grows with k. The
+    // decisions of the steps before `same` are those of the run before.)
+    for (std::size_t k = same < n ? r.steps[same].decision : r.log.size(), before = same; k < r.log.size(); ++k) {
       while (before < n && r.steps[before].decision < k) ++before;
       const Decision& d = r.log[k];
       if (d.kind == ChoiceKind::coherence && d.index != 0 && before > 0) inserted[before - 1] = true;
     }
-    for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t j = same; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
     // A write placed last hides nothing only until another write of its
     // location is placed: one placed after it may get an edge from it (a write
@@ -375,7 +393,7 @@ class Dpor final : public Chooser {
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise. (A race of commuting
     // RMWs depends on the readers after them: none is resumed past.)
-    std::size_t from = std::min({repeated_, analysed_, n});
+    std::size_t from = rows_kept;
     {
       std::vector<Told>& told = kept_.told;  // per step, of the run analysed before up to analysed_
       told.resize(n);
@@ -470,14 +488,19 @@ class Dpor final : public Chooser {
   struct Locations {
     std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
     std::size_t count = 0;
-    void number(const std::vector<Step>& steps, std::size_t n) {
-      of.assign(n, npos);
-      for (const std::uintptr_t a : addrs_)
+    // The first n steps, of which those before `same` are the run's before
+    // (numbered then: the locations they touched first keep their numbers).
+    void number(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
+      while (!addrs_.empty() && first_.back() >= same) {
+        const std::uintptr_t a = addrs_.back();
         if (direct(a)) near_[a / 4] = 0;
-      addrs_.clear();
-      numbers_.clear();
-      for (std::size_t j = 0; j < n; ++j)
-        if (located(steps[j].shape)) of[j] = find(steps[j].shape.addr);
+        numbers_.erase(a);
+        addrs_.pop_back();
+        first_.pop_back();
+      }
+      if (addrs_.size() <= kFew) numbers_.clear();
+      of.resize(n);
+      for (std::size_t j = same; j < n; ++j) of[j] = located(steps[j].shape) ? find(steps[j].shape.addr, j) : npos;
       count = addrs_.size();
     }
 
@@ -489,12 +512,13 @@ class Dpor final : public Chooser {
     static constexpr std::size_t kNear = std::size_t{1} << 16;
     static constexpr std::size_t kFew = 16;
     static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
-    std::size_t find(std::uintptr_t addr) {
+    // The number of `addr`, touched by step j.
+    std::size_t find(std::uintptr_t addr, std::size_t j) {
       if (direct(addr)) {
         if (near_.empty()) near_.assign(kNear / 4, 0);
         std::uint32_t& k = near_[addr / 4];
         if (k == 0) {
-          addrs_.push_back(addr);
+          add(addr, j);
           k = static_cast<std::uint32_t>(addrs_.size());
         }
         return k - 1;
@@ -502,16 +526,21 @@ class Dpor final : public Chooser {
       if (addrs_.size() <= kFew) {
         const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
         if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
-        addrs_.push_back(addr);
+        add(addr, j);
         if (addrs_.size() > kFew)
           for (std::size_t k = 0; k < addrs_.size(); ++k) numbers_.emplace(addrs_[k], k);
         return addrs_.size() - 1;
       }
       const auto [it, fresh] = numbers_.try_emplace(addr, addrs_.size());
-      if (fresh) addrs_.push_back(addr);
+      if (fresh) add(addr, j);
       return it->second;
     }
+    void add(std::uintptr_t addr, std::size_t j) {
+      addrs_.push_back(addr);
+      first_.push_back(j);
+    }
     std::vector<std::uintptr_t> addrs_;  // by number
+    std::vector<std::size_t> first_;     // by number: the step that touched it first
     std::vector<std::uint32_t> near_;    // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
@@ -527,14 +556,23 @@ class Dpor final : public Chooser {
       std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none)
       std::vector<std::size_t> last;               // per location: 1 + its last step so far (0: none)
     };
-    Earlier(const std::vector<Step>& steps, std::size_t n, const Locations& places, Buffers& b)
+    // Over the first n steps, of which those before `same` are the run's
+    // before (their links kept, and the per-location ones of the steps since
+    // forgotten: forget()).
+    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
         : steps_(steps), b_(b) {
-      b.same.assign(n, 0);
-      b.host.assign(n, 0);
-      b.fence.assign(n, 0);
-      b.last.assign(places.count, 0);
+      b.same.resize(n);
+      b.host.resize(n);
+      b.fence.resize(n);
+      if (same == 0) b.last.assign(places.count, 0);
+      b.last.resize(places.count, 0);
       std::size_t host = 0, fence = 0;
-      for (std::size_t j = 0; j < n; ++j) {
+      if (same > 0) {
+        const StepShape& s = steps[same - 1].shape;
+        host = s.global ? same : b.host[same - 1];
+        fence = s.fence_sc ? same : b.fence[same - 1];
+      }
+      for (std::size_t j = same; j < n; ++j) {
         const StepShape& s = steps[j].shape;
         b.host[j] = host;
         b.fence[j] = fence;
@@ -545,6 +583,12 @@ class Dpor final : public Chooser {
         b.same[j] = last;
         last = j + 1;
       }
+    }
+    // Before the run's locations are numbered again (with the numbers of the
+    // run before): each location's last step back to the last before `same`.
+    static void forget(std::size_t same, const Locations& places, Buffers& b) {
+      for (std::size_t j = places.of.size(); j-- > same;)
+        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
     }
     // Yields the candidates below step j, the latest first.
     class Cursor {
@@ -846,8 +890,9 @@ class Dpor final : public Chooser {
   // A step that reads a location while a thread sleeps whose commuting RMW of
   // it the rule kept asleep: the reader might have told the order of that RMW
   // and the one it stayed asleep behind, so it wakes where it was kept.
-  void wake_commuting_sleepers(const std::vector<Step>& steps, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) {
+  // (Steps before `same`, repeated, woke theirs when the run before was analysed.)
+  void wake_commuting_sleepers(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
+    for (std::size_t k = same; k < n; ++k) {
       const StepShape& reader = steps[k].shape;
       if (!reader.reads || reader.addr == 0 || reader.commutes != 0) continue;
       std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
@@ -1155,9 +1200,10 @@ class Dpor final : public Chooser {
 
   int bound_;
   // Buffers kept from run to run and, on each OS thread, from one search to
-  // the next (kept()): their capacity, nothing else, carries over (but for
-  // the first analysed_ rows of step_clock and entries of told, which carry
-  // over from one run to the next of a search: analyse()).
+  // the next (kept()): their capacity carries over, and from one run of a
+  // search to the next what analyse() keeps of the steps the next run
+  // repeats (analysed_: the rows of step_clock, told, named, first_step,
+  // places, earlier, inserted).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
@@ -1174,7 +1220,7 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
-    std::vector<bool> stepping;
+    std::vector<std::size_t> first_step, named;
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
   static Kept& kept() {
