@@ -158,7 +158,10 @@ class Dpor final : public Chooser {
       thread_nodes_.push_back(i);
       half_.reset();
       burst_.reset();
-      if (thread_nodes_.size() >= 2) {  // the step since the previous thread node, as it turned out
+      // The step since the previous thread node, as it turned out. (Before a
+      // node replayed, it is the step the node above noted when it was made:
+      // a node's choice changes only with the nodes below it gone.)
+      if (thread_nodes_.size() >= 2 && i >= stack_.size()) {
         Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
         prev.shapes[prev.chosen] = p.previous;
       }
@@ -196,13 +199,8 @@ class Dpor final : public Chooser {
     n.step = thread_nodes_.size() - 1;
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
-    const Node* parent = nullptr;  // (n is stack_[i]: no node is added before the return)
-    for (std::size_t k = i; k-- > 0;)
-      if (stack_[k].kind == ChoiceKind::thread) {
-        parent = &stack_[k];
-        break;
-      }
-    if (parent != nullptr) {
+    if (thread_nodes_.size() >= 2) {  // (n is stack_[i]: no node is added before the return)
+      const Node* parent = &stack_[thread_nodes_[thread_nodes_.size() - 2]];
       const StepShape& taken = parent->shapes[parent->chosen];
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
       n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
