@@ -767,13 +767,14 @@ class Dpor final : public Chooser {
       }
       known = true;
     }
-    std::vector<std::size_t>& block = kept_.member;  // per step: the waiting block of its thread (npos: none)
+    std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
+                                                     // (npos: none)
     block.assign(n, npos);
-    for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t j = from; j < n; ++j)
       for (std::size_t k = 0; k < d.members.size(); ++k)
         if (steps[j].thread >= d.members[k].first && steps[j].thread - d.members[k].first < d.members[k].second)
           block[j] = k;
-    for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t j = from; j < n; ++j)
       for (Earlier::Cursor at = earlier.before(j); at;) {
         const std::size_t i = at.next();
         if (i < from) break;  // (latest first: the rest are before the node too)
