@@ -334,7 +334,7 @@ class Dpor final : public Chooser {
     auto at = [&](ThreadId t) { return clock.row(t); };
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
-    // write of its location is placed: next_write below). (An RMW's
+    // write of its location is placed: see the race walk). (An RMW's
     // slot, right after the write it read, is no decision: it precedes the
     // writes it was placed before, Step::precedes.) It hides one only from a
     // load from which some write is hidden through a write its thread does not
@@ -353,23 +353,6 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = same; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
-    // A write placed last hides nothing only until another write of its
-    // location is placed: one placed after it may get an edge from it (a write
-    // of the reader's own thread that went after it, say), and a write before
-    // the end hides through that edge. So the next write of each step's
-    // location (n: none) bounds the loads before which it hides nothing.
-    std::vector<std::size_t>& next_write = kept_.next_write;
-    next_write.assign(n, n);
-    {
-      std::vector<std::size_t>& last = kept_.last_write;  // per location: the next write's step (n: none)
-      last.assign(places.count, n);
-      for (std::size_t j = n; j-- > 0;) {
-        const StepShape& sh = r.steps[j].shape;
-        if (!sh.writes || sh.addr == 0) continue;
-        next_write[j] = last[places.of[j]];
-        last[places.of[j]] = j;
-      }
-    }
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on.
@@ -421,9 +404,18 @@ class Dpor final : public Chooser {
       learn(clock, sj);
       std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
+      // A write placed last hides nothing only until another write of its
+      // location is placed: one placed after it may get an edge from it (a
+      // write of the reader's own thread that went after it, say), and a write
+      // before the end hides through that edge. So it hides nothing from step
+      // j only while no write of j's location came between them (the cursor
+      // meets every step of it, latest first).
+      bool written = false;
       for (Earlier::Cursor c = earlier.before(j); c;) {
         const std::size_t i = c.next();
         const Step& si = r.steps[i];
+        const bool written_since = written;  // between i and j
+        written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
         if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
         // A write before a load that need not see it (reads-from, not the
@@ -451,7 +443,7 @@ class Dpor final : public Chooser {
         if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted[i] && next_write[i] >= j) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
+            ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
@@ -1209,9 +1201,7 @@ class Dpor final : public Chooser {
     std::vector<Told> told;
     std::vector<std::size_t> last_set;
     std::vector<bool> inserted, rmw_source;
-    std::vector<std::size_t> next_write;
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    std::vector<std::size_t> last_write;
     std::vector<std::uint32_t> reads_of;
     Locations places;
     Witnesses::Buffers witnesses;
