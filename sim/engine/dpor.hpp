@@ -504,14 +504,20 @@ class Dpor final : public Chooser {
     static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
+      if (!direct(addr) || near_.empty()) return find_far(addr, j);
+      std::uint32_t& k = near_[addr / 4];
+      if (k == 0) {
+        add(addr, j);
+        k = static_cast<std::uint32_t>(addrs_.size());
+      }
+      return k - 1;
+    }
+    // find() for an address not direct, or the first direct one (it makes
+    // the table): out of line, so that find() itself is inlined.
+    [[gnu::noinline]] std::size_t find_far(std::uintptr_t addr, std::size_t j) {
       if (direct(addr)) {
-        if (near_.empty()) near_.assign(kNear / 4, 0);
-        std::uint32_t& k = near_[addr / 4];
-        if (k == 0) {
-          add(addr, j);
-          k = static_cast<std::uint32_t>(addrs_.size());
-        }
-        return k - 1;
+        near_.assign(kNear / 4, 0);
+        return find(addr, j);
       }
       if (addrs_.size() <= kFew) {
         const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
