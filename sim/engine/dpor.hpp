@@ -321,7 +321,8 @@ class Dpor final : public Chooser {
     Locations& places = kept_.places;
     if (same > 0) Earlier::forget(same, places, kept_.earlier);
     places.number(r.steps, same, n);
-    Witnesses witnesses(r.steps, commuting ? n : 0, threads, columns, places, kept_.witnesses);
+    std::optional<Witnesses> witnesses;
+    if (commuting) witnesses.emplace(r.steps, n, threads, columns, places, kept_.witnesses);
     wake_commuting_sleepers(r.steps, same, n);
     Earlier earlier(r.steps, same, n, places, kept_.earlier);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
@@ -417,7 +418,7 @@ class Dpor final : public Chooser {
         const bool written_since = written;  // between i and j
         written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
-        if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses.tell(i, j))) continue;
+        if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses->tell(i, j))) continue;
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now (so too after a write
