@@ -148,6 +148,7 @@ class Dpor final : public Chooser {
     burst_.reset();
     suspects_.clear();
     dispatch_nodes_.clear();
+    inserting_.clear();
     in_place_ = false;
   }
   bool abandon() const override { return abandoned_; }
@@ -168,6 +169,7 @@ class Dpor final : public Chooser {
     }
     if (p.kind == ChoiceKind::dispatch && p.keys.size() > 1) dispatch_nodes_.push_back(i);
     if (i < stack_.size()) {  // replaying the prefix
+      note_inserting(stack_[i]);
       note_half(stack_[i], p);
       note_burst(stack_[i], p);
       note_suspect(stack_[i]);
@@ -194,6 +196,7 @@ class Dpor final : public Chooser {
       }
       note_burst(n, p);
       note_suspect(n);
+      note_inserting(n);
       return n.chosen;
     }
     n.step = thread_nodes_.size() - 1;
@@ -340,18 +343,13 @@ class Dpor final : public Chooser {
     // writes it was placed before, Step::precedes.) It hides one only from a
     // load from which some write is hidden through a write its thread does not
     // know (Step::hidden_by_unknown): otherwise the load, run first, could
-    // still return only writes it may return now.
+    // still return only writes it may return now. (choose() noted the steps
+    // whose coherence decision took such a slot: inserting_.)
     std::vector<bool>& inserted = kept_.inserted;
     inserted.resize(n);
     std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), false);
-    // (The step whose thread decision came last before decision k: the
-    // steps before it in the log are a prefix that grows with k. The
-    // decisions of the steps before `same` are those of the run before.)
-    for (std::size_t k = same < n ? r.steps[same].decision : r.log.size(), before = same; k < r.log.size(); ++k) {
-      while (before < n && r.steps[before].decision < k) ++before;
-      const Decision& d = r.log[k];
-      if (d.kind == ChoiceKind::coherence && d.index != 0 && before > 0) inserted[before - 1] = true;
-    }
+    for (const std::size_t j : inserting_)
+      if (j >= same && j < n) inserted[j] = true;
     for (std::size_t j = same; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
     // Writes an RMW read: the RMW goes right after its source in the list, so
@@ -1006,6 +1004,12 @@ class Dpor final : public Chooser {
     }
     if (!any) n.banned.clear();
   }
+  // A coherence decision that took a slot before the end of the list: the
+  // step it is in (the one after the last thread decision) inserted its write.
+  void note_inserting(const Node& n) {
+    if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty())
+      inserting_.push_back(thread_nodes_.size() - 1);
+  }
   void note_suspect(const Node& n) {
     if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
   }
@@ -1235,6 +1239,7 @@ class Dpor final : public Chooser {
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
+  std::vector<std::size_t> inserting_;       // steps of this run that took a coherence slot before the end
   bool in_place_ = false;  // this run repeats one where a block waited in another's place (waited_in_place())
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
