@@ -252,34 +252,14 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
+  // The location `op` accesses. (The last one looked up is at hand; any
+  // other, a new one or a finding, out of line.)
   std::uint32_t location(const MemOp& op) {
-    if (const Location* known = find(op.addr)) {
-      if (known->size != op.size)
-        unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
-                            std::to_string(known->size));
+    if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
       return last_location;
-    }
-    auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
-    if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
-    if (next != loc_at.begin()) {
-      auto prev = std::prev(next);
-      if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
-    }
-    changed();
-    const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
-    Location& l = locs.add();
-    l.addr = op.addr;
-    l.size = op.size;
-    loc_at.insert(next, {op.addr, id});
-    // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
-    Write& init = writes.add();
-    init.loc = id;
-    init.info = {0, 0, true, true, 0};
-    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
-    last_addr = op.addr;
-    last_location = id;
-    return id;
+    return look_up(op);
   }
+  std::uint32_t look_up(const MemOp& op);
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -465,6 +445,38 @@ struct PtxModel::State {
     }
   }
 };
+
+std::uint32_t PtxModel::State::look_up(const MemOp& op) {
+  auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
+  if (next != loc_at.end() && next->first == op.addr) {
+    last_addr = op.addr;
+    last_location = next->second;
+    const Location& known = locs[next->second];
+    if (known.size != op.size)
+      unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
+                          std::to_string(known.size));
+    return next->second;
+  }
+  if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
+  if (next != loc_at.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
+  }
+  changed();
+  const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
+  Location& l = locs.add();
+  l.addr = op.addr;
+  l.size = op.size;
+  loc_at.insert(next, {op.addr, id});
+  // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
+  Write& init = writes.add();
+  init.loc = id;
+  init.info = {0, 0, true, true, 0};
+  l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  last_addr = op.addr;
+  last_location = id;
+  return id;
+}
 
 PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>()) { s_->opt = o; }
 PtxModel::~PtxModel() = default;
