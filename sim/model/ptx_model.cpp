@@ -614,16 +614,7 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
   out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
 }
 
-// Edges are fixed once both writes exist: moral strength is static, and a
-// write's known_before is taken when it is written.
-void PtxModel::unordered(WriteId w, std::vector<WriteId>& out) const {
-  const State& s = *s_;
-  out.clear();
-  for (const WriteId x : s.locs[s.writes[w].loc].co)
-    if (x != w && !s.writes[x].strong && !s.edge(x, w) && !s.edge(w, x)) out.push_back(x);
-}
-
-WriteId PtxModel::write(const MemOp& w, unsigned placement) {
+WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   s.changed();
   const std::uint32_t lid = s.location(w);
@@ -647,8 +638,20 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   x.scope = w.op.scope;
   x.rmw_source = w.rmw_source;
   if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
-  for (const WriteId k : l.co)
-    if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
+  // Its edges with the writes made before it, fixed from now on (moral
+  // strength is static): with the initial write, with each one its thread
+  // knows (its own among them), and with each one morally strong with it. A
+  // weak write is morally strong with it only if its own: the other weak
+  // ones its thread does not know are unordered with it.
+  if (unordered != nullptr) unordered->clear();
+  for (const WriteId k : l.co) {
+    const Write& y = s.writes[k];
+    if (y.info.initial) continue;
+    if (s.knows(t, k))
+      x.known_before.push_back(k);
+    else if (!y.strong && unordered != nullptr)
+      unordered->push_back(k);
+  }
   if (w.rmw_source != no_write) {
     Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
