@@ -414,20 +414,24 @@ struct PtxModel::State {
   }
 
   // Candidate coherence positions for write op (index into co to insert before).
-  // (Into `out`.)
+  // (Into `out`.) A weak write, and under sc any but a strong RMW, goes last;
+  // the others after the last write their thread knows (p0) at the earliest.
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    const Thread& t = threads[op.thread];
-    std::size_t p0 = 1;
-    for (std::size_t i = 0; i < l.co.size(); ++i)
-      if (knows(t, l.co[i])) p0 = std::max(p0, i + 1);
     const std::size_t end = l.co.size();
-    if (op.rmw_source != no_write && is_strong(op.op.sem)) {
+    const bool strong_rmw = op.rmw_source != no_write && is_strong(op.op.sem);
+    if (!strong_rmw && (opt.sequential || !is_strong(op.op.sem))) {
+      out.push_back(end);
+      return;
+    }
+    const Thread& t = threads[op.thread];
+    std::size_t p0 = end;
+    while (!knows(t, l.co[p0 - 1])) --p0;  // (the initial write, first, is known)
+    if (strong_rmw) {
       if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
       return;
     }
     out.push_back(end);
-    if (opt.sequential || !is_strong(op.op.sem)) return;
     for (std::size_t i = end; i-- > p0;) {
       const Write& m = writes[l.co[i]];
       if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
