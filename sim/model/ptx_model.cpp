@@ -206,10 +206,14 @@ struct PtxModel::State {
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
 
+  // The first entry of loc_at at `addr` or above.
+  auto at_or_above(std::uintptr_t addr) const {
+    return std::partition_point(loc_at.begin(), loc_at.end(), [addr](const auto& e) { return e.first < addr; });
+  }
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
     if (last_location != no_location && last_addr == addr) return &locs[last_location];
-    auto it = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(addr, std::uint32_t{0}));
+    auto it = at_or_above(addr);
     if (it == loc_at.end() || it->first != addr) return nullptr;
     last_addr = addr;
     last_location = it->second;
@@ -451,7 +455,7 @@ struct PtxModel::State {
 };
 
 std::uint32_t PtxModel::State::look_up(const MemOp& op) {
-  auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
+  auto next = at_or_above(op.addr);
   if (next != loc_at.end() && next->first == op.addr) {
     last_addr = op.addr;
     last_location = next->second;
