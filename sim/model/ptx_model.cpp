@@ -194,11 +194,14 @@ struct PtxModel::State {
   // holds until the next.
   std::uint64_t version = 0;
   void changed() { ++version; }
-  // hidden()'s last question and the version it answered it in.
+  // hidden()'s last question, the version it answered it in, and whether
+  // some write was hidden only through writes the thread does not know
+  // (MemoryModel::hidden_by_unknown).
   struct Hidden {
     const Location* l = nullptr;
     const Thread* t = nullptr;
     std::uint64_t version = 0;
+    bool by_unknown = false;
   } hidden_for;
   // The location last looked up (an access looks its location up several
   // times); locations keep their ids until reset().
@@ -271,22 +274,31 @@ struct PtxModel::State {
   }
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
-  // (Into buffers kept from one read to the next.)
+  // (Into buffers kept from one read to the next.) A write hidden straight by
+  // a known one (an edge to a write later in the list that the thread knows)
+  // stays hidden whatever else is in the list; one hidden only through
+  // hidden writes the thread does not know sets hidden_for.by_unknown.
   const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
     std::vector<std::uint8_t>& known = known_buf;
     std::vector<std::uint8_t>& hid = hidden_buf;
     if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
-    hidden_for = {&l, &t, version};
+    hidden_for = {&l, &t, version, false};
     const std::size_t n = l.co.size();
     known.assign(n, 0);
     hid.assign(n, 0);
     std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
     for (std::size_t i = 0; i < n; ++i)
       if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
-    // (From the last known write on, nothing later is known or hidden: nothing is hidden.)
-    for (std::size_t i = last_known; i-- > 0;)
-      for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
-        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = 1;
+    // (From the last known write on, nothing is known or hidden: nothing later hides.)
+    for (std::size_t i = last_known; i-- > 0;) {
+      bool straight = false;
+      for (std::size_t j = i + 1; j < last_known && !straight; ++j)
+        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
+          hid[i] = 1;
+          straight = known[j];
+        }
+      if (hid[i] && !straight) hidden_for.by_unknown = true;
+    }
     return hid;
   }
 
@@ -558,23 +570,13 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
 }
 
-// A write hidden straight by a known one (an edge to a write later in the
-// list that the thread knows) stays hidden whatever else is in the list;
-// hidden() also follows paths through hidden writes. The difference is what
-// unknown writes hide.
+// (The writes hidden straight by known ones are what the thread would not
+// read whatever else is in the list; hidden() tells the others apart.)
 bool PtxModel::hidden_by_unknown(const MemOp& r) {
   State& s = *s_;
   if (s.opt.sequential) return false;
-  const Location& l = s.locs[s.location(r)];
-  const std::vector<std::uint8_t>& hid = s.hidden(l, s.threads[r.thread]);
-  const std::vector<std::uint8_t>& known = s.known_buf;  // as hidden() left it
-  for (std::size_t i = 0; i < l.co.size(); ++i) {
-    if (!hid[i]) continue;
-    bool straight = false;
-    for (std::size_t j = i + 1; j < l.co.size() && !straight; ++j) straight = known[j] && s.edge(l.co[i], l.co[j]);
-    if (!straight) return true;
-  }
-  return false;
+  s.hidden(s.locs[s.location(r)], s.threads[r.thread]);
+  return s.hidden_for.by_unknown;
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
