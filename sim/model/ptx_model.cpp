@@ -124,6 +124,7 @@ struct Location {
   // second by a path of edges (State::hides_a_read). Only racing writes give
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
+  bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
   void clear() {
     addr = 0;
     size = 0;
@@ -131,6 +132,7 @@ struct Location {
     writes.clear();
     last_read.clear();
     read_beside.clear();
+    commuting = false;
   }
 };
 
@@ -751,6 +753,7 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
   x.commutes = family;
+  s.locs[x.loc].commuting = true;
   return true;
 }
 
@@ -774,31 +777,35 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
     const std::size_t n = l.co.size();
-    std::vector<std::size_t>& run = s.run_buf;  // the first position of each one's run of commuting RMWs
-    run.assign(n, 0);
-    auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
-      const Write& x = s.writes[l.co[i]];
-      std::uint32_t inside = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        const Write& y = s.writes[l.co[j]];
-        inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+    // The first position of each one's run of commuting RMWs (without any,
+    // each write is a run of its own, and the runs are left unmade).
+    std::vector<std::size_t>& run = s.run_buf;
+    if (l.commuting) {
+      run.assign(n, 0);
+      auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
+        const Write& x = s.writes[l.co[i]];
+        std::uint32_t inside = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          const Write& y = s.writes[l.co[j]];
+          inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+        }
+        return x.reads > inside;
+      };
+      for (std::size_t i = 0; i < n; ++i) {
+        const Write& x = s.writes[l.co[i]];
+        run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
+                                                                                                          : i;
       }
-      return x.reads > inside;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-      const Write& x = s.writes[l.co[i]];
-      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
-                                                                                                        : i;
-    }
-    for (std::size_t i = 1; i < n; ++i) {
-      const Write& x = s.writes[l.co[i]];
-      const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-      if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+      for (std::size_t i = 1; i < n; ++i) {
+        const Write& x = s.writes[l.co[i]];
+        const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
+        if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+      }
     }
     std::uint64_t edges = 0;  // a commutative sum: the edges in any order
     for (std::size_t i = 1; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j)
-        if (run[i] != run[j] && s.edge(l.co[i], l.co[j])) {
+        if ((!l.commuting || run[i] != run[j]) && s.edge(l.co[i], l.co[j])) {
           const Write& a = s.writes[l.co[i]];
           const Write& b = s.writes[l.co[j]];
           edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
