@@ -286,11 +286,15 @@ struct PtxModel::State {
     if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
     hidden_for = {&l, &t, version, false};
     const std::size_t n = l.co.size();
-    known.assign(n, 0);
-    hid.assign(n, 0);
+    if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
+      known.resize(n);
+      hid.resize(n);
+    }
     std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
+      hid[i] = 0;
       if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
+    }
     // (From the last known write on, nothing is known or hidden: nothing later hides.)
     for (std::size_t i = last_known; i-- > 0;) {
       bool straight = false;
