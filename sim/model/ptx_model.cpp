@@ -261,14 +261,22 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (The last one looked up is at hand; any
-  // other, a new one or a finding, out of line.)
+  // The location `op` accesses. (A new one, or a finding, out of line.)
   std::uint32_t location(const MemOp& op) {
     if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
       return last_location;
-    return look_up(op);
+    const auto next = at_or_above(op.addr);
+    if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
+      return make_location(op, next);
+    last_addr = op.addr;
+    last_location = next->second;
+    return last_location;
   }
-  std::uint32_t look_up(const MemOp& op);
+  // `op`'s location where location() found none of its address and size: a
+  // new one, or at an address accessed with another size, that one and a
+  // finding. `next`: the first entry of loc_at at its address or above.
+  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
+  std::uint32_t make_location(const MemOp& op, LocAt next);
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -472,8 +480,7 @@ struct PtxModel::State {
   }
 };
 
-std::uint32_t PtxModel::State::look_up(const MemOp& op) {
-  auto next = at_or_above(op.addr);
+std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   if (next != loc_at.end() && next->first == op.addr) {
     last_addr = op.addr;
     last_location = next->second;
