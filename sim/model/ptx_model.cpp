@@ -445,40 +445,46 @@ struct PtxModel::State {
 
   // Candidate coherence positions for write op (index into co to insert before).
   // (Into `out`.) A weak write, and under sc any but a strong RMW, goes last;
-  // the others after the last write their thread knows (p0) at the earliest.
+  // the others (out of line) after the last write their thread knows (p0) at
+  // the earliest.
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    const std::size_t end = l.co.size();
     const bool strong_rmw = op.rmw_source != no_write && is_strong(op.op.sem);
-    if (!strong_rmw && (opt.sequential || !is_strong(op.op.sem))) {
-      out.push_back(end);
-      return;
-    }
-    const Thread& t = threads[op.thread];
-    std::size_t p0 = end;
-    while (!knows(t, l.co[p0 - 1])) --p0;  // (the initial write, first, is known)
-    if (strong_rmw) {
-      if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
-      return;
-    }
-    out.push_back(end);
-    for (std::size_t i = end; i-- > p0;) {
-      const Write& m = writes[l.co[i]];
-      if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
-      // Atomicity: never between an RMW and its source when morally strong with both.
-      bool splits = false;
-      for (std::size_t j = i; j < end && !splits; ++j) {
-        const Write& z = writes[l.co[j]];
-        if (!z.atomic_rmw) continue;
-        std::size_t sp = 0;
-        for (std::size_t k = 0; k < end; ++k)
-          if (l.co[k] == z.rmw_source) sp = k;
-        if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
-      }
-      if (!splits && !hides_a_read(op, l, i)) out.push_back(i);
-    }
+    if (strong_rmw || (!opt.sequential && is_strong(op.op.sem)))
+      strong_positions(op, l, strong_rmw, out);
+    else
+      out.push_back(l.co.size());
   }
+  void strong_positions(const MemOp& op, const Location& l, bool strong_rmw, std::vector<std::size_t>& out) const;
 };
+
+void PtxModel::State::strong_positions(const MemOp& op, const Location& l, bool strong_rmw,
+                                       std::vector<std::size_t>& out) const {
+  const std::size_t end = l.co.size();
+  const Thread& t = threads[op.thread];
+  std::size_t p0 = end;
+  while (!knows(t, l.co[p0 - 1])) --p0;  // (the initial write, first, is known)
+  if (strong_rmw) {
+    if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
+    return;
+  }
+  out.push_back(end);
+  for (std::size_t i = end; i-- > p0;) {
+    const Write& m = writes[l.co[i]];
+    if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
+    // Atomicity: never between an RMW and its source when morally strong with both.
+    bool splits = false;
+    for (std::size_t j = i; j < end && !splits; ++j) {
+      const Write& z = writes[l.co[j]];
+      if (!z.atomic_rmw) continue;
+      std::size_t sp = 0;
+      for (std::size_t k = 0; k < end; ++k)
+        if (l.co[k] == z.rmw_source) sp = k;
+      if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
+    }
+    if (!splits && !hides_a_read(op, l, i)) out.push_back(i);
+  }
+}
 
 std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   if (next != loc_at.end() && next->first == op.addr) {
