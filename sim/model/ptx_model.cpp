@@ -125,6 +125,10 @@ struct Location {
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
   bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
+  // The sum of edge_term() over its coherence edges between two writes but
+  // the initial one, taken as each write is made (an edge is fixed once both
+  // its writes exist), for fingerprint().
+  std::uint64_t edges = 0;
   void clear() {
     addr = 0;
     size = 0;
@@ -133,6 +137,7 @@ struct Location {
     last_read.clear();
     read_beside.clear();
     commuting = false;
+    edges = 0;
   }
 };
 
@@ -147,6 +152,11 @@ std::uint64_t spread(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+// The fingerprint's term for a coherence edge from write `a` to write `b`.
+std::uint64_t edge_term(const Write& a, const Write& b) {
+  return spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
 }
 
 }  // namespace
@@ -669,17 +679,20 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
-  // knows (its own among them), and with each one morally strong with it. A
-  // weak write is morally strong with it only if its own: the other weak
-  // ones its thread does not know are unordered with it.
+  // knows (its own among them, all before its slot), and with each one
+  // morally strong with it. A weak write is morally strong with it only if
+  // its own: the other weak ones its thread does not know are unordered with it.
+  const std::size_t at = pos.at(placement);
   if (unordered != nullptr) unordered->clear();
-  for (const WriteId k : l.co) {
+  for (std::size_t i = 1; i < l.co.size(); ++i) {  // (after the initial write)
+    const WriteId k = l.co[i];
     const Write& y = s.writes[k];
-    if (y.info.initial) continue;
-    if (s.knows(t, k))
+    const bool known = s.knows(t, k);
+    if (known)
       x.known_before.push_back(k);
     else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
+    if (known || s.ms_writes(y, x)) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
   }
   if (w.rmw_source != no_write) {
     Write& src = s.writes[w.rmw_source];
@@ -697,7 +710,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     for (int sc = 0; sc < 3; ++sc)
       if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
   }
-  const std::size_t at = pos.at(placement);
   l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
   return id;
@@ -819,14 +831,11 @@ std::uint64_t PtxModel::fingerprint() const {
         if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
       }
     }
-    std::uint64_t edges = 0;  // a commutative sum: the edges in any order
-    for (std::size_t i = 1; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        if ((!l.commuting || run[i] != run[j]) && s.edge(l.co[i], l.co[j])) {
-          const Write& a = s.writes[l.co[i]];
-          const Write& b = s.writes[l.co[j]];
-          edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
-        }
+    std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
+    if (l.commuting)  // less those within a run
+      for (std::size_t i = 1; i < n; ++i)
+        for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
+          if (s.edge(l.co[i], l.co[j])) edges -= edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
     co = mix(mix(co, n), edges);
   }
   return mix(mix(rf, s.fence_hash), co);
