@@ -726,7 +726,7 @@ class Run final : public Door, public HostApi {
           if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
-      collect_findings();
+      if (mm_->has_findings()) collect_findings();
       trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
     }
     return result;

@@ -110,12 +110,18 @@ class MemoryModel {
   virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
   // The findings noticed since the last call, into `out` (cleared first; a
   // buffer the caller keeps, so that neither side allocates again).
-  virtual void take_findings(std::vector<ModelFinding>& out) = 0;
+  void take_findings(std::vector<ModelFinding>& out) {
+    out.clear();
+    out.swap(findings_);
+  }
   std::vector<ModelFinding> take_findings() {
     std::vector<ModelFinding> out;
     take_findings(out);
     return out;
   }
+  // Were any noticed since the last call? (The engine asks after every
+  // access, and most notice none: no virtual call.)
+  bool has_findings() const { return !findings_.empty(); }
   // The RMW that made `w` had its result discarded and is of commuting
   // `family` (the engine's StepShape::commutes). True when the model agrees
   // that its order among adjacent RMWs of its family cannot be observed but
@@ -126,6 +132,10 @@ class MemoryModel {
   // A fingerprint of the execution so far: reads-from, coherence and fence.sc
   // order, independent of the interleaving that produced them.
   virtual std::uint64_t fingerprint() const = 0;
+
+ protected:
+  // Where a model notes its findings (its reset() forgets them).
+  std::vector<ModelFinding> findings_;
 };
 
 std::unique_ptr<MemoryModel> make_memory_model(std::string_view name);

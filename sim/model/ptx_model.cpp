@@ -162,6 +162,7 @@ std::uint64_t edge_term(const Write& a, const Write& b) {
 }  // namespace
 
 struct PtxModel::State {
+  explicit State(std::vector<ModelFinding>& model_findings) : findings(model_findings) {}
   PtxOptions opt;
   Reused<Thread> threads;
   Reused<Write> writes;
@@ -175,7 +176,7 @@ struct PtxModel::State {
     ViewId view;
   };
   std::vector<ScFence> sc_fences;
-  std::vector<ModelFinding> findings;
+  std::vector<ModelFinding>& findings;  // the model's (MemoryModel::findings_)
   std::deque<std::string> texts;  // the details of findings that are not static text
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
@@ -527,7 +528,7 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   return id;
 }
 
-PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>()) { s_->opt = o; }
+PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>(findings_)) { s_->opt = o; }
 PtxModel::~PtxModel() = default;
 
 std::string_view PtxModel::name() const {
@@ -768,11 +769,6 @@ bool PtxModel::morally_strong(const MemOp& r, WriteId w) const {
 std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
   const Location* l = s_->find(addr);
   return l == nullptr ? 0 : l->co.size();
-}
-
-void PtxModel::take_findings(std::vector<ModelFinding>& out) {
-  out.clear();
-  out.swap(s_->findings);
 }
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {

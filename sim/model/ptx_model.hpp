@@ -39,8 +39,6 @@ class PtxModel final : public MemoryModel {
   const WriteInfo& info(WriteId w) const override;
   bool morally_strong(const MemOp& r, WriteId w) const override;
   std::size_t writes_to(std::uintptr_t addr) const override;
-  void take_findings(std::vector<ModelFinding>& out) override;
-  using MemoryModel::take_findings;
   bool commutes(WriteId w, std::uint64_t family) override;
   std::uint64_t fingerprint() const override;
 
