@@ -26,19 +26,24 @@ struct View {
     observe(o.observed);
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
+  // (Mostly empty: merged out of line.)
   void observe(const std::vector<WriteId>& ws) {
-    if (ws.empty()) return;
-    const auto old = static_cast<std::ptrdiff_t>(observed.size());
-    observed.insert(observed.end(), ws.begin(), ws.end());
-    if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
-    std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
-    observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
+    if (!ws.empty()) merge_observed(ws);
   }
+  void merge_observed(const std::vector<WriteId>& ws);
   void clear() {
     vc.clear();
     observed.clear();
   }
 };
+
+void View::merge_observed(const std::vector<WriteId>& ws) {
+  const auto old = static_cast<std::ptrdiff_t>(observed.size());
+  observed.insert(observed.end(), ws.begin(), ws.end());
+  if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
+  std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
+  observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
+}
 // A view kept for later acquirers (a release's), in State::views; never
 // changed once made.
 using ViewId = std::uint32_t;
