@@ -94,7 +94,7 @@ struct Write {
 
 struct Thread {
   Placement where;
-  View view;
+  View view;  // its clock covers the thread itself from the spawn on
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
@@ -361,7 +361,6 @@ struct PtxModel::State {
 
   std::uint32_t step(Thread& t, ThreadId id) {
     ++t.seq;
-    if (t.view.vc.size() <= id) t.view.vc.resize(id + 1, 0);
     t.view.vc[id] = t.seq;
     return t.seq;
   }
@@ -560,11 +559,14 @@ void PtxModel::reset() {
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
-  s_->changed();
-  Thread& t = s_->threads.add();  // the parent may move: it is looked up after
+  State& s = *s_;
+  s.changed();
+  const ThreadId id = static_cast<ThreadId>(s.threads.size());
+  Thread& t = s.threads.add();  // the parent may move: it is looked up after
   t.where = where;
-  if (parent >= 0) t.view = s_->threads[static_cast<std::size_t>(parent)].view;
-  return static_cast<ThreadId>(s_->threads.size() - 1);
+  t.view.vc.resize(id + 1);  // (the parent's clock covers only older threads)
+  if (parent >= 0) t.view.join(s.threads[static_cast<std::size_t>(parent)].view);
+  return id;
 }
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
