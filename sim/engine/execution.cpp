@@ -661,6 +661,11 @@ class Run final : public Door, public HostApi {
   void check_bounds(const Event& e) {
     for (const Region& r : regions_)
       if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    out_of_bounds(e);
+  }
+  // (Apart from check_bounds(), run at every access, so that its fast path
+  // sets up none of this.)
+  [[noreturn, gnu::cold]] void out_of_bounds(const Event& e) {
     SimThread& t = threads_[cur_];
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
