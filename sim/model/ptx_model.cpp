@@ -305,32 +305,10 @@ struct PtxModel::State {
   // stays hidden whatever else is in the list; one hidden only through
   // hidden writes the thread does not know sets hidden_for.by_unknown.
   const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
-    std::vector<std::uint8_t>& known = known_buf;
-    std::vector<std::uint8_t>& hid = hidden_buf;
-    if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
-    hidden_for = {&l, &t, version, false};
-    const std::size_t n = l.co.size();
-    if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
-      known.resize(n);
-      hid.resize(n);
-    }
-    std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
-    for (std::size_t i = 0; i < n; ++i) {
-      hid[i] = 0;
-      if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
-    }
-    // (From the last known write on, nothing is known or hidden: nothing later hides.)
-    for (std::size_t i = last_known; i-- > 0;) {
-      bool straight = false;
-      for (std::size_t j = i + 1; j < last_known && !straight; ++j)
-        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
-          hid[i] = 1;
-          straight = known[j];
-        }
-      if (hid[i] && !straight) hidden_for.by_unknown = true;
-    }
-    return hid;
+    if (hidden_for.l != &l || hidden_for.t != &t || hidden_for.version != version) find_hidden(l, t);
+    return hidden_buf;  // (else nothing changed)
   }
+  void find_hidden(const Location& l, const Thread& t);
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -472,6 +450,32 @@ struct PtxModel::State {
   }
   void strong_positions(const MemOp& op, const Location& l, bool strong_rmw, std::vector<std::size_t>& out) const;
 };
+
+void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
+  std::vector<std::uint8_t>& known = known_buf;
+  std::vector<std::uint8_t>& hid = hidden_buf;
+  hidden_for = {&l, &t, version, false};
+  const std::size_t n = l.co.size();
+  if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
+    known.resize(n);
+    hid.resize(n);
+  }
+  std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
+  for (std::size_t i = 0; i < n; ++i) {
+    hid[i] = 0;
+    if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
+  }
+  // (From the last known write on, nothing is known or hidden: nothing later hides.)
+  for (std::size_t i = last_known; i-- > 0;) {
+    bool straight = false;
+    for (std::size_t j = i + 1; j < last_known && !straight; ++j)
+      if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
+        hid[i] = 1;
+        straight = known[j];
+      }
+    if (hid[i] && !straight) hidden_for.by_unknown = true;
+  }
+}
 
 void PtxModel::State::strong_positions(const MemOp& op, const Location& l, bool strong_rmw,
                                        std::vector<std::size_t>& out) const {
