@@ -756,12 +756,15 @@ class Run final : public Door, public HostApi {
   WriteId place_write(MemOp& m, const Event& e, bool store) {
     const unsigned n = mm_->placements(m);
     if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
-    ChoicePoint& p = choice(ChoiceKind::coherence);
-    for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
-    const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
-      return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
-             " coherence slot " + std::to_string(j) + " at " + describe(e.where);
-    }) : 0;
+    unsigned k = 0;  // (one slot: no choice to make)
+    if (n > 1) {
+      ChoicePoint& p = choice(ChoiceKind::coherence);
+      for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
+      k = decide(p, [&](unsigned j) {
+        return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+               " coherence slot " + std::to_string(j) + " at " + describe(e.where);
+      });
+    }
     if (!store || !in_step_) return mm_->write(m, k);
     const WriteId w = mm_->write(m, k, &cand_);
     for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
