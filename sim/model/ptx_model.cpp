@@ -187,7 +187,8 @@ struct PtxModel::State {
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
   // hidden()'s, one byte a write (a vector<bool>'s bit operations were most of its cost)
   std::vector<std::uint8_t> known_buf, hidden_buf;
-  // placements() computes a write's positions; write() of the same write, next, uses them.
+  // placements() computes the positions of a write that does not go last;
+  // write() of the same write, next, uses them.
   struct Placed {
     ThreadId thread;
     std::uint32_t event;
@@ -436,19 +437,23 @@ struct PtxModel::State {
     return i;
   }
 
+  // Does write `op` go last, its one position? A weak write does, and under
+  // sc any but a strong RMW.
+  bool goes_last(const MemOp& op) const {
+    const bool strong = is_strong(op.op.sem);
+    return !(strong && op.rmw_source != no_write) && (opt.sequential || !strong);
+  }
   // Candidate coherence positions for write op (index into co to insert before).
-  // (Into `out`.) A weak write, and under sc any but a strong RMW, goes last;
-  // the others (out of line) after the last write their thread knows (p0) at
-  // the earliest.
+  // (Into `out`.) Those of a write that does not go last (worked out out of
+  // line) come after the last write its thread knows (p0) at the earliest.
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    const bool strong_rmw = op.rmw_source != no_write && is_strong(op.op.sem);
-    if (strong_rmw || (!opt.sequential && is_strong(op.op.sem)))
-      strong_positions(op, l, strong_rmw, out);
-    else
+    if (goes_last(op))
       out.push_back(l.co.size());
+    else
+      strong_positions(op, l, out);
   }
-  void strong_positions(const MemOp& op, const Location& l, bool strong_rmw, std::vector<std::size_t>& out) const;
+  void strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const;
 };
 
 void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
@@ -477,13 +482,12 @@ void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
   }
 }
 
-void PtxModel::State::strong_positions(const MemOp& op, const Location& l, bool strong_rmw,
-                                       std::vector<std::size_t>& out) const {
+void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
   const std::size_t end = l.co.size();
   const Thread& t = threads[op.thread];
   std::size_t p0 = end;
   while (!knows(t, l.co[p0 - 1])) --p0;  // (the initial write, first, is known)
-  if (strong_rmw) {
+  if (op.rmw_source != no_write) {  // (a strong RMW)
     if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
     return;
   }
@@ -652,6 +656,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
   const Location& l = s.locs[s.location(w)];
+  if (s.goes_last(w)) return 1;
   s.positions(w, l, s.placed_positions);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
@@ -669,13 +674,16 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   State& s = *s_;
   s.changed();
   const std::uint32_t lid = s.location(w);
-  const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
-                      s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
-                      s.placed->writes == s.writes.size();
-  if (!placed) s.positions(w, s.locs[lid], s.placed_positions);
-  const std::vector<std::size_t>& pos = s.placed_positions;
-  s.placed.reset();
   Location& l = s.locs[lid];
+  std::size_t at = l.co.size();  // (where one that goes last goes)
+  if (!s.goes_last(w)) {
+    const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
+                        s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
+                        s.placed->writes == s.writes.size();
+    if (!placed) s.positions(w, l, s.placed_positions);
+    at = s.placed_positions.at(placement);
+  }
+  s.placed.reset();
   Thread& t = s.threads[w.thread];
   s.race_check(w, l, true);
   const std::uint32_t seq = s.step(t, w.thread);
@@ -694,7 +702,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   // knows (its own among them, all before its slot), and with each one
   // morally strong with it. A weak write is morally strong with it only if
   // its own: the other weak ones its thread does not know are unordered with it.
-  const std::size_t at = pos.at(placement);
   if (unordered != nullptr) unordered->clear();
   for (std::size_t i = 1; i < l.co.size(); ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
