@@ -661,6 +661,11 @@ class Run final : public Door, public HostApi {
   void check_bounds(const Event& e) {
     for (const Region& r : regions_)
       if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    out_of_bounds(e);
+  }
+  // (Apart from check_bounds(), run at every access, so that its fast path
+  // sets up none of this.)
+  [[noreturn, gnu::cold]] void out_of_bounds(const Event& e) {
     SimThread& t = threads_[cur_];
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
@@ -704,7 +709,7 @@ class Run final : public Door, public HostApi {
       m.event = ev;
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
-        note_unordered(place_write(m, e));
+        place_write(m, e, true);
         changed_shared_state(threads_[cur_]);
         if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
@@ -721,12 +726,12 @@ class Run final : public Door, public HostApi {
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
-          events_[ev].write = place_write(m, e);
+          events_[ev].write = place_write(m, e, false);
           changed_shared_state(threads_[cur_]);
           if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
-      collect_findings();
+      if (mm_->has_findings()) collect_findings();
       trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
     }
     return result;
@@ -745,16 +750,25 @@ class Run final : public Door, public HostApi {
     return i.initial ? 0 : events_[i.event].step + 1;
   }
 
-  WriteId place_write(MemOp& m, const Event& e) {
+  // Write `m` at a coherence slot the chooser decides. For the explorer, a
+  // store's step also records the earlier steps whose weak writes coherence
+  // leaves unordered with it (Step::unordered).
+  WriteId place_write(MemOp& m, const Event& e, bool store) {
     const unsigned n = mm_->placements(m);
     if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
-    ChoicePoint& p = choice(ChoiceKind::coherence);
-    for (unsigned k = 0; k < n; ++k) p.keys.push_back(k);
-    const unsigned k = n > 1 ? decide(p, [&](unsigned j) {
-      return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
-             " coherence slot " + std::to_string(j) + " at " + describe(e.where);
-    }) : 0;
-    return mm_->write(m, k);
+    unsigned k = 0;  // (one slot: no choice to make)
+    if (n > 1) {
+      ChoicePoint& p = choice(ChoiceKind::coherence);
+      for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
+      k = decide(p, [&](unsigned j) {
+        return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+               " coherence slot " + std::to_string(j) + " at " + describe(e.where);
+      });
+    }
+    if (!store || !in_step_) return mm_->write(m, k);
+    const WriteId w = mm_->write(m, k, &cand_);
+    for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
+    return w;
   }
 
   // For the explorer: the steps whose writes store `m` may be placed before.
@@ -762,14 +776,6 @@ class Run final : public Door, public HostApi {
     mm_->may_precede(m, cand_);
     for (WriteId w : cand_)
       if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
-  }
-
-  // For the explorer: the earlier steps whose writes store `w` has no
-  // coherence edge with (Step::unordered).
-  void note_unordered(WriteId w) {
-    if (!in_step_) return;
-    mm_->unordered(w, cand_);
-    for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a

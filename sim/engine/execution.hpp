@@ -73,7 +73,7 @@ struct Step {
   // An RMW: those its one slot, right after the write it read, comes before.
   std::vector<std::size_t> precedes;
   // A store: the earlier steps (1 + index) whose weak writes coherence leaves
-  // unordered with its write (MemoryModel::unordered): no edge either way.
+  // unordered with its write (MemoryModel::write): no edge either way.
   std::vector<std::size_t> unordered;
   // Back to a new Step, its vectors keeping their capacity (a run reuses the
   // steps of the run before it in the same RunResult): every field above.

@@ -87,14 +87,16 @@ class MemoryModel {
   // The writes that some permitted placement of write `w` comes before (the
   // writes of the location its thread does not know and may precede), into `out`.
   virtual void may_precede(const MemOp& w, std::vector<WriteId>& out) = 0;
-  // The weak writes of `w`'s location that coherence leaves unordered with
-  // `w`: no edge either way, now or later (not morally strong with it, not
-  // causally before or after it; semantics.md, "Coherence is partial"), into
-  // `out`. Weak: no later write can take a slot before one (only before a
-  // morally strong write), so where the list puts it beside `w` offers later
-  // writes nothing that the other order would.
-  virtual void unordered(WriteId w, std::vector<WriteId>& out) const = 0;
-  virtual WriteId write(const MemOp& w, unsigned placement) = 0;
+  // Makes write `w` at its permitted placement `placement` (< placements(w)).
+  // With `unordered`, also lists there (cleared first) the weak writes of its
+  // location that coherence leaves unordered with it: no edge either way, now
+  // or later (not morally strong with it, not causally before or after it;
+  // semantics.md, "Coherence is partial").
+  // Weak: no later write can take a slot before one (only before a morally
+  // strong write), so where the list puts it beside `w` offers later writes
+  // nothing that the other order would.
+  virtual WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) = 0;
+  WriteId write(const MemOp& w, unsigned placement) { return write(w, placement, nullptr); }
   virtual void fence(ThreadId t, const PtxOp& f) = 0;
   // The scope the model gives an operation at scope `s` (scope-blind: sys).
   virtual Scope scope(Scope s) const = 0;
@@ -108,12 +110,18 @@ class MemoryModel {
   virtual std::size_t writes_to(std::uintptr_t addr) const = 0;
   // The findings noticed since the last call, into `out` (cleared first; a
   // buffer the caller keeps, so that neither side allocates again).
-  virtual void take_findings(std::vector<ModelFinding>& out) = 0;
+  void take_findings(std::vector<ModelFinding>& out) {
+    out.clear();
+    out.swap(findings_);
+  }
   std::vector<ModelFinding> take_findings() {
     std::vector<ModelFinding> out;
     take_findings(out);
     return out;
   }
+  // Were any noticed since the last call? (The engine asks after every
+  // access, and most notice none: no virtual call.)
+  bool has_findings() const { return !findings_.empty(); }
   // The RMW that made `w` had its result discarded and is of commuting
   // `family` (the engine's StepShape::commutes). True when the model agrees
   // that its order among adjacent RMWs of its family cannot be observed but
@@ -124,6 +132,10 @@ class MemoryModel {
   // A fingerprint of the execution so far: reads-from, coherence and fence.sc
   // order, independent of the interleaving that produced them.
   virtual std::uint64_t fingerprint() const = 0;
+
+ protected:
+  // Where a model notes its findings (its reset() forgets them).
+  std::vector<ModelFinding> findings_;
 };
 
 std::unique_ptr<MemoryModel> make_memory_model(std::string_view name);

@@ -26,19 +26,24 @@ struct View {
     observe(o.observed);
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
+  // (Mostly empty: merged out of line.)
   void observe(const std::vector<WriteId>& ws) {
-    if (ws.empty()) return;
-    const auto old = static_cast<std::ptrdiff_t>(observed.size());
-    observed.insert(observed.end(), ws.begin(), ws.end());
-    if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
-    std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
-    observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
+    if (!ws.empty()) merge_observed(ws);
   }
+  void merge_observed(const std::vector<WriteId>& ws);
   void clear() {
     vc.clear();
     observed.clear();
   }
 };
+
+void View::merge_observed(const std::vector<WriteId>& ws) {
+  const auto old = static_cast<std::ptrdiff_t>(observed.size());
+  observed.insert(observed.end(), ws.begin(), ws.end());
+  if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
+  std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
+  observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
+}
 // A view kept for later acquirers (a release's), in State::views; never
 // changed once made.
 using ViewId = std::uint32_t;
@@ -89,7 +94,7 @@ struct Write {
 
 struct Thread {
   Placement where;
-  View view;
+  View view;  // its clock covers the thread itself from the spawn on
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
@@ -124,6 +129,11 @@ struct Location {
   // second by a path of edges (State::hides_a_read). Only racing writes give
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
+  bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
+  // The sum of edge_term() over its coherence edges between two writes but
+  // the initial one, taken as each write is made (an edge is fixed once both
+  // its writes exist), for fingerprint().
+  std::uint64_t edges = 0;
   void clear() {
     addr = 0;
     size = 0;
@@ -131,6 +141,8 @@ struct Location {
     writes.clear();
     last_read.clear();
     read_beside.clear();
+    commuting = false;
+    edges = 0;
   }
 };
 
@@ -147,9 +159,15 @@ std::uint64_t spread(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// The fingerprint's term for a coherence edge from write `a` to write `b`.
+std::uint64_t edge_term(const Write& a, const Write& b) {
+  return spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
+}
+
 }  // namespace
 
 struct PtxModel::State {
+  explicit State(std::vector<ModelFinding>& model_findings) : findings(model_findings) {}
   PtxOptions opt;
   Reused<Thread> threads;
   Reused<Write> writes;
@@ -163,13 +181,14 @@ struct PtxModel::State {
     ViewId view;
   };
   std::vector<ScFence> sc_fences;
-  std::vector<ModelFinding> findings;
+  std::vector<ModelFinding>& findings;  // the model's (MemoryModel::findings_)
   std::deque<std::string> texts;  // the details of findings that are not static text
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
   // hidden()'s, one byte a write (a vector<bool>'s bit operations were most of its cost)
   std::vector<std::uint8_t> known_buf, hidden_buf;
-  // placements() computes a write's positions; write() of the same write, next, uses them.
+  // placements() computes the positions of a write that does not go last;
+  // write() of the same write, next, uses them.
   struct Placed {
     ThreadId thread;
     std::uint32_t event;
@@ -194,11 +213,14 @@ struct PtxModel::State {
   // holds until the next.
   std::uint64_t version = 0;
   void changed() { ++version; }
-  // hidden()'s last question and the version it answered it in.
+  // hidden()'s last question, the version it answered it in, and whether
+  // some write was hidden only through writes the thread does not know
+  // (MemoryModel::hidden_by_unknown).
   struct Hidden {
     const Location* l = nullptr;
     const Thread* t = nullptr;
     std::uint64_t version = 0;
+    bool by_unknown = false;
   } hidden_for;
   // The location last looked up (an access looks its location up several
   // times); locations keep their ids until reset().
@@ -206,10 +228,14 @@ struct PtxModel::State {
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
 
+  // The first entry of loc_at at `addr` or above.
+  auto at_or_above(std::uintptr_t addr) const {
+    return std::partition_point(loc_at.begin(), loc_at.end(), [addr](const auto& e) { return e.first < addr; });
+  }
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
     if (last_location != no_location && last_addr == addr) return &locs[last_location];
-    auto it = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(addr, std::uint32_t{0}));
+    auto it = at_or_above(addr);
     if (it == loc_at.end() || it->first != addr) return nullptr;
     last_addr = addr;
     last_location = it->second;
@@ -252,34 +278,22 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
+  // The location `op` accesses. (A new one, or a finding, out of line.)
   std::uint32_t location(const MemOp& op) {
-    if (const Location* known = find(op.addr)) {
-      if (known->size != op.size)
-        unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
-                            std::to_string(known->size));
+    if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
       return last_location;
-    }
-    auto next = std::lower_bound(loc_at.begin(), loc_at.end(), std::make_pair(op.addr, std::uint32_t{0}));
-    if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
-    if (next != loc_at.begin()) {
-      auto prev = std::prev(next);
-      if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
-    }
-    changed();
-    const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
-    Location& l = locs.add();
-    l.addr = op.addr;
-    l.size = op.size;
-    loc_at.insert(next, {op.addr, id});
-    // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
-    Write& init = writes.add();
-    init.loc = id;
-    init.info = {0, 0, true, true, 0};
-    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+    const auto next = at_or_above(op.addr);
+    if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
+      return make_location(op, next);
     last_addr = op.addr;
-    last_location = id;
-    return id;
+    last_location = next->second;
+    return last_location;
   }
+  // `op`'s location where location() found none of its address and size: a
+  // new one, or at an address accessed with another size, that one and a
+  // finding. `next`: the first entry of loc_at at its address or above.
+  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
+  std::uint32_t make_location(const MemOp& op, LocAt next);
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -287,24 +301,15 @@ struct PtxModel::State {
   }
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
-  // (Into buffers kept from one read to the next.)
+  // (Into buffers kept from one read to the next.) A write hidden straight by
+  // a known one (an edge to a write later in the list that the thread knows)
+  // stays hidden whatever else is in the list; one hidden only through
+  // hidden writes the thread does not know sets hidden_for.by_unknown.
   const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
-    std::vector<std::uint8_t>& known = known_buf;
-    std::vector<std::uint8_t>& hid = hidden_buf;
-    if (hidden_for.l == &l && hidden_for.t == &t && hidden_for.version == version) return hid;  // nothing changed
-    hidden_for = {&l, &t, version};
-    const std::size_t n = l.co.size();
-    known.assign(n, 0);
-    hid.assign(n, 0);
-    std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
-    for (std::size_t i = 0; i < n; ++i)
-      if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
-    // (From the last known write on, nothing later is known or hidden: nothing is hidden.)
-    for (std::size_t i = last_known; i-- > 0;)
-      for (std::size_t j = i + 1; j < n && !hid[i]; ++j)
-        if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) hid[i] = 1;
-    return hid;
+    if (hidden_for.l != &l || hidden_for.t != &t || hidden_for.version != version) find_hidden(l, t);
+    return hidden_buf;  // (else nothing changed)
   }
+  void find_hidden(const Location& l, const Thread& t);
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -335,7 +340,6 @@ struct PtxModel::State {
 
   std::uint32_t step(Thread& t, ThreadId id) {
     ++t.seq;
-    if (t.view.vc.size() <= id) t.view.vc.resize(id + 1, 0);
     t.view.vc[id] = t.seq;
     return t.seq;
   }
@@ -433,40 +437,110 @@ struct PtxModel::State {
     return i;
   }
 
+  // Does write `op` go last, its one position? A weak write does, and under
+  // sc any but a strong RMW.
+  bool goes_last(const MemOp& op) const {
+    const bool strong = is_strong(op.op.sem);
+    return !(strong && op.rmw_source != no_write) && (opt.sequential || !strong);
+  }
   // Candidate coherence positions for write op (index into co to insert before).
-  // (Into `out`.)
+  // (Into `out`.) Those of a write that does not go last (worked out out of
+  // line) come after the last write its thread knows (p0) at the earliest.
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    const Thread& t = threads[op.thread];
-    std::size_t p0 = 1;
-    for (std::size_t i = 0; i < l.co.size(); ++i)
-      if (knows(t, l.co[i])) p0 = std::max(p0, i + 1);
-    const std::size_t end = l.co.size();
-    if (op.rmw_source != no_write && is_strong(op.op.sem)) {
-      if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
-      return;
-    }
-    out.push_back(end);
-    if (opt.sequential || !is_strong(op.op.sem)) return;
-    for (std::size_t i = end; i-- > p0;) {
-      const Write& m = writes[l.co[i]];
-      if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
-      // Atomicity: never between an RMW and its source when morally strong with both.
-      bool splits = false;
-      for (std::size_t j = i; j < end && !splits; ++j) {
-        const Write& z = writes[l.co[j]];
-        if (!z.atomic_rmw) continue;
-        std::size_t sp = 0;
-        for (std::size_t k = 0; k < end; ++k)
-          if (l.co[k] == z.rmw_source) sp = k;
-        if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
-      }
-      if (!splits && !hides_a_read(op, l, i)) out.push_back(i);
-    }
+    if (goes_last(op))
+      out.push_back(l.co.size());
+    else
+      strong_positions(op, l, out);
   }
+  void strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const;
 };
 
-PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>()) { s_->opt = o; }
+void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
+  std::vector<std::uint8_t>& known = known_buf;
+  std::vector<std::uint8_t>& hid = hidden_buf;
+  hidden_for = {&l, &t, version, false};
+  const std::size_t n = l.co.size();
+  if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
+    known.resize(n);
+    hid.resize(n);
+  }
+  std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
+  for (std::size_t i = 0; i < n; ++i) {
+    hid[i] = 0;
+    if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
+  }
+  // (From the last known write on, nothing is known or hidden: nothing later hides.)
+  for (std::size_t i = last_known; i-- > 0;) {
+    bool straight = false;
+    for (std::size_t j = i + 1; j < last_known && !straight; ++j)
+      if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
+        hid[i] = 1;
+        straight = known[j];
+      }
+    if (hid[i] && !straight) hidden_for.by_unknown = true;
+  }
+}
+
+void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
+  const std::size_t end = l.co.size();
+  const Thread& t = threads[op.thread];
+  std::size_t p0 = end;
+  while (!knows(t, l.co[p0 - 1])) --p0;  // (the initial write, first, is known)
+  if (op.rmw_source != no_write) {  // (a strong RMW)
+    if (const std::optional<std::size_t> slot = rmw_slot(op, l, p0)) out.push_back(*slot);
+    return;
+  }
+  out.push_back(end);
+  for (std::size_t i = end; i-- > p0;) {
+    const Write& m = writes[l.co[i]];
+    if (!ms(m.info.thread, m.strong, m.scope, op.thread, true, op.op.scope) || m.info.initial) continue;
+    // Atomicity: never between an RMW and its source when morally strong with both.
+    bool splits = false;
+    for (std::size_t j = i; j < end && !splits; ++j) {
+      const Write& z = writes[l.co[j]];
+      if (!z.atomic_rmw) continue;
+      std::size_t sp = 0;
+      for (std::size_t k = 0; k < end; ++k)
+        if (l.co[k] == z.rmw_source) sp = k;
+      if (sp < i && ms(z.info.thread, true, z.scope, op.thread, true, op.op.scope)) splits = true;
+    }
+    if (!splits && !hides_a_read(op, l, i)) out.push_back(i);
+  }
+}
+
+std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
+  if (next != loc_at.end() && next->first == op.addr) {
+    last_addr = op.addr;
+    last_location = next->second;
+    const Location& known = locs[next->second];
+    if (known.size != op.size)
+      unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
+                          std::to_string(known.size));
+    return next->second;
+  }
+  if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
+  if (next != loc_at.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
+  }
+  changed();
+  const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
+  Location& l = locs.add();
+  l.addr = op.addr;
+  l.size = op.size;
+  loc_at.insert(next, {op.addr, id});
+  // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
+  Write& init = writes.add();
+  init.loc = id;
+  init.info = {0, 0, true, true, 0};
+  l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  last_addr = op.addr;
+  last_location = id;
+  return id;
+}
+
+PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>(findings_)) { s_->opt = o; }
 PtxModel::~PtxModel() = default;
 
 std::string_view PtxModel::name() const {
@@ -493,11 +567,14 @@ void PtxModel::reset() {
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
-  s_->changed();
-  Thread& t = s_->threads.add();  // the parent may move: it is looked up after
+  State& s = *s_;
+  s.changed();
+  const ThreadId id = static_cast<ThreadId>(s.threads.size());
+  Thread& t = s.threads.add();  // the parent may move: it is looked up after
   t.where = where;
-  if (parent >= 0) t.view = s_->threads[static_cast<std::size_t>(parent)].view;
-  return static_cast<ThreadId>(s_->threads.size() - 1);
+  t.view.vc.resize(id + 1);  // (the parent's clock covers only older threads)
+  if (parent >= 0) t.view.join(s.threads[static_cast<std::size_t>(parent)].view);
+  return id;
 }
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
@@ -538,23 +615,13 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
 }
 
-// A write hidden straight by a known one (an edge to a write later in the
-// list that the thread knows) stays hidden whatever else is in the list;
-// hidden() also follows paths through hidden writes. The difference is what
-// unknown writes hide.
+// (The writes hidden straight by known ones are what the thread would not
+// read whatever else is in the list; hidden() tells the others apart.)
 bool PtxModel::hidden_by_unknown(const MemOp& r) {
   State& s = *s_;
   if (s.opt.sequential) return false;
-  const Location& l = s.locs[s.location(r)];
-  const std::vector<std::uint8_t>& hid = s.hidden(l, s.threads[r.thread]);
-  const std::vector<std::uint8_t>& known = s.known_buf;  // as hidden() left it
-  for (std::size_t i = 0; i < l.co.size(); ++i) {
-    if (!hid[i]) continue;
-    bool straight = false;
-    for (std::size_t j = i + 1; j < l.co.size() && !straight; ++j) straight = known[j] && s.edge(l.co[i], l.co[j]);
-    if (!straight) return true;
-  }
-  return false;
+  s.hidden(s.locs[s.location(r)], s.threads[r.thread]);
+  return s.hidden_for.by_unknown;
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
@@ -589,6 +656,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
   const Location& l = s.locs[s.location(w)];
+  if (s.goes_last(w)) return 1;
   s.positions(w, l, s.placed_positions);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
@@ -602,26 +670,20 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
   out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
 }
 
-// Edges are fixed once both writes exist: moral strength is static, and a
-// write's known_before is taken when it is written.
-void PtxModel::unordered(WriteId w, std::vector<WriteId>& out) const {
-  const State& s = *s_;
-  out.clear();
-  for (const WriteId x : s.locs[s.writes[w].loc].co)
-    if (x != w && !s.writes[x].strong && !s.edge(x, w) && !s.edge(w, x)) out.push_back(x);
-}
-
-WriteId PtxModel::write(const MemOp& w, unsigned placement) {
+WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   s.changed();
   const std::uint32_t lid = s.location(w);
-  const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
-                      s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
-                      s.placed->writes == s.writes.size();
-  if (!placed) s.positions(w, s.locs[lid], s.placed_positions);
-  const std::vector<std::size_t>& pos = s.placed_positions;
-  s.placed.reset();
   Location& l = s.locs[lid];
+  std::size_t at = l.co.size();  // (where one that goes last goes)
+  if (!s.goes_last(w)) {
+    const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
+                        s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
+                        s.placed->writes == s.writes.size();
+    if (!placed) s.positions(w, l, s.placed_positions);
+    at = s.placed_positions.at(placement);
+  }
+  s.placed.reset();
   Thread& t = s.threads[w.thread];
   s.race_check(w, l, true);
   const std::uint32_t seq = s.step(t, w.thread);
@@ -635,8 +697,22 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
   x.scope = w.op.scope;
   x.rmw_source = w.rmw_source;
   if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
-  for (const WriteId k : l.co)
-    if (!s.writes[k].info.initial && s.knows(t, k)) x.known_before.push_back(k);
+  // Its edges with the writes made before it, fixed from now on (moral
+  // strength is static): with the initial write, with each one its thread
+  // knows (its own among them, all before its slot), and with each one
+  // morally strong with it. A weak write is morally strong with it only if
+  // its own: the other weak ones its thread does not know are unordered with it.
+  if (unordered != nullptr) unordered->clear();
+  for (std::size_t i = 1; i < l.co.size(); ++i) {  // (after the initial write)
+    const WriteId k = l.co[i];
+    const Write& y = s.writes[k];
+    const bool known = s.knows(t, k);
+    if (known)
+      x.known_before.push_back(k);
+    else if (!y.strong && unordered != nullptr)
+      unordered->push_back(k);
+    if (known || s.ms_writes(y, x)) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
+  }
   if (w.rmw_source != no_write) {
     Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
@@ -653,7 +729,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement) {
     for (int sc = 0; sc < 3; ++sc)
       if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
   }
-  const std::size_t at = pos.at(placement);
   l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
   return id;
@@ -714,11 +789,6 @@ std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
   return l == nullptr ? 0 : l->co.size();
 }
 
-void PtxModel::take_findings(std::vector<ModelFinding>& out) {
-  out.clear();
-  out.swap(s_->findings);
-}
-
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   State& s = *s_;
   s.changed();
@@ -726,6 +796,7 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
   x.commutes = family;
+  s.locs[x.loc].commuting = true;
   return true;
 }
 
@@ -749,35 +820,36 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     const Location& l = s.locs[at];
     const std::size_t n = l.co.size();
-    std::vector<std::size_t>& run = s.run_buf;  // the first position of each one's run of commuting RMWs
-    run.assign(n, 0);
-    auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
-      const Write& x = s.writes[l.co[i]];
-      std::uint32_t inside = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        const Write& y = s.writes[l.co[j]];
-        inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
-      }
-      return x.reads > inside;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-      const Write& x = s.writes[l.co[i]];
-      run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
-                                                                                                        : i;
-    }
-    for (std::size_t i = 1; i < n; ++i) {
-      const Write& x = s.writes[l.co[i]];
-      const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-      if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
-    }
-    std::uint64_t edges = 0;  // a commutative sum: the edges in any order
-    for (std::size_t i = 1; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        if (run[i] != run[j] && s.edge(l.co[i], l.co[j])) {
-          const Write& a = s.writes[l.co[i]];
-          const Write& b = s.writes[l.co[j]];
-          edges += spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
+    // The first position of each one's run of commuting RMWs (without any,
+    // each write is a run of its own, and the runs are left unmade).
+    std::vector<std::size_t>& run = s.run_buf;
+    if (l.commuting) {
+      run.assign(n, 0);
+      auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
+        const Write& x = s.writes[l.co[i]];
+        std::uint32_t inside = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          const Write& y = s.writes[l.co[j]];
+          inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
         }
+        return x.reads > inside;
+      };
+      for (std::size_t i = 0; i < n; ++i) {
+        const Write& x = s.writes[l.co[i]];
+        run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
+                                                                                                          : i;
+      }
+      for (std::size_t i = 1; i < n; ++i) {
+        const Write& x = s.writes[l.co[i]];
+        const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
+        if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+      }
+    }
+    std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
+    if (l.commuting)  // less those within a run
+      for (std::size_t i = 1; i < n; ++i)
+        for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
+          if (s.edge(l.co[i], l.co[j])) edges -= edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
     co = mix(mix(co, n), edges);
   }
   return mix(mix(rf, s.fence_hash), co);

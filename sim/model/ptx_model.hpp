@@ -31,16 +31,14 @@ class PtxModel final : public MemoryModel {
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
   void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
-  void unordered(WriteId w, std::vector<WriteId>& out) const override;
-  WriteId write(const MemOp& w, unsigned placement) override;
+  WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) override;
+  using MemoryModel::write;
   void fence(ThreadId t, const PtxOp& f) override;
   Scope scope(Scope s) const override;
   void barrier(const std::vector<ThreadId>& participants) override;
   const WriteInfo& info(WriteId w) const override;
   bool morally_strong(const MemOp& r, WriteId w) const override;
   std::size_t writes_to(std::uintptr_t addr) const override;
-  void take_findings(std::vector<ModelFinding>& out) override;
-  using MemoryModel::take_findings;
   bool commutes(WriteId w, std::uint64_t family) override;
   std::uint64_t fingerprint() const override;
 
