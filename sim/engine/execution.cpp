@@ -213,14 +213,7 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
     SimThread& t = threads_[cur_];
-    if (++t.steps > o_->max_steps) {
-      add_finding(FindingKind::non_termination,
-                  t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
-                      describe(e.where),
-                  {t.name}, {describe(e.where)});
-      stopped_ = true;
-      fiber::FiberPool::suspend();  // never resumed: the run ends here
-    }
+    if (++t.steps > o_->max_steps) past_step_bound(t, e);
     // Lowered once: the step's shape and its execution read the same PtxOps.
     const Lowering low = lower(e);
     if (is_local(e)) return execute(e, low);
@@ -250,6 +243,16 @@ class Run final : public Door, public HostApi {
     threads_[cur_].has_pending = false;
     return execute(e, low);
   }
+  // The thread ran past the step bound: a finding, and the run ends. (Out of
+  // line, as the other cold paths of a step: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void past_step_bound(const SimThread& t, const Event& e) {
+    add_finding(FindingKind::non_termination,
+                t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
+                    describe(e.where),
+                {t.name}, {describe(e.where)});
+    stopped_ = true;
+    fiber::FiberPool::suspend();  // never resumed: the run ends here
+  }
   const Coords& coords() const override { return threads_[cur_].coords; }
   bool simulated(const void* p) const override { return arena().contains(p); }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
@@ -268,6 +271,17 @@ class Run final : public Door, public HostApi {
   }
   void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
+    check_launch(kernel, grid, block, where);
+    OpData& d = next_op(OpKind::kernel, stream, where);
+    d.kernel = kernel;
+    d.grid = grid;
+    d.block = block;
+    d.body = std::move(body);
+    enqueue();
+  }
+  // Faults the host at a launch CUDA or the simulator would refuse. (Out of
+  // line, with its texts: see out_of_line().)
+  [[gnu::noinline]] void check_launch(const std::string& kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
     if (const std::string why = invalid_launch(grid, block); !why.empty())
@@ -277,15 +291,6 @@ class Run final : public Door, public HostApi {
       reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
                   std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
                   "with the square)");
-    OpData d;
-    d.kind = OpKind::kernel;
-    d.stream = stream;
-    d.where = where;
-    d.kernel = kernel;
-    d.grid = grid;
-    d.block = block;
-    d.body = std::move(body);
-    enqueue(std::move(d));
   }
   // Why CUDA would refuse a launch of `grid` blocks of `block` threads ("" if it would not).
   static std::string invalid_launch(Dim3 grid, Dim3 block) {
@@ -302,34 +307,23 @@ class Run final : public Door, public HostApi {
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
-    OpData d;
-    d.kind = OpKind::copy;
-    d.stream = stream;
-    d.where = where;
+    OpData& d = next_op(OpKind::copy, stream, where);
     d.dst = reinterpret_cast<std::uintptr_t>(dst);
     d.src = reinterpret_cast<std::uintptr_t>(src);
     d.count = count;
     d.type = type;
     d.size = size;
-    enqueue(std::move(d));
+    enqueue();
   }
   std::uint32_t create_stream() override { return streams_.create_stream(); }
   std::uint32_t create_event() override { return streams_.create_event(); }
   void record_event(std::uint32_t event, std::uint32_t stream, Where where) override {
-    OpData d;
-    d.kind = OpKind::record;
-    d.stream = stream;
-    d.event = event;
-    d.where = where;
-    enqueue(std::move(d));
+    next_op(OpKind::record, stream, where).event = event;
+    enqueue();
   }
   void wait_event(std::uint32_t stream, std::uint32_t event, Where where) override {
-    OpData d;
-    d.kind = OpKind::wait;
-    d.stream = stream;
-    d.event = event;
-    d.where = where;
-    enqueue(std::move(d));
+    next_op(OpKind::wait, stream, where).event = event;
+    enqueue();
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
     streams_.enqueued_in(check_stream(stream), threads_[cur_].waits_for);
@@ -602,8 +596,19 @@ class Run final : public Door, public HostApi {
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    if (o_->keep_trace) d.text = describe_alt(i);
+    if (o_->keep_trace) d.text = out_of_line(describe_alt, i);
     return i;
+  }
+
+  // `text(args...)`, in a frame of its own. A step runs on the stack of its
+  // thread's fiber, and the next fiber on that stack first clears the part
+  // used (FiberPool): the temporaries of texts (decisions, trace lines,
+  // findings), inlined into the step's frames, would deepen every step for
+  // the sake of the few that format one. Cold paths of a step are out of line
+  // for the same reason.
+  template <class Text, class... Args>
+  [[gnu::noinline, gnu::cold]] static std::string out_of_line(const Text& text, Args... args) {
+    return text(args...);
   }
 
   // A read or coherence choice point of the running thread, in a buffer kept
@@ -661,6 +666,10 @@ class Run final : public Door, public HostApi {
   void check_bounds(const Event& e) {
     for (const Region& r : regions_)
       if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    out_of_bounds(e);
+  }
+  // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void out_of_bounds(const Event& e) {
     SimThread& t = threads_[cur_];
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
@@ -1157,15 +1166,25 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // The host enqueues device work: a host step, dependent with everything.
-  void enqueue(OpData d) {
+  // The operation the host is about to enqueue (enqueuing_), new, for the
+  // caller to fill in before enqueue().
+  OpData& next_op(OpKind kind, std::uint32_t stream, Where where) {
+    OpData& d = enqueuing_.emplace();
+    d.kind = kind;
+    d.stream = stream;
+    d.where = where;
+    return d;
+  }
+
+  // The host enqueues device work (enqueuing_): a host step, dependent with everything.
+  void enqueue() {
+    const OpData& d = *enqueuing_;
     check_stream(d.stream);
     if (d.kind == OpKind::record || d.kind == OpKind::wait) check_event(d.event);
     Event e;
     e.kind = EventKind::stream_op;
     e.label = label(d.kind);
     e.where = d.where;
-    enqueuing_ = std::move(d);
     perform(e);
   }
 
@@ -1195,23 +1214,25 @@ class Run final : public Door, public HostApi {
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
-    OpData d = std::move(enqueuing_);
-    const OpId op = streams_.enqueue(d.stream, d.kind, d.event);
-    SimThread a(&scratch_);
+    // (In place, in ops_ and threads_: neither the operation nor its thread
+    // is built on the host's stack.)
+    const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
+    if (ops_.size() <= op) ops_.resize(op + 1);
+    OpData& d = ops_[op];
+    d = std::move(*enqueuing_);
+    enqueuing_.reset();
+    d.thread = static_cast<ThreadId>(threads_.size());
+    SimThread& a = threads_.emplace_back(&scratch_);
     static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
     a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
     a.state = State::unborn;
-    d.thread = static_cast<ThreadId>(threads_.size());
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + a.name + ")"; });
-    threads_.push_back(std::move(a));
-    if (ops_.size() <= op) ops_.resize(op + 1);
-    ops_[op] = std::move(d);
-    if (ops_[op].kind == OpKind::kernel) reserve_grid(op);
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name + ")"; });
+    if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
   }
@@ -1509,6 +1530,10 @@ class Run final : public Door, public HostApi {
 
   void collect_findings() {
     mm_->take_findings(model_findings_);
+    if (!model_findings_.empty()) keep_model_findings();
+  }
+  // (Out of line: collect_findings() runs in every access, and see out_of_line().)
+  [[gnu::noinline]] void keep_model_findings() {
     for (const ModelFinding& f : model_findings_) {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
@@ -1642,10 +1667,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // `line` is formatted only where the trace is kept.
+  // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(t.name + " " + line());
+    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name + " " + line(); }));
   }
 
   void finish() {
@@ -1693,7 +1718,7 @@ class Run final : public Door, public HostApi {
     steps_ = 0;
     streams_.clear();
     ops_.clear();
-    enqueuing_ = OpData{};
+    enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
     stopped_ = false;
@@ -1755,7 +1780,7 @@ class Run final : public Door, public HostApi {
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
-  OpData enqueuing_;
+  std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
