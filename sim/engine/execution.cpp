@@ -178,7 +178,7 @@ class Run final : public Door, public HostApi {
     begin(m, c, o, ch, mm, into);
     set_current_door(this);
     // The host program is thread 0.
-    SimThread& h = threads_.emplace_back(&scratch_);
+    SimThread& h = new_thread();
     h.name = "host";
     h.host = true;
     h.place.host = true;
@@ -448,12 +448,16 @@ class Run final : public Door, public HostApi {
     if (fiber::FiberPool::inside()) fiber::FiberPool::suspend();
   }
 
+  // The record of the run's next thread (its id: the number before it), unborn.
+  SimThread& new_thread() {
+    if (threads_.size() % 64 == 0) pending_.push_back(0);
+    return threads_.emplace_back(&scratch_);
+  }
+
   // Is `id` in State::runnable, sync or spin (pending_)?
   void pending(ThreadId id, bool on) {
-    const std::size_t w = id / 64;
-    if (pending_.size() <= w) pending_.resize(w + 1);
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    pending_[w] = on ? pending_[w] | bit : pending_[w] & ~bit;
+    pending_[id / 64] = on ? pending_[id / 64] | bit : pending_[id / 64] & ~bit;
   }
 
   // `id` has local code to run (State::fresh or State::wake).
@@ -1222,7 +1226,7 @@ class Run final : public Door, public HostApi {
     d = std::move(*enqueuing_);
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
-    SimThread& a = threads_.emplace_back(&scratch_);
+    SimThread& a = new_thread();
     static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
     a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
     a.op = op;
@@ -1344,7 +1348,7 @@ class Run final : public Door, public HostApi {
       blocks_.push_back(blk);
       Dim3 thread_at{0, 0, 0};
       for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
-        SimThread& t = threads_.emplace_back(&scratch_);
+        SimThread& t = new_thread();
         t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = thread_at;
@@ -1774,7 +1778,8 @@ class Run final : public Door, public HostApi {
   // carry out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k is set iff thread k is State::runnable, sync or spin
-  // (pending()): the threads a thread decision looks at.
+  // (pending()): the threads a thread decision looks at. A word for every 64
+  // threads (new_thread()).
   std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
