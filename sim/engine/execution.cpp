@@ -419,8 +419,12 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
+    // Spin-assume hashes the stack of a thread that reads (local_state()):
+    // it starts on a zeroed one. A stream operation's thread reads nothing
+    // but a copy's.
+    const bool reads = t.op == no_op || ops_[t.op].kind == OpKind::copy;
     try {
-      t.fiber = pool().create(&Run::run_current, this);
+      t.fiber = pool().create(&Run::run_current, this, reads);
     } catch (const std::exception& e) {
       reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
       return;
