@@ -17,6 +17,7 @@
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
 #include "sim/core/lowering.hpp"
+#include "sim/core/reused.hpp"
 #include "sim/core/source_position.hpp"
 #include "sim/engine/streams.hpp"
 #include "sim/fiber/fiber_pool.hpp"
@@ -79,9 +80,16 @@ class Arena {
 // 12 GB; 4096 take about 1 GB.
 constexpr std::uint64_t kMaxRunThreads = 4096;
 
+// An allocation of the run. (The run's regions take the places of those of
+// the run before it, Reused: a name is copied into the string of the region
+// before it, and a short one allocates nothing.)
 struct Region {
   std::string name;
-  std::uintptr_t begin, end;
+  std::uintptr_t begin = 0, end = 0;
+  void clear() {
+    name.clear();
+    begin = end = 0;
+  }
 };
 
 // A read's program point, the thread's local state there, and its location.
@@ -259,17 +267,20 @@ class Run final : public Door, public HostApi {
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
   // ---- HostApi ----
-  void* alloc(const std::string& name, std::size_t bytes, std::size_t align) override {
+  void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
     char* p = nullptr;
     try {
       p = arena().take(bytes, align);
     } catch (const std::exception& e) {
-      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + name + ")");
+      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
     }
-    regions_.push_back({name, reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes});
+    Region& r = regions_.add();
+    r.name = name;
+    r.begin = reinterpret_cast<std::uintptr_t>(p);
+    r.end = r.begin + bytes;
     return p;
   }
-  void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
+  void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
     check_launch(kernel, grid, block, where);
     OpData& d = next_op(OpKind::kernel, stream, where);
@@ -281,11 +292,11 @@ class Run final : public Door, public HostApi {
   }
   // Faults the host at a launch CUDA or the simulator would refuse. (Out of
   // line, with its texts: see out_of_line().)
-  [[gnu::noinline]] void check_launch(const std::string& kernel, Dim3 grid, Dim3 block, Where where) {
+  [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
     if (const std::string why = invalid_launch(grid, block); !why.empty())
-      throw std::runtime_error("launch of " + kernel + " at " + describe(where) + ": " + why);
+      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
     if (launched_threads_ > kMaxRunThreads)
       reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
@@ -337,7 +348,9 @@ class Run final : public Door, public HostApi {
     streams_.enqueued(threads_[cur_].waits_for);
     host_wait("cudaDeviceSynchronize", where);
   }
-  void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_->outcome.add(name, t, bits); }
+  void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
+    r_->outcome.add(std::string(name), t, bits);
+  }
 
  private:
   // One enqueued stream operation and the thread that performs it.
@@ -1764,7 +1777,7 @@ class Run final : public Door, public HostApi {
     Where where;
   };
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
-  std::vector<Region> regions_;
+  Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
   struct EventRef {
     ThreadId thread;
