@@ -124,6 +124,8 @@ struct SimThread {
   std::uint32_t block = 0;
   State state = State::unborn;
   fiber::FiberPool::Id fiber = 0;
+  // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
+  const void* body_frame = nullptr;
   KernelBody body;  // the host's program, a stream operation's work
   const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
   Event pending;
@@ -447,7 +449,10 @@ class Run final : public Door, public HostApi {
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
-    const SimThread& t = r.threads_[r.cur_];
+    SimThread& t = r.threads_[r.cur_];
+    // Above this frame the fiber holds nothing of the thread's own, and
+    // nothing that changes while it runs.
+    t.body_frame = __builtin_frame_address(0);
     try {
       if (t.kernel != nullptr)
         (*t.kernel)();
@@ -866,16 +871,16 @@ class Run final : public Door, public HostApi {
   }
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
-  // operation's caller up to the fiber's outermost frame, and its registers.
-  // Identical state means an identical future until it reads something new.
+  // operation's caller up to the frame that runs its body (`body_frame`,
+  // SimThread), and its registers. Identical state means an identical future
+  // until it reads something new.
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
 #if defined(__GNUC__) && !defined(__clang__)
   [[gnu::optimize("no-tree-vectorize")]]
 #endif
-  static std::uint64_t local_state(const Event& e) {
-    const void* top = fiber::FiberPool::stack_top();
-    if (e.caller_frame == nullptr || top == nullptr) return 0;
+  static std::uint64_t local_state(const Event& e, const void* body_frame) {
+    if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
     // Four lanes, word k into lane k % 4, so that their multiplies overlap;
     // the lanes are mixed in at the end. (Only equal states matter: spin
     // visits are looked up by SpinKey, never listed in its order.)
@@ -884,7 +889,7 @@ class Run final : public Door, public HostApi {
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
     std::uint64_t h0 = e.registers, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL, h3 = 0x94d049bb133111ebULL;
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
-    const auto* end = static_cast<const std::uint64_t*>(top);
+    const auto* end = static_cast<const std::uint64_t*>(body_frame);
     for (; end - w >= 4; w += 4) {
       h0 = step(h0, w[0]);
       h1 = step(h1, w[1]);
@@ -917,7 +922,7 @@ class Run final : public Door, public HostApi {
   // is skipped; with nothing else to read, the thread waits for a new write.
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   WriteId choose_read(const MemOp& m, const Event& e) {
-    const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
+    const SpinKey vkey{where_key(e.where), local_state(e, threads_[cur_].body_frame), e.addr};
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
     WriteId waited_past = 0;
     for (;;) {
