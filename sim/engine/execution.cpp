@@ -626,15 +626,15 @@ class Run final : public Door, public HostApi {
     return i;
   }
 
-  // `text(args...)`, in a frame of its own. A step runs on the stack of its
+  // `f(args...)`, in a frame of its own. A step runs on the stack of its
   // thread's fiber, and the next fiber on that stack first clears the part
   // used (FiberPool): the temporaries of texts (decisions, trace lines,
   // findings), inlined into the step's frames, would deepen every step for
   // the sake of the few that format one. Cold paths of a step are out of line
   // for the same reason.
-  template <class Text, class... Args>
-  [[gnu::noinline, gnu::cold]] static std::string out_of_line(const Text& text, Args... args) {
-    return text(args...);
+  template <class F, class... Args>
+  [[gnu::noinline, gnu::cold]] static auto out_of_line(const F& f, Args... args) {
+    return f(args...);
   }
 
   // A read or coherence choice point of the running thread, in a buffer kept
@@ -973,13 +973,7 @@ class Run final : public Door, public HostApi {
       if (spinning && !t.reported_spin) {
         bool any_ms = false;
         for (WriteId w : cand) any_ms |= mm_->morally_strong(m, w);
-        if (!any_ms) {
-          t.reported_spin = true;
-          add_finding(FindingKind::possible_non_termination,
-                      t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
-                          ": no newer write is morally strong with its read, so nothing promises it ever sees one",
-                      {t.name}, {describe(e.where)});
-        }
+        if (!any_ms) unpromised_spin(t, e);
       }
       ChoicePoint& p = choice(ChoiceKind::read);
       for (WriteId w : cand) p.keys.push_back(w);
@@ -1004,21 +998,32 @@ class Run final : public Door, public HostApi {
     }
   }
 
+  // `t` spins on a read that no newer write is morally strong with: a
+  // finding, once a thread. (Out of line: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void unpromised_spin(SimThread& t, const Event& e) {
+    t.reported_spin = true;
+    add_finding(FindingKind::possible_non_termination,
+                t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                    ": no newer write is morally strong with its read, so nothing promises it ever sees one",
+                {t.name}, {describe(e.where)});
+  }
+
   void barrier(const Event& e) {
     SimThread& t = threads_[cur_];
     Block& b = blocks_[t.block];
     // semantics.md, "Barriers": every thread of the block executes the same
     // sequence of barriers; one that exited before this one never will.
-    if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) {
+    if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) out_of_line([&] {
       const SimThread& gone = threads_[b.first_exit];
       divergence(t.name + " arrives at the barrier at " + describe(e.where) + " that " + gone.name +
                      " never reaches: it exited after " + std::to_string(gone.barriers_passed) + (gone.barriers_passed == 1 ? " barrier" : " barriers"),
                  {t.name, gone.name}, {describe(e.where)});
-    }
-    if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where))
+    });
+    if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where)) out_of_line([&] {
       divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
                      threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
+    });
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
     changed_shared_state(t);
@@ -1056,19 +1061,20 @@ class Run final : public Door, public HostApi {
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
-    const std::string what = collective_name(e);
-    if (!(mask >> t.place.lane & 1u))
-      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " that excludes its own lane " +
-                     std::to_string(t.place.lane) + " at " + describe(e.where),
+    if (!(mask >> t.place.lane & 1u)) out_of_line([&] {
+      divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
+                     " that excludes its own lane " + std::to_string(t.place.lane) + " at " + describe(e.where),
                  {t.name}, {describe(e.where)});
+    });
     Warp& w = warps_[{t.block, t.place.warp}];
-    if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where))) {
-      const SimThread& first = threads_[w.arrived.front()];
-      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " at " + describe(e.where) + " while " +
-                     first.name + " waits in " + collective_name(first.pending) + " with mask 0x" + hex(w.mask) +
-                     " at " + describe(w.where),
-                 {first.name, t.name}, {describe(w.where), describe(e.where)});
-    }
+    if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where)))
+      out_of_line([&] {
+        const SimThread& first = threads_[w.arrived.front()];
+        divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
+                       describe(e.where) + " while " + first.name + " waits in " + collective_name(first.pending) +
+                       " with mask 0x" + hex(w.mask) + " at " + describe(w.where),
+                   {first.name, t.name}, {describe(w.where), describe(e.where)});
+      });
     if (w.arrived.empty()) {
       w.kind = e.kind;
       w.where = e.where;
@@ -1142,9 +1148,11 @@ class Run final : public Door, public HostApi {
         const std::uint32_t src = shuffle_source(t.pending, t.place.lane);
         const SimThread* s = lane_thread(src);
         if (s == nullptr) {
-          divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
-                         describe(t.pending.where),
-                     {t.name}, {describe(t.pending.where)});
+          out_of_line([&] {
+            divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+                           describe(t.pending.where),
+                       {t.name}, {describe(t.pending.where)});
+          });
           result[i] = t.lane_value;
         } else {
           result[i] = s->lane_value;
