@@ -81,15 +81,12 @@ class Arena {
 constexpr std::uint64_t kMaxRunThreads = 4096;
 
 // An allocation of the run. (The run's regions take the places of those of
-// the run before it, Reused: a name is copied into the string of the region
-// before it, and a short one allocates nothing.)
+// the run before it, Reused: clear() keeps the name, for alloc() to replace
+// only where it differs, as it seldom does from run to run.)
 struct Region {
   std::string name;
   std::uintptr_t begin = 0, end = 0;
-  void clear() {
-    name.clear();
-    begin = end = 0;
-  }
+  void clear() { begin = end = 0; }
 };
 
 // A read's program point, the thread's local state there, and its location.
@@ -277,7 +274,7 @@ class Run final : public Door, public HostApi {
       reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
     }
     Region& r = regions_.add();
-    r.name = name;
+    if (r.name != name) r.name = name;
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     return p;
