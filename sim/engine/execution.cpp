@@ -1116,8 +1116,9 @@ class Run final : public Door, public HostApi {
   // arrived has arrived (an exited lane no longer holds it up); then each lane
   // gets its result in `lane_value`.
   bool try_complete_warp(std::uint32_t block, std::uint32_t warp) {
-    Warp& w = warps_[{block, warp}];
-    if (w.arrived.empty()) return false;
+    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
+    if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
+    Warp& w = waiting->second;
     const Block& b = blocks_[block];
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
       if (!(w.mask >> lane & 1u)) continue;
