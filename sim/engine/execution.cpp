@@ -208,8 +208,6 @@ class Run final : public Door, public HostApi {
     finish();
     r_->findings.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
-    r_->scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
-        r_->log.begin(), r_->log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
   }
 
   // ---- Door ----
@@ -618,6 +616,7 @@ class Run final : public Door, public HostApi {
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
+    r_->scheduling_decisions += p.kind == ChoiceKind::thread;
     d.key = p.keys[i];
     if (o_->keep_trace) d.text = out_of_line(describe_alt, i);
     return i;
@@ -1728,6 +1727,7 @@ class Run final : public Door, public HostApi {
     r_->log.clear();
     r_->trace.clear();
     r_->fingerprint = 0;
+    r_->scheduling_decisions = 0;
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
