@@ -259,7 +259,7 @@ class Run final : public Door, public HostApi {
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
   const Coords& coords() const override { return threads_[cur_].coords; }
-  bool simulated(const void* p) const override { return arena().contains(p); }
+  bool simulated(const void* p) const override { return arena_.contains(p); }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
@@ -267,7 +267,7 @@ class Run final : public Door, public HostApi {
   void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
     char* p = nullptr;
     try {
-      p = arena().take(bytes, align);
+      p = arena_.take(bytes, align);
     } catch (const std::exception& e) {
       reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
     }
@@ -370,10 +370,6 @@ class Run final : public Door, public HostApi {
     std::uint32_t size = 4;
   };
 
-  static Arena& arena() {
-    thread_local Arena a;
-    return a;
-  }
   // One memory model per OS thread and name, reset for each run (it keeps its buffers).
   static MemoryModel* memory_model(const std::string& name) {
     thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
@@ -385,10 +381,6 @@ class Run final : public Door, public HostApi {
     }
     it->second->reset();
     return it->second.get();
-  }
-  static fiber::FiberPool& pool() {
-    thread_local fiber::FiberPool p;
-    return p;
   }
 
   bool is_local(const Event& e) const {
@@ -402,9 +394,9 @@ class Run final : public Door, public HostApi {
     const Event& e = t.pending;
     switch (e.kind) {
       // Offsets: shapes of runs made on different threads are compared (parallel exploration).
-      case EventKind::load: s.addr = arena().offset(e.addr); s.reads = true; break;
-      case EventKind::store: s.addr = arena().offset(e.addr); s.writes = true; break;
-      case EventKind::rmw: s.addr = arena().offset(e.addr); s.reads = s.writes = true; break;
+      case EventKind::load: s.addr = arena_.offset(e.addr); s.reads = true; break;
+      case EventKind::store: s.addr = arena_.offset(e.addr); s.writes = true; break;
+      case EventKind::rmw: s.addr = arena_.offset(e.addr); s.reads = s.writes = true; break;
       case EventKind::barrier:
       case EventKind::syncwarp:
       case EventKind::shfl:
@@ -434,7 +426,7 @@ class Run final : public Door, public HostApi {
     // but a copy's.
     const bool reads = t.op == no_op || ops_[t.op].kind == OpKind::copy;
     try {
-      t.fiber = pool().create(&Run::run_current, this, reads);
+      t.fiber = pool_.create(&Run::run_current, this, reads);
     } catch (const std::exception& e) {
       reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
       return;
@@ -486,12 +478,12 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
-    const fiber::Status s = pool().resume(threads_[id].fiber);
+    const fiber::Status s = pool_.resume(threads_[id].fiber);
     SimThread& t = threads_[id];
     if (s == fiber::Status::finished) {
       exit_thread(id);
     } else if (s == fiber::Status::faulted) {
-      const std::string why = pool().fault(threads_[id].fiber);
+      const std::string why = pool_.fault(threads_[id].fiber);
       if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
         add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
         fault_ = {FindingKind::kernel_fault, ""};
@@ -958,7 +950,7 @@ class Run final : public Door, public HostApi {
         // the old one again): so for the explorer it touches no location.
         if (in_step_) {
           r_->steps[step_].shape = StepShape{};
-          r_->steps[step_].shape.waits = arena().offset(e.addr);
+          r_->steps[step_].shape.waits = arena_.offset(e.addr);
           wait = step_;
         }
         t.state = State::spin;
@@ -1732,8 +1724,8 @@ class Run final : public Door, public HostApi {
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
     r_->steps.reserve(sizes_.steps);
-    arena().reset();
-    pool().reset();
+    arena_.reset();
+    pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
     threads_.clear();
     warps_.clear();
@@ -1764,6 +1756,9 @@ class Run final : public Door, public HostApi {
     formatted_for_ = m_;
   }
 
+  // The OS thread's, as the Run: its simulated memory and its fibers.
+  Arena arena_;
+  fiber::FiberPool pool_;
   // The run's (begin()):
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
