@@ -33,7 +33,12 @@ class Door {
   virtual void result_discarded(std::uint64_t event) { (void)event; }
 };
 
-Door* current_door();
-void set_current_door(Door* d);
+namespace detail {
+// The running OS thread's door, read by every dialect operation: inline, not
+// behind a call.
+inline constinit thread_local Door* current_door = nullptr;
+}  // namespace detail
+inline Door* current_door() { return detail::current_door; }
+inline void set_current_door(Door* d) { detail::current_door = d; }
 
 }  // namespace scopesim

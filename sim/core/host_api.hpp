@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <string>
+#include <string_view>
 
 #include "sim/core/door.hpp"
 #include "sim/core/event.hpp"
@@ -22,9 +22,9 @@ class HostApi {
   virtual ~HostApi() = default;
   // Simulated memory of `bytes` (device memory, or host memory the host
   // program and copies use), uninitialised until written.
-  virtual void* alloc(const std::string& name, std::size_t bytes, std::size_t align) = 0;
+  virtual void* alloc(std::string_view name, std::size_t bytes, std::size_t align) = 0;
   // Enqueues a kernel on `stream` (0: the default stream); returns at once.
-  virtual void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
+  virtual void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
                       Where where) = 0;
   // Enqueues a copy of `count` elements of `type` (cudaMemcpyAsync), in
   // either direction; returns at once.
@@ -41,7 +41,7 @@ class HostApi {
   virtual void synchronize_event(std::uint32_t event, Where where) = 0;
   virtual void synchronize(Where where) = 0;
   // Records one named value of the outcome.
-  virtual void observe(const std::string& name, ValueType t, std::uint64_t bits) = 0;
+  virtual void observe(std::string_view name, ValueType t, std::uint64_t bits) = 0;
 };
 
 }  // namespace scopesim

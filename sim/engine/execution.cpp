@@ -17,6 +17,7 @@
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
 #include "sim/core/lowering.hpp"
+#include "sim/core/reused.hpp"
 #include "sim/core/source_position.hpp"
 #include "sim/engine/streams.hpp"
 #include "sim/fiber/fiber_pool.hpp"
@@ -79,9 +80,13 @@ class Arena {
 // 12 GB; 4096 take about 1 GB.
 constexpr std::uint64_t kMaxRunThreads = 4096;
 
+// An allocation of the run. (The run's regions take the places of those of
+// the run before it, Reused: clear() keeps the name, for alloc() to replace
+// only where it differs, as it seldom does from run to run.)
 struct Region {
   std::string name;
-  std::uintptr_t begin, end;
+  std::uintptr_t begin = 0, end = 0;
+  void clear() { begin = end = 0; }
 };
 
 // A read's program point, the thread's local state there, and its location.
@@ -116,6 +121,8 @@ struct SimThread {
   std::uint32_t block = 0;
   State state = State::unborn;
   fiber::FiberPool::Id fiber = 0;
+  // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
+  const void* body_frame = nullptr;
   KernelBody body;  // the host's program, a stream operation's work
   const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
   Event pending;
@@ -178,7 +185,7 @@ class Run final : public Door, public HostApi {
     begin(m, c, o, ch, mm, into);
     set_current_door(this);
     // The host program is thread 0.
-    SimThread& h = threads_.emplace_back(&scratch_);
+    SimThread& h = new_thread();
     h.name = "host";
     h.host = true;
     h.place.host = true;
@@ -201,8 +208,6 @@ class Run final : public Door, public HostApi {
     finish();
     r_->findings.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
-    r_->scheduling_decisions = static_cast<std::uint64_t>(std::count_if(
-        r_->log.begin(), r_->log.end(), [](const Decision& d) { return d.kind == ChoiceKind::thread; }));
   }
 
   // ---- Door ----
@@ -213,14 +218,7 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
     SimThread& t = threads_[cur_];
-    if (++t.steps > o_->max_steps) {
-      add_finding(FindingKind::non_termination,
-                  t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
-                      describe(e.where),
-                  {t.name}, {describe(e.where)});
-      stopped_ = true;
-      fiber::FiberPool::suspend();  // never resumed: the run ends here
-    }
+    if (++t.steps > o_->max_steps) past_step_bound(t, e);
     // Lowered once: the step's shape and its execution read the same PtxOps.
     const Lowering low = lower(e);
     if (is_local(e)) return execute(e, low);
@@ -250,42 +248,57 @@ class Run final : public Door, public HostApi {
     threads_[cur_].has_pending = false;
     return execute(e, low);
   }
+  // The thread ran past the step bound: a finding, and the run ends. (Out of
+  // line, as the other cold paths of a step: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void past_step_bound(const SimThread& t, const Event& e) {
+    add_finding(FindingKind::non_termination,
+                t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
+                    describe(e.where),
+                {t.name}, {describe(e.where)});
+    stopped_ = true;
+    fiber::FiberPool::suspend();  // never resumed: the run ends here
+  }
   const Coords& coords() const override { return threads_[cur_].coords; }
-  bool simulated(const void* p) const override { return arena().contains(p); }
+  bool simulated(const void* p) const override { return arena_.contains(p); }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
   // ---- HostApi ----
-  void* alloc(const std::string& name, std::size_t bytes, std::size_t align) override {
+  void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
     char* p = nullptr;
     try {
-      p = arena().take(bytes, align);
+      p = arena_.take(bytes, align);
     } catch (const std::exception& e) {
-      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + name + ")");
+      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
     }
-    regions_.push_back({name, reinterpret_cast<std::uintptr_t>(p), reinterpret_cast<std::uintptr_t>(p) + bytes});
+    Region& r = regions_.add();
+    if (r.name != name) r.name = name;
+    r.begin = reinterpret_cast<std::uintptr_t>(p);
+    r.end = r.begin + bytes;
     return p;
   }
-  void launch(const std::string& kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
+  void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
+    check_launch(kernel, grid, block, where);
+    OpData& d = next_op(OpKind::kernel, stream, where);
+    d.kernel = kernel;
+    d.grid = grid;
+    d.block = block;
+    d.body = std::move(body);
+    enqueue();
+  }
+  // Faults the host at a launch CUDA or the simulator would refuse. (Out of
+  // line, with its texts: see out_of_line().)
+  [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
     if (const std::string why = invalid_launch(grid, block); !why.empty())
-      throw std::runtime_error("launch of " + kernel + " at " + describe(where) + ": " + why);
+      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
     if (launched_threads_ > kMaxRunThreads)
       reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
                   std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
                   "with the square)");
-    OpData d;
-    d.kind = OpKind::kernel;
-    d.stream = stream;
-    d.where = where;
-    d.kernel = kernel;
-    d.grid = grid;
-    d.block = block;
-    d.body = std::move(body);
-    enqueue(std::move(d));
   }
   // Why CUDA would refuse a launch of `grid` blocks of `block` threads ("" if it would not).
   static std::string invalid_launch(Dim3 grid, Dim3 block) {
@@ -302,34 +315,23 @@ class Run final : public Door, public HostApi {
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
-    OpData d;
-    d.kind = OpKind::copy;
-    d.stream = stream;
-    d.where = where;
+    OpData& d = next_op(OpKind::copy, stream, where);
     d.dst = reinterpret_cast<std::uintptr_t>(dst);
     d.src = reinterpret_cast<std::uintptr_t>(src);
     d.count = count;
     d.type = type;
     d.size = size;
-    enqueue(std::move(d));
+    enqueue();
   }
   std::uint32_t create_stream() override { return streams_.create_stream(); }
   std::uint32_t create_event() override { return streams_.create_event(); }
   void record_event(std::uint32_t event, std::uint32_t stream, Where where) override {
-    OpData d;
-    d.kind = OpKind::record;
-    d.stream = stream;
-    d.event = event;
-    d.where = where;
-    enqueue(std::move(d));
+    next_op(OpKind::record, stream, where).event = event;
+    enqueue();
   }
   void wait_event(std::uint32_t stream, std::uint32_t event, Where where) override {
-    OpData d;
-    d.kind = OpKind::wait;
-    d.stream = stream;
-    d.event = event;
-    d.where = where;
-    enqueue(std::move(d));
+    next_op(OpKind::wait, stream, where).event = event;
+    enqueue();
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
     streams_.enqueued_in(check_stream(stream), threads_[cur_].waits_for);
@@ -343,7 +345,9 @@ class Run final : public Door, public HostApi {
     streams_.enqueued(threads_[cur_].waits_for);
     host_wait("cudaDeviceSynchronize", where);
   }
-  void observe(const std::string& name, ValueType t, std::uint64_t bits) override { r_->outcome.add(name, t, bits); }
+  void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
+    r_->outcome.add(std::string(name), t, bits);
+  }
 
  private:
   // One enqueued stream operation and the thread that performs it.
@@ -366,10 +370,6 @@ class Run final : public Door, public HostApi {
     std::uint32_t size = 4;
   };
 
-  static Arena& arena() {
-    thread_local Arena a;
-    return a;
-  }
   // One memory model per OS thread and name, reset for each run (it keeps its buffers).
   static MemoryModel* memory_model(const std::string& name) {
     thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
@@ -381,10 +381,6 @@ class Run final : public Door, public HostApi {
     }
     it->second->reset();
     return it->second.get();
-  }
-  static fiber::FiberPool& pool() {
-    thread_local fiber::FiberPool p;
-    return p;
   }
 
   bool is_local(const Event& e) const {
@@ -398,9 +394,9 @@ class Run final : public Door, public HostApi {
     const Event& e = t.pending;
     switch (e.kind) {
       // Offsets: shapes of runs made on different threads are compared (parallel exploration).
-      case EventKind::load: s.addr = arena().offset(e.addr); s.reads = true; break;
-      case EventKind::store: s.addr = arena().offset(e.addr); s.writes = true; break;
-      case EventKind::rmw: s.addr = arena().offset(e.addr); s.reads = s.writes = true; break;
+      case EventKind::load: s.addr = arena_.offset(e.addr); s.reads = true; break;
+      case EventKind::store: s.addr = arena_.offset(e.addr); s.writes = true; break;
+      case EventKind::rmw: s.addr = arena_.offset(e.addr); s.reads = s.writes = true; break;
       case EventKind::barrier:
       case EventKind::syncwarp:
       case EventKind::shfl:
@@ -425,8 +421,12 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
+    // Spin-assume hashes the stack of a thread that reads (local_state()):
+    // it starts on a zeroed one. A stream operation's thread reads nothing
+    // but a copy's.
+    const bool reads = t.op == no_op || ops_[t.op].kind == OpKind::copy;
     try {
-      t.fiber = pool().create(&Run::run_current, this);
+      t.fiber = pool_.create(&Run::run_current, this, reads);
     } catch (const std::exception& e) {
       reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
       return;
@@ -436,7 +436,10 @@ class Run final : public Door, public HostApi {
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
-    const SimThread& t = r.threads_[r.cur_];
+    SimThread& t = r.threads_[r.cur_];
+    // Above this frame the fiber holds nothing of the thread's own, and
+    // nothing that changes while it runs.
+    t.body_frame = __builtin_frame_address(0);
     try {
       if (t.kernel != nullptr)
         (*t.kernel)();
@@ -454,12 +457,16 @@ class Run final : public Door, public HostApi {
     if (fiber::FiberPool::inside()) fiber::FiberPool::suspend();
   }
 
+  // The record of the run's next thread (its id: the number before it), unborn.
+  SimThread& new_thread() {
+    if (threads_.size() % 64 == 0) pending_.push_back(0);
+    return threads_.emplace_back(&scratch_);
+  }
+
   // Is `id` in State::runnable, sync or spin (pending_)?
   void pending(ThreadId id, bool on) {
-    const std::size_t w = id / 64;
-    if (pending_.size() <= w) pending_.resize(w + 1);
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    pending_[w] = on ? pending_[w] | bit : pending_[w] & ~bit;
+    pending_[id / 64] = on ? pending_[id / 64] | bit : pending_[id / 64] & ~bit;
   }
 
   // `id` has local code to run (State::fresh or State::wake).
@@ -471,12 +478,12 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
-    const fiber::Status s = pool().resume(threads_[id].fiber);
+    const fiber::Status s = pool_.resume(threads_[id].fiber);
     SimThread& t = threads_[id];
     if (s == fiber::Status::finished) {
       exit_thread(id);
     } else if (s == fiber::Status::faulted) {
-      const std::string why = pool().fault(threads_[id].fiber);
+      const std::string why = pool_.fault(threads_[id].fiber);
       if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
         add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
         fault_ = {FindingKind::kernel_fault, ""};
@@ -601,9 +608,21 @@ class Run final : public Door, public HostApi {
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
+    r_->scheduling_decisions += p.kind == ChoiceKind::thread;
     d.key = p.keys[i];
-    if (o_->keep_trace) d.text = describe_alt(i);
+    if (o_->keep_trace) d.text = out_of_line(describe_alt, i);
     return i;
+  }
+
+  // `f(args...)`, in a frame of its own. A step runs on the stack of its
+  // thread's fiber, and the next fiber on that stack first clears the part
+  // used (FiberPool): the temporaries of texts (decisions, trace lines,
+  // findings), inlined into the step's frames, would deepen every step for
+  // the sake of the few that format one. Cold paths of a step are out of line
+  // for the same reason.
+  template <class F, class... Args>
+  [[gnu::noinline, gnu::cold]] static auto out_of_line(const F& f, Args... args) {
+    return f(args...);
   }
 
   // A read or coherence choice point of the running thread, in a buffer kept
@@ -663,9 +682,8 @@ class Run final : public Door, public HostApi {
       if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
     out_of_bounds(e);
   }
-  // (Apart from check_bounds(), run at every access, so that its fast path
-  // sets up none of this.)
-  [[noreturn, gnu::cold]] void out_of_bounds(const Event& e) {
+  // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
+  [[noreturn, gnu::noinline, gnu::cold]] void out_of_bounds(const Event& e) {
     SimThread& t = threads_[cur_];
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
@@ -842,16 +860,16 @@ class Run final : public Door, public HostApi {
   }
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
-  // operation's caller up to the fiber's outermost frame, and its registers.
-  // Identical state means an identical future until it reads something new.
+  // operation's caller up to the frame that runs its body (`body_frame`,
+  // SimThread), and its registers. Identical state means an identical future
+  // until it reads something new.
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
 #if defined(__GNUC__) && !defined(__clang__)
   [[gnu::optimize("no-tree-vectorize")]]
 #endif
-  static std::uint64_t local_state(const Event& e) {
-    const void* top = fiber::FiberPool::stack_top();
-    if (e.caller_frame == nullptr || top == nullptr) return 0;
+  static std::uint64_t local_state(const Event& e, const void* body_frame) {
+    if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
     // Four lanes, word k into lane k % 4, so that their multiplies overlap;
     // the lanes are mixed in at the end. (Only equal states matter: spin
     // visits are looked up by SpinKey, never listed in its order.)
@@ -860,7 +878,7 @@ class Run final : public Door, public HostApi {
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
     std::uint64_t h0 = e.registers, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL, h3 = 0x94d049bb133111ebULL;
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
-    const auto* end = static_cast<const std::uint64_t*>(top);
+    const auto* end = static_cast<const std::uint64_t*>(body_frame);
     for (; end - w >= 4; w += 4) {
       h0 = step(h0, w[0]);
       h1 = step(h1, w[1]);
@@ -893,7 +911,7 @@ class Run final : public Door, public HostApi {
   // is skipped; with nothing else to read, the thread waits for a new write.
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   WriteId choose_read(const MemOp& m, const Event& e) {
-    const SpinKey vkey{where_key(e.where), local_state(e), e.addr};
+    const SpinKey vkey{where_key(e.where), local_state(e, threads_[cur_].body_frame), e.addr};
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
     WriteId waited_past = 0;
     for (;;) {
@@ -933,7 +951,7 @@ class Run final : public Door, public HostApi {
         // the old one again): so for the explorer it touches no location.
         if (in_step_) {
           r_->steps[step_].shape = StepShape{};
-          r_->steps[step_].shape.waits = arena().offset(e.addr);
+          r_->steps[step_].shape.waits = arena_.offset(e.addr);
           wait = step_;
         }
         t.state = State::spin;
@@ -944,13 +962,7 @@ class Run final : public Door, public HostApi {
       if (spinning && !t.reported_spin) {
         bool any_ms = false;
         for (WriteId w : cand) any_ms |= mm_->morally_strong(m, w);
-        if (!any_ms) {
-          t.reported_spin = true;
-          add_finding(FindingKind::possible_non_termination,
-                      t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
-                          ": no newer write is morally strong with its read, so nothing promises it ever sees one",
-                      {t.name}, {describe(e.where)});
-        }
+        if (!any_ms) unpromised_spin(t, e);
       }
       ChoicePoint& p = choice(ChoiceKind::read);
       for (WriteId w : cand) p.keys.push_back(w);
@@ -975,21 +987,32 @@ class Run final : public Door, public HostApi {
     }
   }
 
+  // `t` spins on a read that no newer write is morally strong with: a
+  // finding, once a thread. (Out of line: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void unpromised_spin(SimThread& t, const Event& e) {
+    t.reported_spin = true;
+    add_finding(FindingKind::possible_non_termination,
+                t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                    ": no newer write is morally strong with its read, so nothing promises it ever sees one",
+                {t.name}, {describe(e.where)});
+  }
+
   void barrier(const Event& e) {
     SimThread& t = threads_[cur_];
     Block& b = blocks_[t.block];
     // semantics.md, "Barriers": every thread of the block executes the same
     // sequence of barriers; one that exited before this one never will.
-    if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) {
+    if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) out_of_line([&] {
       const SimThread& gone = threads_[b.first_exit];
       divergence(t.name + " arrives at the barrier at " + describe(e.where) + " that " + gone.name +
                      " never reaches: it exited after " + std::to_string(gone.barriers_passed) + (gone.barriers_passed == 1 ? " barrier" : " barriers"),
                  {t.name, gone.name}, {describe(e.where)});
-    }
-    if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where))
+    });
+    if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where)) out_of_line([&] {
       divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
                      threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
+    });
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
     changed_shared_state(t);
@@ -1027,19 +1050,20 @@ class Run final : public Door, public HostApi {
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
-    const std::string what = collective_name(e);
-    if (!(mask >> t.place.lane & 1u))
-      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " that excludes its own lane " +
-                     std::to_string(t.place.lane) + " at " + describe(e.where),
+    if (!(mask >> t.place.lane & 1u)) out_of_line([&] {
+      divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
+                     " that excludes its own lane " + std::to_string(t.place.lane) + " at " + describe(e.where),
                  {t.name}, {describe(e.where)});
+    });
     Warp& w = warps_[{t.block, t.place.warp}];
-    if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where))) {
-      const SimThread& first = threads_[w.arrived.front()];
-      divergence(t.name + " executes " + what + " with mask 0x" + hex(mask) + " at " + describe(e.where) + " while " +
-                     first.name + " waits in " + collective_name(first.pending) + " with mask 0x" + hex(w.mask) +
-                     " at " + describe(w.where),
-                 {first.name, t.name}, {describe(w.where), describe(e.where)});
-    }
+    if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where)))
+      out_of_line([&] {
+        const SimThread& first = threads_[w.arrived.front()];
+        divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
+                       describe(e.where) + " while " + first.name + " waits in " + collective_name(first.pending) +
+                       " with mask 0x" + hex(w.mask) + " at " + describe(w.where),
+                   {first.name, t.name}, {describe(w.where), describe(e.where)});
+      });
     if (w.arrived.empty()) {
       w.kind = e.kind;
       w.where = e.where;
@@ -1084,8 +1108,9 @@ class Run final : public Door, public HostApi {
   // arrived has arrived (an exited lane no longer holds it up); then each lane
   // gets its result in `lane_value`.
   bool try_complete_warp(std::uint32_t block, std::uint32_t warp) {
-    Warp& w = warps_[{block, warp}];
-    if (w.arrived.empty()) return false;
+    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
+    if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
+    Warp& w = waiting->second;
     const Block& b = blocks_[block];
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
       if (!(w.mask >> lane & 1u)) continue;
@@ -1113,9 +1138,11 @@ class Run final : public Door, public HostApi {
         const std::uint32_t src = shuffle_source(t.pending, t.place.lane);
         const SimThread* s = lane_thread(src);
         if (s == nullptr) {
-          divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
-                         describe(t.pending.where),
-                     {t.name}, {describe(t.pending.where)});
+          out_of_line([&] {
+            divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+                           describe(t.pending.where),
+                       {t.name}, {describe(t.pending.where)});
+          });
           result[i] = t.lane_value;
         } else {
           result[i] = s->lane_value;
@@ -1163,15 +1190,25 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // The host enqueues device work: a host step, dependent with everything.
-  void enqueue(OpData d) {
+  // The operation the host is about to enqueue (enqueuing_), new, for the
+  // caller to fill in before enqueue().
+  OpData& next_op(OpKind kind, std::uint32_t stream, Where where) {
+    OpData& d = enqueuing_.emplace();
+    d.kind = kind;
+    d.stream = stream;
+    d.where = where;
+    return d;
+  }
+
+  // The host enqueues device work (enqueuing_): a host step, dependent with everything.
+  void enqueue() {
+    const OpData& d = *enqueuing_;
     check_stream(d.stream);
     if (d.kind == OpKind::record || d.kind == OpKind::wait) check_event(d.event);
     Event e;
     e.kind = EventKind::stream_op;
     e.label = label(d.kind);
     e.where = d.where;
-    enqueuing_ = std::move(d);
     perform(e);
   }
 
@@ -1201,23 +1238,25 @@ class Run final : public Door, public HostApi {
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
-    OpData d = std::move(enqueuing_);
-    const OpId op = streams_.enqueue(d.stream, d.kind, d.event);
-    SimThread a(&scratch_);
+    // (In place, in ops_ and threads_: neither the operation nor its thread
+    // is built on the host's stack.)
+    const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
+    if (ops_.size() <= op) ops_.resize(op + 1);
+    OpData& d = ops_[op];
+    d = std::move(*enqueuing_);
+    enqueuing_.reset();
+    d.thread = static_cast<ThreadId>(threads_.size());
+    SimThread& a = new_thread();
     static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
     a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
     a.state = State::unborn;
-    d.thread = static_cast<ThreadId>(threads_.size());
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + a.name + ")"; });
-    threads_.push_back(std::move(a));
-    if (ops_.size() <= op) ops_.resize(op + 1);
-    ops_[op] = std::move(d);
-    if (ops_[op].kind == OpKind::kernel) reserve_grid(op);
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name + ")"; });
+    if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
   }
@@ -1329,7 +1368,7 @@ class Run final : public Door, public HostApi {
       blocks_.push_back(blk);
       Dim3 thread_at{0, 0, 0};
       for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
-        SimThread& t = threads_.emplace_back(&scratch_);
+        SimThread& t = new_thread();
         t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = thread_at;
@@ -1515,6 +1554,10 @@ class Run final : public Door, public HostApi {
 
   void collect_findings() {
     mm_->take_findings(model_findings_);
+    if (!model_findings_.empty()) keep_model_findings();
+  }
+  // (Out of line: collect_findings() runs in every access, and see out_of_line().)
+  [[gnu::noinline]] void keep_model_findings() {
     for (const ModelFinding& f : model_findings_) {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
@@ -1648,10 +1691,10 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // `line` is formatted only where the trace is kept.
+  // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(t.name + " " + line());
+    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name + " " + line(); }));
   }
 
   void finish() {
@@ -1677,12 +1720,13 @@ class Run final : public Door, public HostApi {
     r_->log.clear();
     r_->trace.clear();
     r_->fingerprint = 0;
+    r_->scheduling_decisions = 0;
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
     r_->steps.reserve(sizes_.steps);
-    arena().reset();
-    pool().reset();
+    arena_.reset();
+    pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
     threads_.clear();
     warps_.clear();
@@ -1699,7 +1743,7 @@ class Run final : public Door, public HostApi {
     steps_ = 0;
     streams_.clear();
     ops_.clear();
-    enqueuing_ = OpData{};
+    enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
     stopped_ = false;
@@ -1713,6 +1757,9 @@ class Run final : public Door, public HostApi {
     formatted_for_ = m_;
   }
 
+  // The OS thread's, as the Run: its simulated memory and its fibers.
+  Arena arena_;
+  fiber::FiberPool pool_;
   // The run's (begin()):
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
@@ -1737,7 +1784,7 @@ class Run final : public Door, public HostApi {
     Where where;
   };
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
-  std::vector<Region> regions_;
+  Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
   struct EventRef {
     ThreadId thread;
@@ -1755,13 +1802,14 @@ class Run final : public Door, public HostApi {
   // carry out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k is set iff thread k is State::runnable, sync or spin
-  // (pending()): the threads a thread decision looks at.
+  // (pending()): the threads a thread decision looks at. A word for every 64
+  // threads (new_thread()).
   std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   Streams streams_;
   std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
-  OpData enqueuing_;
+  std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)

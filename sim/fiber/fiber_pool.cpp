@@ -37,10 +37,11 @@ std::string cannot(const char* what) {
 }
 
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
-// Invariant: when a fiber starts on it, its outermost `region` bytes (where a
-// fiber's own frames live) are zero, so that what a fiber finds in a slot it
-// has not written yet is the same in every run (the local state that
-// spin-assume compares, semantics.md "Spin loops and progress").
+// Invariant: when a zeroed fiber (create()) starts on it, its outermost
+// `region` bytes (where a fiber's own frames live) are zero, so that what a
+// fiber finds in a slot it has not written yet is the same in every run (the
+// local state that spin-assume compares, semantics.md "Spin loops and
+// progress"). A fiber that is not zeroed leaves it as it finds it, and used.
 // To restore that without reading the whole region after every fiber, only
 // its outermost `reach` bytes are open; the rest of the region is closed
 // (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
@@ -221,7 +222,7 @@ FiberPool::~FiberPool() {
   for (const auto& f : impl_->fibers) munmap(f->stack.base, f->stack.bytes);
 }
 
-FiberPool::Id FiberPool::create(Body body, void* context) {
+FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   if (impl_->live == impl_->fibers.size()) {
     auto f = std::make_unique<Fiber>();
     f->stack.map(impl_->stack_bytes);
@@ -232,7 +233,7 @@ FiberPool::Id FiberPool::create(Body body, void* context) {
   f->body_context = context;
   f->status = Status::ready;
   f->fault.clear();
-  f->stack.clear();
+  if (zeroed) f->stack.clear();
   f->stack.used = true;
   f->context = ctx::make_fcontext(f->stack.top(), impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
