@@ -190,10 +190,11 @@ TEST_F(Model, WhatAReadMayReturnFollowsEveryChange) {
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0}));
   mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, 1), 0);
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0, 1}));
-  EXPECT_FALSE(mm->hidden_by_unknown(r));  // nothing is hidden at all
+  std::vector<WriteId> out;
+  EXPECT_FALSE(mm->readable(r, out).hidden_by_unknown);  // nothing is hidden at all
   mm->join(t1, t0);
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{1}));
-  EXPECT_FALSE(mm->hidden_by_unknown(r));  // hidden straight by the known write
+  EXPECT_FALSE(mm->readable(r, out).hidden_by_unknown);  // hidden straight by the known write
 }
 
 // Atomicity beside a racing plain store, one block: t0 stores 1 (plain);

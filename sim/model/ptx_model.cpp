@@ -215,7 +215,7 @@ struct PtxModel::State {
   void changed() { ++version; }
   // hidden()'s last question, the version it answered it in, and whether
   // some write was hidden only through writes the thread does not know
-  // (MemoryModel::hidden_by_unknown).
+  // (Readable::hidden_by_unknown).
   struct Hidden {
     const Location* l = nullptr;
     const Thread* t = nullptr;
@@ -583,16 +583,19 @@ void PtxModel::join(ThreadId waiter, ThreadId ended) {
   s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
-void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
+// (The writes hidden straight by known ones are what the thread would not
+// read whatever else is in the list; hidden() tells the others apart.)
+Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   const Location& l = s.locs[s.location(r)];
   out.clear();
   if (s.opt.sequential) {
     out.push_back(l.co.back());
-    return;
+    return {false, l.co.size()};
   }
   const Thread& t = s.threads[r.thread];
   const std::vector<std::uint8_t>& hid = s.hidden(l, t);
+  const Readable seen{s.hidden_for.by_unknown, l.co.size()};
   const bool atomic = r.op.kind == PtxKind::atom;
   MemOp rmw = r;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
@@ -613,15 +616,7 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     }
     out.push_back(w);
   }
-}
-
-// (The writes hidden straight by known ones are what the thread would not
-// read whatever else is in the list; hidden() tells the others apart.)
-bool PtxModel::hidden_by_unknown(const MemOp& r) {
-  State& s = *s_;
-  if (s.opt.sequential) return false;
-  s.hidden(s.locs[s.location(r)], s.threads[r.thread]);
-  return s.hidden_for.by_unknown;
+  return seen;
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
