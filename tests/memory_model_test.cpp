@@ -177,8 +177,7 @@ TEST_F(Model, StrongWritesChooseTheirCoherenceSlot) {
 }
 
 // What a read may return follows every change to the state, however often
-// it is asked in between (the model answers repeated questions from what it
-// computed last while nothing changed). t1 knows the initial write; t0's
+// it is asked in between. t1 knows the initial write; t0's
 // write, unknown to t1, hides nothing from it (row 20: both readable); once
 // t1 learns everything t0 did (a join, as at a synchronize), the write is
 // known and the initial one, coherence-before it, hidden.

@@ -208,20 +208,6 @@ struct PtxModel::State {
   }
   View all_buf;  // barrier()'s
 
-  // Counts the changes to the state (every write, read, fence, barrier,
-  // join, spawn and new location): what hidden() computed for one version
-  // holds until the next.
-  std::uint64_t version = 0;
-  void changed() { ++version; }
-  // hidden()'s last question, the version it answered it in, and whether
-  // some write was hidden only through writes the thread does not know
-  // (Readable::hidden_by_unknown).
-  struct Hidden {
-    const Location* l = nullptr;
-    const Thread* t = nullptr;
-    std::uint64_t version = 0;
-    bool by_unknown = false;
-  } hidden_for;
   // The location last looked up (an access looks its location up several
   // times); locations keep their ids until reset().
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
@@ -300,16 +286,13 @@ struct PtxModel::State {
                         texts.emplace_back(std::move(what))});
   }
 
-  // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
-  // (Into buffers kept from one read to the next.) A write hidden straight by
-  // a known one (an edge to a write later in the list that the thread knows)
-  // stays hidden whatever else is in the list; one hidden only through
-  // hidden writes the thread does not know sets hidden_for.by_unknown.
-  const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
-    if (hidden_for.l != &l || hidden_for.t != &t || hidden_for.version != version) find_hidden(l, t);
-    return hidden_buf;  // (else nothing changed)
-  }
-  void find_hidden(const Location& l, const Thread& t);
+  // Which writes of `l` are hidden from thread t: coherence-before a write it
+  // knows. (Into hidden_buf, its first l.co.size() entries, kept from one
+  // read to the next.) A write hidden straight by a known one (an edge to a
+  // write later in the list that the thread knows) stays hidden whatever
+  // else is in the list; is some write hidden only through hidden writes the
+  // thread does not know (Readable::hidden_by_unknown)?
+  bool hidden(const Location& l, const Thread& t);
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -456,10 +439,10 @@ struct PtxModel::State {
   void strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const;
 };
 
-void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
+bool PtxModel::State::hidden(const Location& l, const Thread& t) {
   std::vector<std::uint8_t>& known = known_buf;
   std::vector<std::uint8_t>& hid = hidden_buf;
-  hidden_for = {&l, &t, version, false};
+  bool by_unknown = false;
   const std::size_t n = l.co.size();
   if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
     known.resize(n);
@@ -478,8 +461,9 @@ void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
         hid[i] = 1;
         straight = known[j];
       }
-    if (hid[i] && !straight) hidden_for.by_unknown = true;
+    if (hid[i] && !straight) by_unknown = true;
   }
+  return by_unknown;
 }
 
 void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
@@ -524,7 +508,6 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
     auto prev = std::prev(next);
     if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
   }
-  changed();
   const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
   Location& l = locs.add();
   l.addr = op.addr;
@@ -563,12 +546,10 @@ void PtxModel::reset() {
   s.fence_hash = 0;
   s.placed.reset();
   s.last_location = State::no_location;
-  s.changed();
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
   State& s = *s_;
-  s.changed();
   const ThreadId id = static_cast<ThreadId>(s.threads.size());
   Thread& t = s.threads.add();  // the parent may move: it is looked up after
   t.where = where;
@@ -579,7 +560,6 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
-  s_->changed();
   s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
@@ -594,8 +574,8 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     return {false, l.co.size()};
   }
   const Thread& t = s.threads[r.thread];
-  const std::vector<std::uint8_t>& hid = s.hidden(l, t);
-  const Readable seen{s.hidden_for.by_unknown, l.co.size()};
+  const Readable seen{s.hidden(l, t), l.co.size()};
+  const std::vector<std::uint8_t>& hid = s.hidden_buf;
   const bool atomic = r.op.kind == PtxKind::atom;
   MemOp rmw = r;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
@@ -621,7 +601,6 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
 
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
-  s.changed();
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
   s.race_check(r, l, false);
@@ -667,7 +646,6 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
-  s.changed();
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   std::size_t at = l.co.size();  // (where one that goes last goes)
@@ -731,7 +709,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
 
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
-  s.changed();
   Thread& t = s.threads[id];
   s.step(t, id);
   // Acquire side: releases observed earlier by strong reads (acquire pattern).
@@ -758,7 +735,6 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
-  s.changed();
   View& all = s.all_buf;
   all.clear();
   for (const ThreadId p : participants) {
@@ -786,7 +762,6 @@ std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   State& s = *s_;
-  s.changed();
   Write& x = s.writes[w];
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader
