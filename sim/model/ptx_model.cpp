@@ -559,7 +559,11 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   const ThreadId id = static_cast<ThreadId>(s.threads.size());
   Thread& t = s.threads.add();  // the parent may move: it is looked up after
   t.where = where;
-  if (parent >= 0) t.view = s.threads[static_cast<std::size_t>(parent)].view;
+  if (parent >= 0) {
+    const View& from = s.threads[static_cast<std::size_t>(parent)].view;
+    t.view.vc = from.vc;
+    t.view.observe(from.observed);  // (mostly none)
+  }
   const std::size_t width = std::max<std::size_t>(s.clock_width, id + 1);
   if (t.view.vc.size() < width) t.view.vc.resize(width);  // (the parent's may cover only older threads)
   return id;
