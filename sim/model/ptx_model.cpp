@@ -638,10 +638,12 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   }
 }
 
+// (A write that goes last needs no location yet: write() looks it up, or
+// makes it.)
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
-  const Location& l = s.locs[s.location(w)];
   if (s.goes_last(w)) return 1;
+  const Location& l = s.locs[s.location(w)];
   s.positions(w, l, s.placed_positions);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
