@@ -458,8 +458,11 @@ bool PtxModel::State::hidden(const Location& l, const Thread& t) {
     hid[i] = 0;
     if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
   }
-  // (From the last known write on, nothing is known or hidden: nothing later hides.)
-  for (std::size_t i = last_known; i-- > 0;) {
+  // (From the last known write on, nothing is known or hidden: nothing later
+  // hides. The initial write, first, is hidden straight by any later known
+  // one: its edges go to every write.)
+  hid[0] = last_known > 1;
+  for (std::size_t i = last_known; i-- > 1;) {
     bool straight = false;
     for (std::size_t j = i + 1; j < last_known && !straight; ++j)
       if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
