@@ -453,15 +453,16 @@ bool PtxModel::State::hidden(const Location& l, const Thread& t) {
     known.resize(n);
     hid.resize(n);
   }
-  std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
-  for (std::size_t i = 0; i < n; ++i) {
+  // The initial write, first, is known, and hidden straight by any later
+  // known write (its edges go to every write).
+  known[0] = 1;
+  std::size_t last_known = 1;  // 1 + the last known write's index
+  for (std::size_t i = 1; i < n; ++i) {
     hid[i] = 0;
     if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
   }
-  // (From the last known write on, nothing is known or hidden: nothing later
-  // hides. The initial write, first, is hidden straight by any later known
-  // one: its edges go to every write.)
   hid[0] = last_known > 1;
+  // (From the last known write on, nothing is known or hidden: nothing later hides.)
   for (std::size_t i = last_known; i-- > 1;) {
     bool straight = false;
     for (std::size_t j = i + 1; j < last_known && !straight; ++j)
