@@ -177,8 +177,7 @@ TEST_F(Model, StrongWritesChooseTheirCoherenceSlot) {
 }
 
 // What a read may return follows every change to the state, however often
-// it is asked in between (the model answers repeated questions from what it
-// computed last while nothing changed). t1 knows the initial write; t0's
+// it is asked in between. t1 knows the initial write; t0's
 // write, unknown to t1, hides nothing from it (row 20: both readable); once
 // t1 learns everything t0 did (a join, as at a synchronize), the write is
 // known and the initial one, coherence-before it, hidden.
@@ -190,10 +189,11 @@ TEST_F(Model, WhatAReadMayReturnFollowsEveryChange) {
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0}));
   mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, 1), 0);
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{0, 1}));
-  EXPECT_FALSE(mm->hidden_by_unknown(r));  // nothing is hidden at all
+  std::vector<WriteId> out;
+  EXPECT_FALSE(mm->readable(r, out).hidden_by_unknown);  // nothing is hidden at all
   mm->join(t1, t0);
   EXPECT_EQ(values(r), (std::vector<std::uint64_t>{1}));
-  EXPECT_FALSE(mm->hidden_by_unknown(r));  // hidden straight by the known write
+  EXPECT_FALSE(mm->readable(r, out).hidden_by_unknown);  // hidden straight by the known write
 }
 
 // Atomicity beside a racing plain store, one block: t0 stores 1 (plain);

@@ -847,16 +847,18 @@ class Run final : public Door, public HostApi {
   // The writes read `m` may return. A compare-and-swap may read any write a
   // load may; those it would succeed on must also keep it atomic.
   // (Into `cand`; the buffers are the run's, used with no switch in between.)
-  void readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
+  // What the model tells besides (of a compare-and-swap: of its load).
+  Readable readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
     if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m, cand);
     MemOp as_load = m;
     as_load.op = load_part(m.op);
-    mm_->readable(as_load, cand);
+    const Readable seen = mm_->readable(as_load, cand);
     std::vector<WriteId>& atomic = atomic_;
     mm_->readable(m, atomic);
     std::erase_if(cand, [&](WriteId w) {
       return !fails_cas(e, mm_->info(w).value) && std::find(atomic.begin(), atomic.end(), w) == atomic.end();
     });
+    return seen;
   }
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
@@ -917,7 +919,7 @@ class Run final : public Door, public HostApi {
     for (;;) {
       SimThread& t = threads_[cur_];
       std::vector<WriteId>& cand = cand_;
-      readable(m, e, cand);
+      const Readable seen = readable(m, e, cand);
       // (Where the key is, or goes: one search of the map per read.)
       const auto visit = t.visits.lower_bound(vkey);
       const bool visited = visit != t.visits.end() && visit->first == vkey;
@@ -942,7 +944,7 @@ class Run final : public Door, public HostApi {
             r_->steps[t.read_steps[k]].counted = true;
             if (in_step_) r_->steps[t.read_steps[k]].counted_by = step_;
           }
-        t.waiting_for.push_back({e.addr, mm_->writes_to(e.addr)});
+        t.waiting_for.push_back({e.addr, seen.writes});
         waited_past = visit->second.write;
         t.visits.erase(visit);  // once woken, the old write may be read again
         // The step read nothing: it only waits (its read is the step that
@@ -975,13 +977,13 @@ class Run final : public Door, public HostApi {
       if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
-      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = mm_->hidden_by_unknown(m);
+      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{w, t.mods, t.reads.size()};
       if (visited)
         visit->second = now;
       else
         t.visits.emplace_hint(visit, vkey, now);
-      t.reads.push_back({e.addr, mm_->writes_to(e.addr)});
+      t.reads.push_back({e.addr, seen.writes});
       t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
       return w;
     }

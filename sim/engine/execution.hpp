@@ -66,7 +66,7 @@ struct Step {
   // it read, not what, depended on the wait).
   bool woke_to_newer = false;
   // A load: a write it may not return is hidden from it only through a write
-  // its thread does not know (MemoryModel::hidden_by_unknown).
+  // its thread does not know (Readable::hidden_by_unknown).
   bool hidden_by_unknown = false;
   // A store: the earlier steps (1 + index) whose writes a coherence slot it
   // was offered comes before (semantics.md, "Strong writes choose a coherence slot").

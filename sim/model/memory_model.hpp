@@ -43,6 +43,19 @@ struct ModelFinding {
   std::string_view detail;  // static text, or text the model keeps until its reset()
 };
 
+// What readable() tells besides the writes, of the read's location as it is
+// then (so that a read needs one call).
+struct Readable {
+  // Is a write of the location hidden from the read only through a write its
+  // thread does not know (a path of coherence edges from it to a known write
+  // that passes through an unknown one, none going straight to a known one)?
+  // If not, leaving out any writes the thread does not know hides and reveals
+  // nothing else: the read, run before them, could return only writes it may
+  // return now.
+  bool hidden_by_unknown = false;
+  std::size_t writes = 0;  // writes to the location, as writes_to() counts them
+};
+
 struct WriteInfo {
   ThreadId thread;     // writer (the initial pseudo-write: no thread, see `initial`)
   std::uint64_t value;
@@ -68,14 +81,7 @@ class MemoryModel {
   // Writes that read `r` may return, in coherence-list order (into `out`,
   // a buffer the caller keeps). For an RMW, only sources that keep it
   // atomic. Never empty for a valid access.
-  virtual void readable(const MemOp& r, std::vector<WriteId>& out) = 0;
-  // Is a write of `r`'s location hidden from `r` only through a write its
-  // thread does not know (a path of coherence edges from it to a known write
-  // that passes through an unknown one, none going straight to a known one)?
-  // If not, leaving out any writes the thread does not know hides and reveals
-  // nothing else: `r`, run before them, could return only writes it may
-  // return now.
-  virtual bool hidden_by_unknown(const MemOp& r) = 0;
+  virtual Readable readable(const MemOp& r, std::vector<WriteId>& out) = 0;
   std::vector<WriteId> readable(const MemOp& r) {
     std::vector<WriteId> out;
     readable(r, out);

@@ -14,7 +14,9 @@ namespace {
 // What a thread knows: every event of thread i up to vc[i] (program order and
 // synchronization, transitively), plus single writes it observed through a
 // morally strong read (semantics.md: "a strong read that observed a write
-// carries that write forward" — the write alone, not its past).
+// carries that write forward" — the write alone, not its past). A thread's
+// events count from 1: an entry 0, or none, knows none of its events, so
+// clocks of any width compare alike (State::clock_width).
 struct View {
   std::vector<std::uint32_t> vc;
   std::vector<WriteId> observed;  // sorted
@@ -207,21 +209,10 @@ struct PtxModel::State {
     return static_cast<ViewId>(views.size() - 1);
   }
   View all_buf;  // barrier()'s
+  // How wide a clock spawn() makes: the last run's thread count (a run of
+  // the same program spawns as many), so that a join seldom grows a clock.
+  std::size_t clock_width = 0;
 
-  // Counts the changes to the state (every write, read, fence, barrier,
-  // join, spawn and new location): what hidden() computed for one version
-  // holds until the next.
-  std::uint64_t version = 0;
-  void changed() { ++version; }
-  // hidden()'s last question, the version it answered it in, and whether
-  // some write was hidden only through writes the thread does not know
-  // (MemoryModel::hidden_by_unknown).
-  struct Hidden {
-    const Location* l = nullptr;
-    const Thread* t = nullptr;
-    std::uint64_t version = 0;
-    bool by_unknown = false;
-  } hidden_for;
   // The location last looked up (an access looks its location up several
   // times); locations keep their ids until reset().
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
@@ -300,16 +291,13 @@ struct PtxModel::State {
                         texts.emplace_back(std::move(what))});
   }
 
-  // Which writes of `l` are hidden from thread t: coherence-before a write it knows.
-  // (Into buffers kept from one read to the next.) A write hidden straight by
-  // a known one (an edge to a write later in the list that the thread knows)
-  // stays hidden whatever else is in the list; one hidden only through
-  // hidden writes the thread does not know sets hidden_for.by_unknown.
-  const std::vector<std::uint8_t>& hidden(const Location& l, const Thread& t) {
-    if (hidden_for.l != &l || hidden_for.t != &t || hidden_for.version != version) find_hidden(l, t);
-    return hidden_buf;  // (else nothing changed)
-  }
-  void find_hidden(const Location& l, const Thread& t);
+  // Which writes of `l` are hidden from thread t: coherence-before a write it
+  // knows. (Into hidden_buf, its first l.co.size() entries, kept from one
+  // read to the next.) A write hidden straight by a known one (an edge to a
+  // write later in the list that the thread knows) stays hidden whatever
+  // else is in the list; is some write hidden only through hidden writes the
+  // thread does not know (Readable::hidden_by_unknown)?
+  bool hidden(const Location& l, const Thread& t);
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -456,30 +444,35 @@ struct PtxModel::State {
   void strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const;
 };
 
-void PtxModel::State::find_hidden(const Location& l, const Thread& t) {
+bool PtxModel::State::hidden(const Location& l, const Thread& t) {
   std::vector<std::uint8_t>& known = known_buf;
   std::vector<std::uint8_t>& hid = hidden_buf;
-  hidden_for = {&l, &t, version, false};
+  bool by_unknown = false;
   const std::size_t n = l.co.size();
   if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
     known.resize(n);
     hid.resize(n);
   }
-  std::size_t last_known = 0;  // 1 + the last known write's index (0: none)
-  for (std::size_t i = 0; i < n; ++i) {
+  // The initial write, first, is known, and hidden straight by any later
+  // known write (its edges go to every write).
+  known[0] = 1;
+  std::size_t last_known = 1;  // 1 + the last known write's index
+  for (std::size_t i = 1; i < n; ++i) {
     hid[i] = 0;
     if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
   }
+  hid[0] = last_known > 1;
   // (From the last known write on, nothing is known or hidden: nothing later hides.)
-  for (std::size_t i = last_known; i-- > 0;) {
+  for (std::size_t i = last_known; i-- > 1;) {
     bool straight = false;
     for (std::size_t j = i + 1; j < last_known && !straight; ++j)
       if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
         hid[i] = 1;
         straight = known[j];
       }
-    if (hid[i] && !straight) hidden_for.by_unknown = true;
+    if (hid[i] && !straight) by_unknown = true;
   }
+  return by_unknown;
 }
 
 void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
@@ -524,7 +517,6 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
     auto prev = std::prev(next);
     if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
   }
-  changed();
   const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
   Location& l = locs.add();
   l.addr = op.addr;
@@ -551,6 +543,7 @@ std::string_view PtxModel::name() const {
 
 void PtxModel::reset() {
   State& s = *s_;
+  s.clock_width = s.threads.size();
   s.threads.clear();
   s.writes.clear();
   s.locs.clear();
@@ -563,36 +556,41 @@ void PtxModel::reset() {
   s.fence_hash = 0;
   s.placed.reset();
   s.last_location = State::no_location;
-  s.changed();
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
   State& s = *s_;
-  s.changed();
   const ThreadId id = static_cast<ThreadId>(s.threads.size());
   Thread& t = s.threads.add();  // the parent may move: it is looked up after
   t.where = where;
-  t.view.vc.resize(id + 1);  // (the parent's clock covers only older threads)
-  if (parent >= 0) t.view.join(s.threads[static_cast<std::size_t>(parent)].view);
+  if (parent >= 0) {
+    const View& from = s.threads[static_cast<std::size_t>(parent)].view;
+    t.view.vc = from.vc;
+    t.view.observe(from.observed);  // (mostly none)
+  }
+  const std::size_t width = std::max<std::size_t>(s.clock_width, id + 1);
+  if (t.view.vc.size() < width) t.view.vc.resize(width);  // (the parent's may cover only older threads)
   return id;
 }
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
-  s_->changed();
   s_->threads[waiter].view.join(s_->threads[ended].view);
 }
 
-void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
+// (The writes hidden straight by known ones are what the thread would not
+// read whatever else is in the list; hidden() tells the others apart.)
+Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   const Location& l = s.locs[s.location(r)];
   out.clear();
   if (s.opt.sequential) {
     out.push_back(l.co.back());
-    return;
+    return {false, l.co.size()};
   }
   const Thread& t = s.threads[r.thread];
-  const std::vector<std::uint8_t>& hid = s.hidden(l, t);
+  const Readable seen{s.hidden(l, t), l.co.size()};
+  const std::vector<std::uint8_t>& hid = s.hidden_buf;
   const bool atomic = r.op.kind == PtxKind::atom;
   MemOp rmw = r;
   for (std::size_t i = 0; i < l.co.size(); ++i) {
@@ -613,20 +611,11 @@ void PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     }
     out.push_back(w);
   }
-}
-
-// (The writes hidden straight by known ones are what the thread would not
-// read whatever else is in the list; hidden() tells the others apart.)
-bool PtxModel::hidden_by_unknown(const MemOp& r) {
-  State& s = *s_;
-  if (s.opt.sequential) return false;
-  s.hidden(s.locs[s.location(r)], s.threads[r.thread]);
-  return s.hidden_for.by_unknown;
+  return seen;
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
-  s.changed();
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
   s.race_check(r, l, false);
@@ -653,10 +642,12 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   }
 }
 
+// (A write that goes last needs no location yet: write() looks it up, or
+// makes it.)
 unsigned PtxModel::placements(const MemOp& w) {
   State& s = *s_;
-  const Location& l = s.locs[s.location(w)];
   if (s.goes_last(w)) return 1;
+  const Location& l = s.locs[s.location(w)];
   s.positions(w, l, s.placed_positions);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
   return static_cast<unsigned>(s.placed_positions.size());
@@ -672,7 +663,6 @@ void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
-  s.changed();
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   std::size_t at = l.co.size();  // (where one that goes last goes)
@@ -736,7 +726,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
 
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
-  s.changed();
   Thread& t = s.threads[id];
   s.step(t, id);
   // Acquire side: releases observed earlier by strong reads (acquire pattern).
@@ -763,7 +752,6 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
-  s.changed();
   View& all = s.all_buf;
   all.clear();
   for (const ThreadId p : participants) {
@@ -791,7 +779,6 @@ std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   State& s = *s_;
-  s.changed();
   Write& x = s.writes[w];
   if (!x.atomic_rmw || !x.releases.empty() || x.rmw_source == no_write || x.commutes != 0) return false;
   if (s.writes[x.rmw_source].info.uninitialised) return false;  // the read is a finding, named by its reader

@@ -26,8 +26,7 @@ class PtxModel final : public MemoryModel {
   ThreadId spawn(const Placement& where, long parent) override;
   void join(ThreadId waiter, ThreadId ended) override;
   using MemoryModel::readable;
-  void readable(const MemOp& r, std::vector<WriteId>& out) override;
-  bool hidden_by_unknown(const MemOp& r) override;
+  Readable readable(const MemOp& r, std::vector<WriteId>& out) override;
   void read(const MemOp& r, WriteId w) override;
   unsigned placements(const MemOp& w) override;
   void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
