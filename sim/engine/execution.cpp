@@ -861,8 +861,9 @@ class Run final : public Door, public HostApi {
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
   // operation's caller up to the frame that runs its body (`body_frame`,
-  // SimThread), and its registers. Identical state means an identical future
-  // until it reads something new.
+  // SimThread), and its callee-saved registers (Event::registers: hashed
+  // here, for a read only, not for every event). Identical state means an
+  // identical future until it reads something new.
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -870,13 +871,24 @@ class Run final : public Door, public HostApi {
 #endif
   static std::uint64_t local_state(const Event& e, const void* body_frame) {
     if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
-    // Four lanes, word k into lane k % 4, so that their multiplies overlap;
-    // the lanes are mixed in at the end. (Only equal states matter: spin
-    // visits are looked up by SpinKey, never listed in its order.)
+    // The registers, then the stack. Four lanes, word k into lane k % 4, so
+    // that their multiplies overlap; the lanes are mixed in at the end.
+    // (Only equal states matter: spin visits are looked up by SpinKey, never
+    // listed in its order.)
     // (Lanes as scalars: as an array, GCC kept them in memory, one store
     // and reload a word.)
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
-    std::uint64_t h0 = e.registers, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL, h3 = 0x94d049bb133111ebULL;
+    std::uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL,
+                  h3 = 0x94d049bb133111ebULL;
+    static_assert(Event::saved_registers == 7);
+    const std::uint64_t* r = e.registers;
+    h0 = step(h0, r[0]);
+    h1 = step(h1, r[1]);
+    h2 = step(h2, r[2]);
+    h3 = step(h3, r[3]);
+    h0 = step(h0, r[4]);
+    h1 = step(h1, r[5]);
+    h2 = step(h2, r[6]);
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(body_frame);
     for (; end - w >= 4; w += 4) {
