@@ -1259,8 +1259,7 @@ class Run final : public Door, public HostApi {
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
-    a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
+    a.name = op_name(op, d.kind);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
@@ -1420,6 +1419,19 @@ class Run final : public Door, public HostApi {
         for (std::uint32_t i = 0; i < nt; ++i) g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
     }
     return g.names;
+  }
+
+  // The name of the thread of operation `op`, of kind `k`: "kernel1",
+  // "copy2". Kept from run to run, as grid_names().
+  const std::string& op_name(OpId op, OpKind k) {
+    if (op_names_.size() <= op) op_names_.resize(op + 1);
+    auto& [kind, name] = op_names_[op];
+    if (name.empty() || kind != k) {
+      static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
+      kind = k;
+      name = prefix[static_cast<int>(k)] + std::to_string(op);
+    }
+    return name;
   }
 
   // The kernel starts: its threads learn the view of its operation's thread
@@ -1831,6 +1843,7 @@ class Run final : public Door, public HostApi {
     std::vector<std::string> names;
   };
   std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
+  std::vector<std::pair<OpKind, std::string>> op_names_;  // kept from run to run (op_name())
   bool stopped_ = false;
   std::string limit_;  // the simulator's limit the run reached (reach_limit())
   bool in_step_ = false;  // running the chosen thread's step (not priming)
