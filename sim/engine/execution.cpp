@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <deque>
 #include <map>
 #include <memory_resource>
 #include <new>
@@ -1253,9 +1252,7 @@ class Run final : public Door, public HostApi {
     // (In place, in ops_ and threads_: neither the operation nor its thread
     // is built on the host's stack.)
     const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
-    if (ops_.size() <= op) ops_.resize(op + 1);
-    OpData& d = ops_[op];
-    d = std::move(*enqueuing_);
+    OpData& d = ops_.set(op, std::move(*enqueuing_));
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
@@ -1286,7 +1283,7 @@ class Run final : public Door, public HostApi {
   }
 
   // The body of a stream operation's thread. (The host may enqueue more, and
-  // ops_ grow, while it runs: a deque keeps `d` where it is.)
+  // ops_ grow, while it runs: Ops keeps `d` where it is.)
   void perform_op(OpId op) {
     const OpData& d = ops_[op];
     Event start;
@@ -1766,7 +1763,6 @@ class Run final : public Door, public HostApi {
     step_ = ~std::size_t{0};
     steps_ = 0;
     streams_.clear();
-    ops_.clear();
     enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
@@ -1832,7 +1828,24 @@ class Run final : public Door, public HostApi {
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   Streams streams_;
-  std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
+  // The run's stream operations, by OpId. Each keeps its place as more are
+  // enqueued (a kernel's threads point to its body; perform_op() holds it
+  // while the host enqueues more): a record of its own. The records are kept
+  // from run to run; an operation's is overwritten when it is enqueued, and
+  // only operations the run enqueued are looked up.
+  class Ops {
+   public:
+    OpData& operator[](OpId op) { return *records_[op]; }
+    const OpData& operator[](OpId op) const { return *records_[op]; }
+    // Operation `op` becomes `d`.
+    OpData& set(OpId op, OpData&& d) {
+      while (records_.size() <= op) records_.push_back(std::make_unique<OpData>());
+      return *records_[op] = std::move(d);
+    }
+
+   private:
+    std::vector<std::unique_ptr<OpData>> records_;
+  } ops_;
   std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
