@@ -71,9 +71,12 @@ struct Event {
   // The issuing thread's local state at this operation, for spin detection
   // (semantics.md, "Spin loops and progress": "with nothing else changed by
   // the thread"): everything live in its callers is in the stack above
-  // `caller_frame` or in the callee-saved registers hashed in `registers`.
+  // `caller_frame` or in the callee-saved registers, whose `saved_registers`
+  // words `registers` points to (in the frame of the call that performs the
+  // event: valid until it returns; only a read hashes them).
+  static constexpr std::size_t saved_registers = 7;
   const void* caller_frame = nullptr;
-  std::uint64_t registers = 0;
+  const std::uint64_t* registers = nullptr;
 };
 
 std::string_view name(EventKind k);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <deque>
 #include <map>
 #include <memory_resource>
 #include <new>
@@ -863,8 +862,9 @@ class Run final : public Door, public HostApi {
 
   // The thread's local state at `e` (Event::caller_frame): its stack from the
   // operation's caller up to the frame that runs its body (`body_frame`,
-  // SimThread), and its registers. Identical state means an identical future
-  // until it reads something new.
+  // SimThread), and its callee-saved registers (Event::registers: hashed
+  // here, for a read only, not for every event). Identical state means an
+  // identical future until it reads something new.
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -872,13 +872,24 @@ class Run final : public Door, public HostApi {
 #endif
   static std::uint64_t local_state(const Event& e, const void* body_frame) {
     if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
-    // Four lanes, word k into lane k % 4, so that their multiplies overlap;
-    // the lanes are mixed in at the end. (Only equal states matter: spin
-    // visits are looked up by SpinKey, never listed in its order.)
+    // The registers, then the stack. Four lanes, word k into lane k % 4, so
+    // that their multiplies overlap; the lanes are mixed in at the end.
+    // (Only equal states matter: spin visits are looked up by SpinKey, never
+    // listed in its order.)
     // (Lanes as scalars: as an array, GCC kept them in memory, one store
     // and reload a word.)
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
-    std::uint64_t h0 = e.registers, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL, h3 = 0x94d049bb133111ebULL;
+    std::uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL,
+                  h3 = 0x94d049bb133111ebULL;
+    static_assert(Event::saved_registers == 7);
+    const std::uint64_t* r = e.registers;
+    h0 = step(h0, r[0]);
+    h1 = step(h1, r[1]);
+    h2 = step(h2, r[2]);
+    h3 = step(h3, r[3]);
+    h0 = step(h0, r[4]);
+    h1 = step(h1, r[5]);
+    h2 = step(h2, r[6]);
     const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(body_frame);
     for (; end - w >= 4; w += 4) {
@@ -1243,14 +1254,11 @@ class Run final : public Door, public HostApi {
     // (In place, in ops_ and threads_: neither the operation nor its thread
     // is built on the host's stack.)
     const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
-    if (ops_.size() <= op) ops_.resize(op + 1);
-    OpData& d = ops_[op];
-    d = std::move(*enqueuing_);
+    OpData& d = ops_.set(op, std::move(*enqueuing_));
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
-    a.name = prefix[static_cast<int>(d.kind)] + std::to_string(op);
+    a.name = op_name(op, d.kind);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
@@ -1277,7 +1285,7 @@ class Run final : public Door, public HostApi {
   }
 
   // The body of a stream operation's thread. (The host may enqueue more, and
-  // ops_ grow, while it runs: a deque keeps `d` where it is.)
+  // ops_ grow, while it runs: Ops keeps `d` where it is.)
   void perform_op(OpId op) {
     const OpData& d = ops_[op];
     Event start;
@@ -1410,6 +1418,19 @@ class Run final : public Door, public HostApi {
         for (std::uint32_t i = 0; i < nt; ++i) g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
     }
     return g.names;
+  }
+
+  // The name of the thread of operation `op`, of kind `k`: "kernel1",
+  // "copy2". Kept from run to run, as grid_names().
+  const std::string& op_name(OpId op, OpKind k) {
+    if (op_names_.size() <= op) op_names_.resize(op + 1);
+    auto& [kind, name] = op_names_[op];
+    if (name.empty() || kind != k) {
+      static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
+      kind = k;
+      name = prefix[static_cast<int>(k)] + std::to_string(op);
+    }
+    return name;
   }
 
   // The kernel starts: its threads learn the view of its operation's thread
@@ -1744,7 +1765,6 @@ class Run final : public Door, public HostApi {
     step_ = ~std::size_t{0};
     steps_ = 0;
     streams_.clear();
-    ops_.clear();
     enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
@@ -1810,7 +1830,24 @@ class Run final : public Door, public HostApi {
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   Streams streams_;
-  std::deque<OpData> ops_;  // by OpId; growing keeps every element where it is
+  // The run's stream operations, by OpId. Each keeps its place as more are
+  // enqueued (a kernel's threads point to its body; perform_op() holds it
+  // while the host enqueues more): a record of its own. The records are kept
+  // from run to run; an operation's is overwritten when it is enqueued, and
+  // only operations the run enqueued are looked up.
+  class Ops {
+   public:
+    OpData& operator[](OpId op) { return *records_[op]; }
+    const OpData& operator[](OpId op) const { return *records_[op]; }
+    // Operation `op` becomes `d`.
+    OpData& set(OpId op, OpData&& d) {
+      while (records_.size() <= op) records_.push_back(std::make_unique<OpData>());
+      return *records_[op] = std::move(d);
+    }
+
+   private:
+    std::vector<std::unique_ptr<OpData>> records_;
+  } ops_;
   std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
@@ -1821,6 +1858,7 @@ class Run final : public Door, public HostApi {
     std::vector<std::string> names;
   };
   std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
+  std::vector<std::pair<OpKind, std::string>> op_names_;  // kept from run to run (op_name())
   bool stopped_ = false;
   std::string limit_;  // the simulator's limit the run reached (reach_limit())
   bool in_step_ = false;  // running the chosen thread's step (not priming)
