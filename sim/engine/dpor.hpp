@@ -425,6 +425,10 @@ class Dpor final : public Chooser {
         const bool written_since = written;  // between i and j
         written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
+        // Ordered: j's clock knows step i or a later step of i's thread, so
+        // all that clock knew (clocks only grow by joins of whole rows): no
+        // race, and a join would change nothing.
+        if (clock.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
           const std::size_t teller = witnesses->teller(i, j);
@@ -461,10 +465,6 @@ class Dpor final : public Chooser {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
-        // Ordered: j's clock knows step i or a later step of i's thread,
-        // so all that clock knew (clocks only grow by joins of whole rows),
-        // and the join would change nothing.
-        if (clock.of(cj, si.thread) >= i + 1) continue;
         races.push_back(i);
         clock.join(cj, step_clock.row(i));
       }
