@@ -371,8 +371,9 @@ class Dpor final : public Chooser {
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of(j);
     // The first step whose races are walked: the first this run does not
-    // repeat, or of which later steps told otherwise. (A race of commuting
-    // RMWs depends on the readers after them: none is resumed past.)
+    // repeat, or of which later steps told otherwise, or whose races with
+    // commuting RMWs rested on a reader this run does not repeat (or on there
+    // being none that could tell their order: on every later step).
     std::size_t from = rows_kept;
     {
       std::vector<Told>& told = kept_.told;  // per step, of the run analysed before up to analysed_
@@ -380,10 +381,17 @@ class Dpor final : public Chooser {
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = r.steps[j];
         const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j]};
-        if (j < from && (!(told[j] == now) || s.shape.commutes != 0)) from = j;
+        if (j < from && !(told[j] == now)) from = j;
         told[j] = now;
       }
     }
+    std::vector<std::pair<std::size_t, std::size_t>>& rested = kept_.rested;  // the steps walked that asked, ascending
+    for (const auto& [j, on] : rested)
+      if (j >= from || on > same) {
+        from = std::min(from, j);
+        break;
+      }
+    while (!rested.empty() && rested.back().first >= from) rested.pop_back();
     // The clock of each thread before step `from`: the row of the last step
     // that set it (its own, a barrier completion naming it, a spawn of it).
     {
@@ -410,13 +418,23 @@ class Dpor final : public Chooser {
       // j only while no write of j's location came between them (the cursor
       // meets every step of it, latest first).
       bool written = false;
+      std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
       for (Earlier::Cursor c = earlier.before(j); c;) {
         const std::size_t i = c.next();
         const Step& si = r.steps[i];
         const bool written_since = written;  // between i and j
         written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
-        if (!dependent(si.shape, sj.shape) && !(commute(si.shape, sj.shape) && witnesses->tell(i, j))) continue;
+        // Ordered: j's clock knows step i or a later step of i's thread, so
+        // all that clock knew (clocks only grow by joins of whole rows): no
+        // race, and a join would change nothing.
+        if (clock.of(cj, si.thread) >= i + 1) continue;
+        if (!dependent(si.shape, sj.shape)) {
+          if (!commute(si.shape, sj.shape)) continue;
+          const std::size_t teller = witnesses->teller(i, j);
+          rests = std::max(rests, teller);
+          if (teller == npos) continue;
+        }
         // A write before a load that need not see it (reads-from, not the
         // interleaving, decides what the load returns): the load, run first,
         // could return only writes it may return now (so too after a write
@@ -447,10 +465,10 @@ class Dpor final : public Chooser {
           if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
           continue;
         }
-        const bool ordered = clock.of(cj, si.thread) >= i + 1;
-        if (!ordered) races.push_back(i);
+        races.push_back(i);
         clock.join(cj, step_clock.row(i));
       }
+      if (rests != 0) rested.emplace_back(j, rests);
       for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clock, step_clock, cj));
       advance(clock, merged, sj, j);
       clock.copy(step_clock.row(j), at(sj.thread));
@@ -707,11 +725,13 @@ class Dpor final : public Chooser {
         if (reader(s)) next = j + 1;
       }
     }
-    // Could a step after commuting RMW steps i < j tell their order?
-    bool tell(std::size_t i, std::size_t j) {
+    // Could a step after commuting RMW steps i < j tell their order? 1 +
+    // the first that could (the answer rests on the steps up to it), else
+    // npos (it rests on every later step).
+    std::size_t teller(std::size_t i, std::size_t j) {
       for (std::size_t k = next_reader_[j]; k != 0; k = next_reader_[k - 1])
-        if (!(sees(k - 1, i) && sees(k - 1, j))) return true;
-      return false;
+        if (!(sees(k - 1, i) && sees(k - 1, j))) return k;
+      return npos;
     }
 
    private:
@@ -1204,12 +1224,15 @@ class Dpor final : public Chooser {
   // Buffers kept from run to run and, on each OS thread, from one search to
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
-  // repeats (analysed_: the rows of step_clock, told, named, first_step,
-  // places, earlier, inserted).
+  // repeats (analysed_: the rows of step_clock, told, rested, named,
+  // first_step, places, earlier, inserted).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
     std::vector<Told> told;
+    // analyse(): the steps whose races with commuting RMWs asked Witnesses,
+    // and 1 + the reader the answers rested on (npos: every later step)
+    std::vector<std::pair<std::size_t, std::size_t>> rested;
     std::vector<std::size_t> last_set;
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> races;  // analyse(): the races of one step
