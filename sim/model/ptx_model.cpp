@@ -14,9 +14,7 @@ namespace {
 // What a thread knows: every event of thread i up to vc[i] (program order and
 // synchronization, transitively), plus single writes it observed through a
 // morally strong read (semantics.md: "a strong read that observed a write
-// carries that write forward" — the write alone, not its past). A thread's
-// events count from 1: an entry 0, or none, knows none of its events, so
-// clocks of any width compare alike (State::clock_width).
+// carries that write forward" — the write alone, not its past).
 struct View {
   std::vector<std::uint32_t> vc;
   std::vector<WriteId> observed;  // sorted
@@ -209,9 +207,6 @@ struct PtxModel::State {
     return static_cast<ViewId>(views.size() - 1);
   }
   View all_buf;  // barrier()'s
-  // How wide a clock spawn() makes: the last run's thread count (a run of
-  // the same program spawns as many), so that a join seldom grows a clock.
-  std::size_t clock_width = 0;
 
   // The location last looked up (an access looks its location up several
   // times); locations keep their ids until reset().
@@ -543,7 +538,6 @@ std::string_view PtxModel::name() const {
 
 void PtxModel::reset() {
   State& s = *s_;
-  s.clock_width = s.threads.size();
   s.threads.clear();
   s.writes.clear();
   s.locs.clear();
@@ -568,8 +562,7 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
     t.view.vc = from.vc;
     t.view.observe(from.observed);  // (mostly none)
   }
-  const std::size_t width = std::max<std::size_t>(s.clock_width, id + 1);
-  if (t.view.vc.size() < width) t.view.vc.resize(width);  // (the parent's may cover only older threads)
+  if (t.view.vc.size() < id + 1) t.view.vc.resize(id + 1);  // (the parent's clock covers only older threads)
   return id;
 }
 
