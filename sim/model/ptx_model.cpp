@@ -94,7 +94,9 @@ struct Write {
 
 struct Thread {
   Placement where;
-  View view;  // its clock covers the thread itself from the spawn on
+  // Its clock covers the thread itself from its first event on: a thread that
+  // never steps adds no width to the clocks that join its view.
+  View view;
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
@@ -323,6 +325,7 @@ struct PtxModel::State {
 
   std::uint32_t step(Thread& t, ThreadId id) {
     ++t.seq;
+    if (t.view.vc.size() <= id) t.view.vc.resize(id + 1, 0);  // (its first event: see Thread::view)
     t.view.vc[id] = t.seq;
     return t.seq;
   }
@@ -562,7 +565,6 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
     t.view.vc = from.vc;
     t.view.observe(from.observed);  // (mostly none)
   }
-  if (t.view.vc.size() < id + 1) t.view.vc.resize(id + 1);  // (the parent's clock covers only older threads)
   return id;
 }
 
