@@ -359,6 +359,34 @@ TEST(StepBound, EndlessLoopIsNonTermination) {
   EXPECT_NE(f->finding.message.find("step bound of 200"), std::string::npos) << f->finding.message;
 }
 
+// ---- local loops ----
+
+// Thread 1 loops over a local alone: it never reaches an event, so neither
+// the step bound nor spin-assume can see it. Past the limit on local
+// computation (RunOptions::local_time_limit) the run stops at a limit of the
+// simulator, naming the thread, instead of hanging.
+SCOPESIM_KERNEL void local_loop(Cells c) {
+  if (thread_idx().x == 1) {
+    volatile int spin = 0;
+    while (spin == 0) {}
+  }
+  *c.r0 = 1;
+}
+
+TEST(LocalLoop, StopsTheExplorationWithAnErrorNamingTheThread) {
+  const auto m = kernel_model<local_loop>("t.local_loop", 1, 2);
+  ExploreOptions o;
+  o.run.local_time_limit = 0.2;
+  try {
+    explore(m, m.chapter, o);
+    FAIL() << "no SimulatorLimit";
+  } catch (const SimulatorLimit& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("b0.t1 ran 0.2 s of CPU time"), std::string::npos) << what;
+    EXPECT_NE(what.find("a loop over locals alone never ends"), std::string::npos) << what;
+  }
+}
+
 // An interrupt (and likewise a time limit) ends a run that would take a
 // billion steps, abandoned: it is not counted, reports nothing, and the
 // search stops. (Without the cut this test would not end.)

@@ -9,6 +9,8 @@
 #include <functional>
 #include <string>
 
+#include <time.h>
+
 #include "sim/fiber/fiber_pool.hpp"
 
 namespace scopesim::fiber {
@@ -123,6 +125,47 @@ TEST(FiberPool, AnAbortFaultsTheFiberAndTheNextOneRuns) {
   bool ran = false;
   run_alone(pool, [&] { ran = true; });
   EXPECT_TRUE(ran);
+}
+
+// The CPU time its OS thread has run, in seconds.
+double thread_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// A fiber that loops without suspending is stopped once it has run the
+// pool's slice limit; it stays stopped, and the pool goes on.
+TEST(FiberPool, AFiberThatRunsPastItsSliceLimitIsStoppedAndThePoolGoesOn) {
+  FiberPool pool;
+  FiberPool::limit_slices(0.2);
+  volatile bool forever = true;
+  const FiberPool::Id id = pool.create([](void* f) { while (*static_cast<volatile bool*>(f)) {} },
+                                       const_cast<bool*>(&forever));
+  EXPECT_EQ(pool.resume(id), Status::overran);
+  EXPECT_NE(pool.fault(id).find("ran 0.2 s of CPU time"), std::string::npos) << pool.fault(id);
+  EXPECT_EQ(pool.resume(id), Status::overran);  // abandoned: it never runs again
+  bool ran = false;
+  run_alone(pool, [&] { ran = true; });
+  EXPECT_TRUE(ran);
+}
+
+// The limit is on a slice, from a resume to the next suspend: a fiber whose
+// slices each end in time runs to its end, however long it runs in all.
+TEST(FiberPool, AFiberWhoseSlicesEndInTimeIsNotStopped) {
+  FiberPool pool;
+  FiberPool::limit_slices(0.1);
+  std::function<void()> body = [] {
+    for (int slice = 0; slice < 100; ++slice) {  // 0.5 s of CPU time in all, 5 ms a slice
+      const double end = thread_seconds() + 0.005;
+      while (thread_seconds() < end) {}
+      FiberPool::suspend();
+    }
+  };
+  const FiberPool::Id id = pool.create([](void* b) { (*static_cast<std::function<void()>*>(b))(); }, &body);
+  Status s = Status::ready;
+  while ((s = pool.resume(id)) == Status::suspended) {}
+  EXPECT_EQ(s, Status::finished) << pool.fault(id);
 }
 
 }  // namespace

@@ -55,6 +55,10 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
       ->check(whole(0, std::numeric_limits<int>::max()));
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
       ->check(whole(1));
+  app.add_option("--local-time-limit", s.local_time_limit,
+                 "CPU seconds a thread may compute between two simulated operations before the run stops with an "
+                 "error, as a loop over locals alone never ends (default 10, 0: none)")
+      ->check(non_negative());
   app.add_option("--model", s.memory_model, "Memory model: ptx (default), sc or scope-blind");
   app.add_option("--jobs", s.jobs, "Threads that make runs; the same result for every N (default 1)")
       ->check(whole(1, 1024));
@@ -84,6 +88,7 @@ ExploreOptions explore_options(const Settings& s) {
   o.stop_at_first = s.stop_at_first;
   o.run.memory_model = s.memory_model;
   o.run.max_steps = s.max_steps;
+  o.run.local_time_limit = s.local_time_limit;
   o.run.keep_trace = false;
   o.jobs = s.jobs;
   return o;

@@ -26,6 +26,7 @@ struct Settings {
   unsigned resident_blocks = 0;
   CLI::Option* resident_opt = nullptr;  // set when --resident-blocks was offered
   std::uint64_t max_steps = 20000;
+  double local_time_limit = 10;
   std::string memory_model = "ptx";
   unsigned jobs = 1;
   // explore only: the launch, when not the model's chapter one.

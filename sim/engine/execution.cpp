@@ -5,6 +5,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <bit>
 #include <map>
 #include <memory_resource>
@@ -182,6 +183,7 @@ class Run final : public Door, public HostApi {
     MemoryModel* mm = memory_model(o.memory_model);
     if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
     begin(m, c, o, ch, mm, into);
+    fiber::FiberPool::limit_slices(o.local_time_limit);
     set_current_door(this);
     // The host program is thread 0.
     SimThread& h = new_thread();
@@ -481,6 +483,8 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[id];
     if (s == fiber::Status::finished) {
       exit_thread(id);
+    } else if (s == fiber::Status::overran) {
+      overran(threads_[id]);
     } else if (s == fiber::Status::faulted) {
       const std::string why = pool_.fault(threads_[id].fiber);
       if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
@@ -496,6 +500,17 @@ class Run final : public Door, public HostApi {
       }
       exit_thread(id);
     }
+  }
+
+  // The thread ran past RunOptions::local_time_limit without an event.
+  [[gnu::noinline, gnu::cold]] void overran(const SimThread& t) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", o_->local_time_limit);
+    const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
+    reach_limit(t.name + " ran " + seconds + " s of CPU time " +
+                (placed ? "after " + describe(t.pending.where) : std::string("from its start")) +
+                " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
+                "locals alone never ends (if it is only slow, raise --local-time-limit)");
   }
 
   void loop() {

@@ -21,6 +21,10 @@ struct RunOptions {
   std::string memory_model = "ptx";
   unsigned resident_blocks = 0;         // 0: every block resident
   std::uint64_t max_steps = 20000;      // per thread; past it: non-termination
+  // CPU seconds a thread may run local code between two of its events (a
+  // loop over locals alone never reaches one): past it the run stops at a
+  // limit of the simulator (SimulatorLimit). 0: none.
+  double local_time_limit = 10;
   bool keep_trace = true;               // record the text trace and the decisions' texts
   // Asked every 4096 events of a run (a time limit, an interrupt): true ends
   // the run there, abandoned, so that a long run does not outlast either.

@@ -1,14 +1,20 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -134,13 +140,93 @@ struct Fiber {
 };
 
 // Per OS thread: who runs now, where to return, where a fault jumps to.
+// `slice` counts resumes: a slice is the thread's time from one resume to
+// the next, in a fiber until it suspends. `limit` tells the watchdog (below)
+// how long a slice may last; the watchdog asks the thread to stop the fiber
+// of slice `stop` (SIGXCPU), which it does only if that fiber still runs.
+// (Trivially destructible, so that a use needs no check that it is made.)
 struct Running {
   Fiber* fiber = nullptr;
   ctx::fcontext_t caller = nullptr;
   sigjmp_buf fault_jump;
   volatile sig_atomic_t signal = 0;
+  std::atomic<std::uint64_t> slice{0};
+  std::atomic<double> limit{0};
+  std::atomic<std::uint64_t> stop{~std::uint64_t{0}};
 };
 thread_local Running running;
+
+// Stops fibers that overrun their slice limit: one thread for the process,
+// started by the first thread given a limit, that wakes every 50 ms and reads
+// each watched thread's CPU-time clock. A thread whose `slice` has not moved
+// for longer than its limit is sent SIGXCPU, once a slice; its handler stops
+// the fiber only if one of that slice still runs (not if the thread has
+// since returned to its own code).
+class Watchdog {
+ public:
+  static Watchdog& get() {
+    static Watchdog* w = new Watchdog;  // never destroyed: its thread runs to the process's end
+    return *w;
+  }
+  // Watches the calling thread, once, until it ends.
+  void watch(Running* r) {
+    // Ends the watch as the thread ends.
+    thread_local struct Watch {
+      Running* r = nullptr;
+      ~Watch() {
+        if (r) get().unwatch(r);
+      }
+    } watch;
+    if (watch.r) return;
+    std::lock_guard lock(mutex_);
+    Watched w{r, pthread_self(), {}};
+    if (pthread_getcpuclockid(w.thread, &w.clock) != 0) return;
+    watched_.push_back(w);
+    watch.r = r;
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { loop(); }).detach();
+    }
+  }
+  void unwatch(Running* r) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(watched_, [r](const Watched& w) { return w.running == r; });
+  }
+
+ private:
+  struct Watched {
+    Running* running;
+    pthread_t thread;
+    clockid_t clock;
+    std::uint64_t slice = ~std::uint64_t{0};  // the slice seen running since `since`
+    double since = 0;                          // (CPU seconds of the thread)
+    std::uint64_t sent = ~std::uint64_t{0};   // the slice it was asked to stop
+  };
+  void loop() {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::lock_guard lock(mutex_);
+      for (Watched& w : watched_) {
+        timespec ts{};
+        if (clock_gettime(w.clock, &ts) != 0) continue;
+        const double now = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+        const std::uint64_t slice = w.running->slice.load(std::memory_order_relaxed);
+        const double limit = w.running->limit.load(std::memory_order_relaxed);
+        if (slice != w.slice || limit <= 0) {
+          w.slice = slice;
+          w.since = now;
+        } else if (now - w.since >= limit && w.sent != slice) {
+          w.sent = slice;
+          w.running->stop.store(slice, std::memory_order_relaxed);
+          pthread_kill(w.thread, SIGXCPU);
+        }
+      }
+    }
+  }
+  std::mutex mutex_;
+  std::vector<Watched> watched_;
+  bool started_ = false;
+};
 
 const char* signal_name(int sig) {
   switch (sig) {
@@ -167,6 +253,14 @@ void on_fault(int sig, siginfo_t* info, void*) {
   siglongjmp(running.fault_jump, 1);
 }
 
+void on_overrun(int, siginfo_t*, void*) {
+  // Not the slice the watchdog saw overrun (it has since ended): nothing to stop.
+  if (running.fiber == nullptr || running.slice.load(std::memory_order_relaxed) != running.stop.load(std::memory_order_relaxed))
+    return;
+  running.signal = SIGXCPU;
+  siglongjmp(running.fault_jump, 1);
+}
+
 void install_handlers() {
   thread_local bool done = false;
   if (done) return;
@@ -184,6 +278,10 @@ void install_handlers() {
   // SIGABRT too: glibc's abort() unlocks and resets its stage before it raises
   // the signal, so a handler that jumps out of it leaves abort() usable again.
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+  // SIGXCPU: the watchdog's request; system calls it interrupts go on.
+  sa.sa_sigaction = on_overrun;
+  sa.sa_flags |= SA_RESTART;
+  sigaction(SIGXCPU, &sa, nullptr);
 }
 
 void entry(ctx::transfer_t t) {
@@ -247,15 +345,24 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
 
 Status FiberPool::resume(Id id) {
   Fiber* f = &impl_->at(id);
-  if (f->status == Status::finished || f->status == Status::faulted) return f->status;
+  if (f->status == Status::finished || f->status == Status::faulted || f->status == Status::overran) return f->status;
   Fiber* outer = running.fiber;
   ctx::fcontext_t outer_caller = running.caller;
   running.fiber = f;
+  // (Only this thread writes `slice`: no atomic read-modify-write needed.)
+  running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   if (sigsetjmp(running.fault_jump, 0) == 0) {
     const bool first = f->status == Status::ready;
     f->status = Status::suspended;
     ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
     f->context = t.fctx;
+  } else if (running.signal == SIGXCPU) {
+    // The watchdog stopped it: abandon it.
+    f->status = Status::overran;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", running.limit.load(std::memory_order_relaxed));
+    f->fault = std::string("ran ") + seconds + " s of CPU time without returning to its resumer";
+    f->context = nullptr;
   } else {
     // A signal inside the fiber: abandon it.
     f->status = Status::faulted;
@@ -265,6 +372,11 @@ Status FiberPool::resume(Id id) {
   running.fiber = outer;
   running.caller = outer_caller;
   return f->status;
+}
+
+void FiberPool::limit_slices(double seconds) {
+  running.limit.store(seconds, std::memory_order_relaxed);
+  if (seconds > 0) Watchdog::get().watch(&running);
 }
 
 void FiberPool::suspend() {

@@ -3,7 +3,9 @@
 // below it; stacks are kept and reused across resets. A fiber that throws, or
 // faults (segmentation fault, bus error, arithmetic or illegal instruction:
 // also a stack overflow into the guard page), ends as `faulted` with a message
-// and is abandoned; the pool goes on. Knows nothing of the simulator.
+// and is abandoned; the pool goes on. So does one that runs past the pool's
+// slice limit without suspending (`overran`): a loop that never returns to
+// its resumer. Knows nothing of the simulator.
 // One pool per OS thread; a fiber must be resumed by the thread that created it.
 #pragma once
 #include <cstddef>
@@ -14,7 +16,7 @@
 
 namespace scopesim::fiber {
 
-enum class Status : std::uint8_t { ready, suspended, finished, faulted };
+enum class Status : std::uint8_t { ready, suspended, finished, faulted, overran };
 
 class FiberPool {
  public:
@@ -39,8 +41,15 @@ class FiberPool {
   // Runs the fiber until it suspends, finishes or faults.
   Status resume(Id id);
   Status status(Id id) const;
-  // Why the fiber faulted (exception text or signal name).
+  // Why the fiber faulted (exception text or signal name) or overran.
   const std::string& fault(Id id) const;
+  // On the calling OS thread: a fiber (of any pool) that runs `seconds` of
+  // the thread's CPU time between a resume and its next suspend is stopped
+  // there and abandoned (Status::overran). 0 (the default): no limit. A
+  // watchdog thread checks the running fibers a few times a second, so the
+  // stop comes that much later; fibers that suspend in time cost a few
+  // relaxed stores a switch.
+  static void limit_slices(double seconds);
   std::size_t size() const;
   // Abandons every fiber (no unwinding); their stacks go back to the pool.
   void reset();
