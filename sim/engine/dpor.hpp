@@ -3,6 +3,7 @@
 // analyse(), and asks next() for the following branch.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -12,7 +13,6 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
-#include <boost/container/flat_set.hpp>
 
 #include "sim/core/reused.hpp"
 #include "sim/engine/execution.hpp"
@@ -90,9 +90,75 @@ class Dpor final : public Chooser {
     bool operator==(const Sleeper&) const = default;
   };
   static constexpr std::size_t npos = ~std::size_t{0};
-  // Sets of threads (by key). Flat: a node's sets are small, and a node
-  // choose() reuses (Reused::add) keeps their capacity.
-  using Threads = boost::container::flat_set<std::uint64_t>;
+  // A set of a node's alternatives, by their index in its keys: a bit each,
+  // in words of 64, the first inline (most nodes have fewer alternatives;
+  // what the others need, and what is seldom asked, is out of line). The
+  // last word beyond it is never zero, so that equal sets are equal.
+  class Alternatives {
+   public:
+    bool count(std::size_t k) const { return k < 64 ? (first_ >> k & 1) != 0 : count_far(k); }
+    void insert(std::size_t k) {
+      if (k < 64)
+        first_ |= std::uint64_t{1} << k;
+      else
+        insert_far(k);
+    }
+    // Alternatives 0..n-1 (every one of a node with n).
+    [[gnu::noinline]] void insert_all(std::size_t n) {
+      for (std::size_t k = 0; k < n; ++k) insert(k);
+    }
+    [[gnu::noinline]] void insert(const Alternatives& o) {
+      first_ |= o.first_;
+      for (std::size_t k = 64; k < 64 * (1 + o.rest_.size()); ++k)
+        if (o.count(k)) insert(k);
+    }
+    // Is every alternative of `o` in this set?
+    bool includes(const Alternatives& o) const {
+      return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
+    }
+    [[gnu::noinline]] std::size_t size() const {
+      std::size_t n = 0;
+      for (std::size_t k = next(0); k != npos; k = next(k + 1)) ++n;
+      return n;
+    }
+    // The first alternative in the set from k on (npos: none).
+    std::size_t next(std::size_t k) const {
+      if (k < 64) {
+        const std::uint64_t bits = first_ & (~std::uint64_t{0} << k);
+        if (bits != 0) return static_cast<std::size_t>(std::countr_zero(bits));
+        k = 64;
+      }
+      return rest_.empty() ? npos : next_far(k);
+    }
+    void clear() {
+      first_ = 0;
+      rest_.clear();
+    }
+    bool operator==(const Alternatives&) const = default;
+
+   private:
+    [[gnu::noinline]] bool count_far(std::size_t k) const {
+      return k / 64 <= rest_.size() && (rest_[k / 64 - 1] >> (k % 64) & 1) != 0;
+    }
+    [[gnu::noinline]] void insert_far(std::size_t k) {
+      if (k / 64 > rest_.size()) rest_.resize(k / 64, 0);
+      rest_[k / 64 - 1] |= std::uint64_t{1} << (k % 64);
+    }
+    [[gnu::noinline]] bool includes_far(const Alternatives& o) const {
+      for (std::size_t w = 0; w < o.rest_.size(); ++w)
+        if ((o.rest_[w] & ~(w < rest_.size() ? rest_[w] : 0)) != 0) return false;
+      return true;
+    }
+    [[gnu::noinline]] std::size_t next_far(std::size_t k) const {  // (k >= 64)
+      for (std::size_t w = k / 64; w <= rest_.size(); ++w) {
+        const std::uint64_t bits = rest_[w - 1] & (w == k / 64 ? ~std::uint64_t{0} << (k % 64) : ~std::uint64_t{0});
+        if (bits != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      }
+      return npos;
+    }
+    std::uint64_t first_ = 0;         // alternatives 0..63
+    std::vector<std::uint64_t> rest_;  // 64 on, a word per 64
+  };
 
   struct Node {
     ChoiceKind kind;
@@ -105,7 +171,7 @@ class Dpor final : public Chooser {
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned chosen = 0;
     std::size_t step = 0;      // thread decisions: the index of the step taken here
-    Threads backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
+    Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
@@ -192,7 +258,7 @@ class Dpor final : public Chooser {
       while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
       if (p.kind == ChoiceKind::dispatch) {
         n.members = p.members;
-        n.backtrack.insert(n.keys[n.chosen]);
+        n.backtrack.insert(n.chosen);
       }
       note_burst(n, p);
       note_suspect(n);
@@ -228,10 +294,8 @@ class Dpor final : public Chooser {
         if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
       for (const auto& [q, s] : parent->sleep) consider(q, s, false);
-      for (std::uint64_t q : parent->done) {
-        const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
-        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false}, true);
-      }
+      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
+        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
     }
     if (settled_repeat()) {
       abandoned_ = true;  // every way on repeats an explored execution
@@ -248,7 +312,7 @@ class Dpor final : public Chooser {
       return 0;
     }
     n.chosen = static_cast<unsigned>(pick);
-    n.backtrack.insert(n.keys[n.chosen]);
+    n.backtrack.insert(n.chosen);
     note_half(n, p);
     return static_cast<unsigned>(pick);
   }
@@ -364,7 +428,7 @@ class Dpor final : public Chooser {
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
-    reads.assign(places.count * columns.width, 0);
+    zeros(reads, places.count * columns.width);
     const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
       return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
     };
@@ -396,7 +460,7 @@ class Dpor final : public Chooser {
     // that set it (its own, a barrier completion naming it, a spawn of it).
     {
       std::vector<std::size_t>& last = kept_.last_set;  // per thread: 1 + that step (0: none)
-      last.assign(threads, 0);
+      zeros(last, threads);
       for (std::size_t j = 0; j < from; ++j) {
         last[r.steps[j].thread] = j + 1;
         for (ThreadId t : r.steps[j].joins) last[t] = j + 1;
@@ -633,6 +697,14 @@ class Dpor final : public Chooser {
     const Buffers& b_;
   };
 
+  // `v` as n zeros: cleared and grown, so that they are written by the
+  // vector's value-initialization (a memset) however the call is inlined.
+  template <class T>
+  static void zeros(std::vector<T>& v, std::size_t n) {
+    v.clear();
+    v.resize(n);
+  }
+
   // A clock's entry for each thread that takes a step in the run (its
   // column): only a step's thread ever gets a nonzero entry, or is looked up.
   struct Columns {
@@ -648,7 +720,7 @@ class Dpor final : public Chooser {
     Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns, Rows start = Rows::zeroed)
         : buf_(buf), width_(columns.width), of_(columns.of) {
       if (start == Rows::zeroed)
-        buf_.assign(rows * width_, 0);
+        zeros(buf_, rows * width_);
       else if (buf_.size() < rows * width_)
         buf_.resize(rows * width_);
     }
@@ -759,7 +831,7 @@ class Dpor final : public Chooser {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
       if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at), known))
-        d.backtrack.insert(d.keys.begin(), d.keys.end());
+        d.backtrack.insert_all(d.keys.size());
     }
   }
   // The steps of the run that began before node `at` (the last of them may
@@ -917,7 +989,8 @@ class Dpor final : public Chooser {
       for (const auto& [q, node] : wake) {
         Node& at = stack_[node];
         at.sleep.erase(q);
-        if (std::find(at.keys.begin(), at.keys.end(), q) != at.keys.end()) at.backtrack.insert(q);
+        const auto k = std::find(at.keys.begin(), at.keys.end(), q);
+        if (k != at.keys.end()) at.backtrack.insert(static_cast<std::size_t>(k - at.keys.begin()));
       }
     }
   }
@@ -927,7 +1000,7 @@ class Dpor final : public Chooser {
   bool next(std::size_t floor = 0) {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
-      if (top.kind == ChoiceKind::thread) top.done.insert(top.keys[top.chosen]);
+      if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const auto k = following(top, top.chosen, top.done)) {
         top.chosen = *k;
         return true;
@@ -940,16 +1013,15 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  std::optional<unsigned> following(const Node& n, unsigned chosen, const Threads& done) const {
+  std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
-      // (Most often every backtrack thread is done: both sets sorted, one merge tells.)
-      if (std::includes(done.begin(), done.end(), n.backtrack.begin(), n.backtrack.end())) return std::nullopt;
-      for (std::size_t k = 0; k < n.keys.size(); ++k)
-        if (n.backtrack.count(n.keys[k]) && !done.count(n.keys[k]) && allowed(n, k)) return static_cast<unsigned>(k);
+      if (done.includes(n.backtrack)) return std::nullopt;  // (most often every backtrack thread is done)
+      for (std::size_t k = n.backtrack.next(0); k != npos; k = n.backtrack.next(k + 1))
+        if (!done.count(k) && allowed(n, k)) return static_cast<unsigned>(k);
       return std::nullopt;
     }
     unsigned k = chosen + 1;
-    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(n.keys[k]))))
+    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(k))))
       ++k;
     if (k < n.keys.size()) return k;
     return std::nullopt;
@@ -1114,8 +1186,9 @@ class Dpor final : public Chooser {
     behind.clear();
     for (std::size_t k = 0; k < n; ++k) {
       const Node& node = stack_[thread_nodes_[k]];
-      for (const std::uint64_t q : node.done) {
-        if (q == node.keys[node.chosen]) continue;
+      for (std::size_t at = node.done.next(0); at != npos; at = node.done.next(at + 1)) {
+        if (at == node.chosen) continue;
+        const std::uint64_t q = node.keys[at];
         auto b = std::find_if(behind.begin(), behind.end(), [q](const Behind& e) { return e.thread == q; });
         if (b == behind.end()) b = behind.insert(behind.end(), Behind{q});
         if (b->x < k || b->x == npos) {  // (npos: not searched yet)
@@ -1214,10 +1287,11 @@ class Dpor final : public Chooser {
   }
   void add_backtrack(std::size_t node, ThreadId t) {
     Node& n = stack_[node];
-    if (std::find(n.keys.begin(), n.keys.end(), t) != n.keys.end())
-      n.backtrack.insert(t);
+    const auto k = std::find(n.keys.begin(), n.keys.end(), t);
+    if (k != n.keys.end())
+      n.backtrack.insert(static_cast<std::size_t>(k - n.keys.begin()));
     else
-      n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
+      n.backtrack.insert_all(n.keys.size());  // t was not enabled there: try them all
   }
 
   int bound_;
