@@ -385,21 +385,22 @@ class Dpor final : public Chooser {
         rows_kept = 0;
       }
     }
+    structural_kept_ = std::min(structural_kept_, rows_kept);
+    structural_made_ = false;
     Locations& places = kept_.places;
     if (same > 0) Earlier::forget(same, places, kept_.earlier);
     places.number(r.steps, same, n);
     std::optional<Witnesses> witnesses;
-    if (commuting) witnesses.emplace(r.steps, n, threads, columns, places, kept_.witnesses);
+    if (commuting) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
     wake_commuting_sleepers(r.steps, same, n);
     Earlier earlier(r.steps, same, n, places, kept_.earlier);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
-    // Vector clocks, one row per thread of an entry per thread that takes a
-    // step (the last known step + 1 of each), in buffers kept from run to
-    // run: per thread (clock), per step (step_clock), and one to merge joins in.
-    // (A step's row is copied in after the step, and read only for earlier steps.)
-    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns, Rows::written),
-        merged(kept_.merged, 1, columns, Rows::written);
-    auto at = [&](ThreadId t) { return clock.row(t); };
+    // Vector clocks of an entry per thread that takes a step (the last known
+    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
+    // to run), its thread's clock after it, and each thread's clock
+    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
+    // it walks j, and reads only earlier steps' rows besides.)
+    Clocks step_clock(kept_.step_clock, n, columns);
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
     // write of its location is placed: see the race walk). (An RMW's
@@ -456,23 +457,12 @@ class Dpor final : public Chooser {
         break;
       }
     while (!rested.empty() && rested.back().first >= from) rested.pop_back();
-    // The clock of each thread before step `from`: the row of the last step
-    // that set it (its own, a barrier completion naming it, a spawn of it).
-    {
-      std::vector<std::size_t>& last = kept_.last_set;  // per thread: 1 + that step (0: none)
-      zeros(last, threads);
-      for (std::size_t j = 0; j < from; ++j) {
-        last[r.steps[j].thread] = j + 1;
-        for (ThreadId t : r.steps[j].joins) last[t] = j + 1;
-        for (ThreadId t : r.steps[j].spawned) last[t] = j + 1;
-      }
-      for (std::size_t t = 0; t < threads; ++t)
-        if (last[t] != 0) clock.copy(clock.row(t), step_clock.row(last[t] - 1));
-    }
+    ThreadClocks clock(kept_.clock_at, zero_row(), threads);
+    clock.before(r.steps, from, step_clock, kept_.last_set);
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
-      std::uint32_t* cj = at(sj.thread);
-      learn(clock, sj);
+      std::uint32_t* cj = clock.begin(sj.thread, step_clock, j);
+      learn(clock, step_clock, sj, cj);
       std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
@@ -492,7 +482,7 @@ class Dpor final : public Chooser {
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
         // race, and a join would change nothing.
-        if (clock.of(cj, si.thread) >= i + 1) continue;
+        if (step_clock.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
           const std::size_t teller = witnesses->teller(i, j);
@@ -526,16 +516,15 @@ class Dpor final : public Chooser {
         if (reads_choose_ && read_after_write(si, sj) &&
             ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
-          if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
+          if (sj.reads_from == i + 1) step_clock.join(cj, step_clock.row(i));
           continue;
         }
         races.push_back(i);
-        clock.join(cj, step_clock.row(i));
+        step_clock.join(cj, step_clock.row(i));
       }
       if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clock, step_clock, cj));
-      advance(clock, merged, sj, j);
-      clock.copy(step_clock.row(j), at(sj.thread));
+      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
+      advance(clock, step_clock, sj, j);
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
@@ -711,22 +700,19 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> of;  // per thread
     std::size_t width = 0;
   };
-  // Rows of vector clocks of one width in a buffer kept by the caller:
-  // zeroed, or (Rows::written) left as they are, for rows each of which is
-  // copied in before it is read.
-  enum class Rows : std::uint8_t { zeroed, written };
+  // Rows of vector clocks of one width in a buffer kept by the caller, left
+  // as they are: each row is written before it is read.
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns, Rows start = Rows::zeroed)
+    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
         : buf_(buf), width_(columns.width), of_(columns.of) {
-      if (start == Rows::zeroed)
-        zeros(buf_, rows * width_);
-      else if (buf_.size() < rows * width_)
-        buf_.resize(rows * width_);
+      if (buf_.size() < rows * width_) buf_.resize(rows * width_);
     }
     std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
+    const std::uint32_t* row(std::size_t k) const { return buf_.data() + k * width_; }
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
+    std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     void join(std::uint32_t* a, const std::uint32_t* b) const {
       for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
     }
@@ -740,28 +726,69 @@ class Dpor final : public Chooser {
     const std::vector<std::uint32_t>& of_;
   };
 
-  // Per-thread clocks before step j (of thread s.thread) runs: a wait learns
-  // what the threads it waited for did, one way (Step::learns: they learn
-  // nothing back, a later waiter on them must not learn this one).
-  static void learn(Clocks& clock, const Step& s) {
-    std::uint32_t* c = clock.row(s.thread);
+  // The clock of each thread as a pass over the run goes, the pass's
+  // per-step rows made as it goes (a step's row is its thread's clock after
+  // it): each thread has the row of the step that last set it, or a row of
+  // zeros. A step's row starts as a copy of its thread's clock, changes in
+  // place, and is then that thread's clock; a barrier's completion or a spawn,
+  // which gives many threads the step's clock, and resuming at a step, which
+  // gives each thread that of the step that last set it, copy no rows.
+  class ThreadClocks {
+   public:
+    ThreadClocks(std::vector<const std::uint32_t*>& at, const std::uint32_t* zero, std::size_t threads) : at_(at) {
+      at_.assign(threads, zero);
+    }
+    const std::uint32_t* row(ThreadId t) const { return at_[t]; }
+    // Step j, of thread t, begins: its row of `rows`, a copy of t's clock, is
+    // t's clock from now on (to change).
+    std::uint32_t* begin(ThreadId t, Clocks& rows, std::size_t j) {
+      std::uint32_t* c = rows.row(j);
+      rows.copy(c, at_[t]);
+      at_[t] = c;
+      return c;
+    }
+    void share(ThreadId t, const std::uint32_t* row) { at_[t] = row; }
+    // The clocks before step `from`: each thread's is the row (of `rows`) of
+    // the last step that set it (its own, a barrier completion naming it, a
+    // spawn of it); zero where none did.
+    void before(const std::vector<Step>& steps, std::size_t from, const Clocks& rows, std::vector<std::size_t>& last) {
+      zeros(last, at_.size());  // per thread: 1 + that step (0: none)
+      for (std::size_t j = 0; j < from; ++j) {
+        last[steps[j].thread] = j + 1;
+        for (ThreadId t : steps[j].joins) last[t] = j + 1;
+        for (ThreadId t : steps[j].spawned) last[t] = j + 1;
+      }
+      for (std::size_t t = 0; t < at_.size(); ++t)
+        if (last[t] != 0) at_[t] = rows.row(last[t] - 1);
+    }
+
+   private:
+    std::vector<const std::uint32_t*>& at_;
+  };
+  // A row of zeros of the run's clock width (ThreadClocks).
+  const std::uint32_t* zero_row() {
+    zeros(kept_.zero, kept_.columns.width);
+    return kept_.zero.data();
+  }
+
+  // Step j (of thread s.thread, its row `c` begun: ThreadClocks::begin()),
+  // before it runs: a wait learns what the threads it waited for did, one
+  // way (Step::learns: they learn nothing back, a later waiter on them must
+  // not learn this one).
+  static void learn(const ThreadClocks& clock, const Clocks& rows, const Step& s, std::uint32_t* c) {
     for (ThreadId t : s.learns)
-      if (clock.row(t) != c) clock.join(c, clock.row(t));
+      if (clock.row(t) != c) rows.join(c, clock.row(t));
   }
   // After step j: program order, then a barrier's completion joins the clocks
-  // of every participant (Step::joins) and a spawn gives the new threads the
-  // spawner's clock (Step::spawned).
-  static void advance(Clocks& clock, Clocks& merged, const Step& s, std::size_t j) {
-    std::uint32_t* c = clock.row(s.thread);
-    clock.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
-    if (!s.joins.empty()) {
-      std::uint32_t* m = merged.row(0);
-      clock.copy(m, c);
-      for (ThreadId t : s.joins) clock.join(m, clock.row(t));
-      for (ThreadId t : s.joins) clock.copy(clock.row(t), m);
-      clock.copy(c, m);
-    }
-    for (ThreadId t : s.spawned) clock.copy(clock.row(t), c);
+  // of every participant (Step::joins). The step's row is then the clock of
+  // the participants and of the new threads of a spawn (Step::spawned).
+  static void advance(ThreadClocks& clock, Clocks& rows, const Step& s, std::size_t j) {
+    std::uint32_t* c = rows.row(j);
+    rows.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
+    for (ThreadId t : s.joins)
+      if (clock.row(t) != c) rows.join(c, clock.row(t));
+    for (ThreadId t : s.joins) clock.share(t, c);
+    for (ThreadId t : s.spawned) clock.share(t, c);
   }
 
   // The readers of each location that could tell the order of two commuting
@@ -771,22 +798,13 @@ class Dpor final : public Chooser {
   class Witnesses {
    public:
     struct Buffers {
-      std::vector<std::uint32_t> clock, merged, joined;
       std::vector<std::size_t> next_reader;  // per step: 1 + the next reader of its location (0: none)
       std::vector<std::size_t> next;         // per location: 1 + its next reader so far (0: none)
     };
-    // Clocks by program order and synchronization only (learn(), advance()),
-    // over the first n steps of threads < threads.
-    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Columns& columns,
-              const Locations& places, Buffers& b)
-        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, columns, Rows::written) {
-      Clocks clock(b.clock, n ? threads : 0, columns), merged(b.merged, 1, columns, Rows::written);
-      for (std::size_t j = 0; j < n; ++j) {
-        const Step& s = steps[j];
-        learn(clock, s);
-        advance(clock, merged, s, j);
-        if (reader(s.shape)) joined_.copy(joined_.row(j), clock.row(s.thread));
-      }
+    // Over the first n steps, with their structural clocks (structural()).
+    Witnesses(const std::vector<Step>& steps, std::size_t n, const Clocks& joined, const Locations& places,
+              Buffers& b)
+        : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
       b.next.assign(n ? places.count : 0, 0);
       for (std::size_t j = n; j-- > 0;) {
@@ -808,11 +826,32 @@ class Dpor final : public Chooser {
 
    private:
     static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
-    bool sees(std::size_t k, std::size_t i) { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
+    bool sees(std::size_t k, std::size_t i) const { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
-    Clocks joined_;  // readers: the steps joined before them (only readers' rows are written, or read)
+    const Clocks& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
   };
+
+  // Clocks by program order and synchronization only (learn(), advance()):
+  // a row per step of the run's first n, its thread's clock after it (what
+  // Witnesses and isolated() ask), made at most once an analysis. A row is a
+  // function of its step and those before, so the rows of the steps the run
+  // repeats are those made before (structural_kept_: while the clock width
+  // keeps, as analyse() keeps step_clock's), and the pass resumes after them.
+  const Clocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
+    if (!structural_made_) {
+      Clocks& rows = structural_rows_.emplace(kept_.structural_rows, n, kept_.columns);
+      ThreadClocks clock(kept_.clock_at, zero_row(), n ? threads : 0);
+      clock.before(steps, structural_kept_, rows, kept_.last_set);
+      for (std::size_t j = structural_kept_; j < n; ++j) {
+        learn(clock, rows, steps[j], clock.begin(steps[j].thread, rows, j));
+        advance(clock, rows, steps[j], j);
+      }
+      structural_kept_ = n;
+      structural_made_ = true;
+    }
+    return *structural_rows_;
+  }
 
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
@@ -826,11 +865,10 @@ class Dpor final : public Chooser {
   // dispatch node d is not isolated, or that did not end, makes d dispatch
   // every block it may.
   void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
-    bool known = false;  // structural clocks computed
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at), known))
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at)))
         d.backtrack.insert_all(d.keys.size());
     }
   }
@@ -843,19 +881,9 @@ class Dpor final : public Chooser {
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n
   // steps, from step `from` (the first after the node) on?
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
-                const Node& d, std::size_t from, bool& known) {
+                const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    if (!known) {  // per step: its thread's clock by program order and synchronization only
-      Clocks clock(kept_.structural, n ? threads : 0, kept_.columns),
-          merged(kept_.structural_merged, 1, kept_.columns, Rows::written);
-      Clocks rows(kept_.structural_rows, n, kept_.columns, Rows::written);
-      for (std::size_t j = 0; j < n; ++j) {
-        learn(clock, steps[j]);
-        advance(clock, merged, steps[j], j);
-        rows.copy(rows.row(j), clock.row(steps[j].thread));
-      }
-      known = true;
-    }
+    const Clocks& rows = structural(steps, n, threads);
     std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
                                                      // (npos: none)
     block.assign(n, npos);
@@ -871,8 +899,7 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        const Columns& c = kept_.columns;
-        if (kept_.structural_rows[j * c.width + c.of[steps[i].thread]] < i + 1) return false;
+        if (rows.of(rows.row(j), steps[i].thread) < i + 1) return false;
       }
     return true;
   }
@@ -1271,17 +1298,17 @@ class Dpor final : public Chooser {
   // thread there instead may add a thread asleep at the node, whose first
   // step is not j's, and the reversal is never explored (under sc, where a
   // read cannot choose an older write instead).
-  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, Clocks& clock,
-                          Clocks& step_clock, std::uint32_t* cj) {
+  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, const Clocks& step_clock,
+                          const std::uint32_t* cj) {
     const ThreadId ti = steps[i].thread, tj = steps[j].thread;
     ThreadId first = tj;
     bool any = false;
     for (std::size_t k = i + 1; k < j; ++k) {
       const ThreadId tk = steps[k].thread;
-      if (tk == ti || clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
+      if (tk == ti || step_clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
       if (!any) first = tk;
       any = true;
-      if (tk == tj || clock.of(cj, tk) >= k + 1) return first;
+      if (tk == tj || step_clock.of(cj, tk) >= k + 1) return first;
     }
     return tj;
   }
@@ -1299,10 +1326,12 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, places, earlier, inserted).
+  // first_step, places, earlier, inserted; structural_kept_: the rows of
+  // structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
-    std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
+    std::vector<std::uint32_t> step_clock, zero;  // analyse()'s
+    std::vector<const std::uint32_t*> clock_at;   // analyse()'s and structural()'s (ThreadClocks)
     std::vector<Told> told;
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
@@ -1314,7 +1343,7 @@ class Dpor final : public Chooser {
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
-    std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
+    std::vector<std::uint32_t> structural_rows;  // structural()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
@@ -1331,6 +1360,9 @@ class Dpor final : public Chooser {
   bool abandoned_ = false;
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
+  std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
+  bool structural_made_ = false;            // structural() made its rows in this analysis
+  std::optional<Clocks> structural_rows_;  // those rows (while structural_made_)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
