@@ -457,12 +457,11 @@ class Dpor final : public Chooser {
         break;
       }
     while (!rested.empty() && rested.back().first >= from) rested.pop_back();
-    ThreadClocks clock(kept_.clock_at, zero_row(), threads);
-    clock.before(r.steps, from, step_clock, kept_.last_set);
+    ThreadClocks clock(kept_.clock_set, step_clock, r.steps, threads, from);
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
-      std::uint32_t* cj = clock.begin(sj.thread, step_clock, j);
-      learn(clock, step_clock, sj, cj);
+      std::uint32_t* cj = clock.begin(j);
+      learn(clock, sj, cj);
       std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
@@ -716,6 +715,7 @@ class Dpor final : public Chooser {
     void join(std::uint32_t* a, const std::uint32_t* b) const {
       for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
     }
+    void clear(std::uint32_t* a) const { std::fill(a, a + width_, 0u); }
     void copy(std::uint32_t* a, const std::uint32_t* b) const {
       if (a != b) std::copy(b, b + width_, a);
     }
@@ -727,57 +727,63 @@ class Dpor final : public Chooser {
   };
 
   // The clock of each thread as a pass over the run goes, the pass's
-  // per-step rows made as it goes (a step's row is its thread's clock after
-  // it): each thread has the row of the step that last set it, or a row of
-  // zeros. A step's row starts as a copy of its thread's clock, changes in
+  // per-step rows made as it goes (`rows`: a step's row is its thread's clock
+  // after it): each thread's is the row of the step that last set it (its
+  // own, a barrier completion naming it, a spawn of it), or zero where none
+  // did. A step's row starts as a copy of its thread's clock, changes in
   // place, and is then that thread's clock; a barrier's completion or a spawn,
-  // which gives many threads the step's clock, and resuming at a step, which
-  // gives each thread that of the step that last set it, copy no rows.
+  // which gives many threads the step's clock, and starting the pass at a
+  // step, which gives each thread that of the step that last set it, copy no
+  // rows. A thread's clock is joined into another only when that one does not
+  // know its step already (knowing it, it holds all the row does: clocks grow
+  // only by joins of whole rows), so many threads that share a row cost one
+  // join.
   class ThreadClocks {
    public:
-    ThreadClocks(std::vector<const std::uint32_t*>& at, const std::uint32_t* zero, std::size_t threads) : at_(at) {
-      at_.assign(threads, zero);
+    // The clocks before step `from` of the run's first `threads` threads.
+    ThreadClocks(std::vector<std::size_t>& set, Clocks& rows, const std::vector<Step>& steps, std::size_t threads,
+                 std::size_t from)
+        : set_(set), rows_(rows), steps_(steps) {
+      zeros(set_, threads);
+      for (std::size_t j = 0; j < from; ++j) {
+        set_[steps[j].thread] = j + 1;
+        for (ThreadId t : steps[j].joins) set_[t] = j + 1;
+        for (ThreadId t : steps[j].spawned) set_[t] = j + 1;
+      }
     }
-    const std::uint32_t* row(ThreadId t) const { return at_[t]; }
-    // Step j, of thread t, begins: its row of `rows`, a copy of t's clock, is
-    // t's clock from now on (to change).
-    std::uint32_t* begin(ThreadId t, Clocks& rows, std::size_t j) {
-      std::uint32_t* c = rows.row(j);
-      rows.copy(c, at_[t]);
-      at_[t] = c;
+    // Step j begins: its row, a copy of its thread's clock, is that thread's
+    // clock from now on (to change).
+    std::uint32_t* begin(std::size_t j) {
+      std::uint32_t* c = rows_.row(j);
+      std::size_t& k = set_[steps_[j].thread];
+      if (k != 0)
+        rows_.copy(c, rows_.row(k - 1));
+      else
+        rows_.clear(c);
+      k = j + 1;
       return c;
     }
-    void share(ThreadId t, const std::uint32_t* row) { at_[t] = row; }
-    // The clocks before step `from`: each thread's is the row (of `rows`) of
-    // the last step that set it (its own, a barrier completion naming it, a
-    // spawn of it); zero where none did.
-    void before(const std::vector<Step>& steps, std::size_t from, const Clocks& rows, std::vector<std::size_t>& last) {
-      zeros(last, at_.size());  // per thread: 1 + that step (0: none)
-      for (std::size_t j = 0; j < from; ++j) {
-        last[steps[j].thread] = j + 1;
-        for (ThreadId t : steps[j].joins) last[t] = j + 1;
-        for (ThreadId t : steps[j].spawned) last[t] = j + 1;
-      }
-      for (std::size_t t = 0; t < at_.size(); ++t)
-        if (last[t] != 0) at_[t] = rows.row(last[t] - 1);
+    // Joins thread t's clock into `c`, the row of the step being made.
+    void join(std::uint32_t* c, ThreadId t) const {
+      const std::size_t k = set_[t];
+      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
     }
+    // Thread t's clock is step j's row.
+    void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
 
    private:
-    std::vector<const std::uint32_t*>& at_;
+    // (Out of line: seldom reached, so that the passes' step loops stay small.)
+    [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
+    std::vector<std::size_t>& set_;  // per thread: 1 + the step whose row is its clock (0: none)
+    Clocks& rows_;
+    const std::vector<Step>& steps_;
   };
-  // A row of zeros of the run's clock width (ThreadClocks).
-  const std::uint32_t* zero_row() {
-    zeros(kept_.zero, kept_.columns.width);
-    return kept_.zero.data();
-  }
 
-  // Step j (of thread s.thread, its row `c` begun: ThreadClocks::begin()),
-  // before it runs: a wait learns what the threads it waited for did, one
-  // way (Step::learns: they learn nothing back, a later waiter on them must
-  // not learn this one).
-  static void learn(const ThreadClocks& clock, const Clocks& rows, const Step& s, std::uint32_t* c) {
-    for (ThreadId t : s.learns)
-      if (clock.row(t) != c) rows.join(c, clock.row(t));
+  // Step j (its row `c` begun: ThreadClocks::begin()), before it runs: a
+  // wait learns what the threads it waited for did, one way (Step::learns:
+  // they learn nothing back, a later waiter on them must not learn this one).
+  static void learn(const ThreadClocks& clock, const Step& s, std::uint32_t* c) {
+    for (ThreadId t : s.learns) clock.join(c, t);
   }
   // After step j: program order, then a barrier's completion joins the clocks
   // of every participant (Step::joins). The step's row is then the clock of
@@ -785,10 +791,9 @@ class Dpor final : public Chooser {
   static void advance(ThreadClocks& clock, Clocks& rows, const Step& s, std::size_t j) {
     std::uint32_t* c = rows.row(j);
     rows.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
-    for (ThreadId t : s.joins)
-      if (clock.row(t) != c) rows.join(c, clock.row(t));
-    for (ThreadId t : s.joins) clock.share(t, c);
-    for (ThreadId t : s.spawned) clock.share(t, c);
+    for (ThreadId t : s.joins) clock.join(c, t);
+    for (ThreadId t : s.joins) clock.share(t, j);
+    for (ThreadId t : s.spawned) clock.share(t, j);
   }
 
   // The readers of each location that could tell the order of two commuting
@@ -841,10 +846,9 @@ class Dpor final : public Chooser {
   const Clocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
     if (!structural_made_) {
       Clocks& rows = structural_rows_.emplace(kept_.structural_rows, n, kept_.columns);
-      ThreadClocks clock(kept_.clock_at, zero_row(), n ? threads : 0);
-      clock.before(steps, structural_kept_, rows, kept_.last_set);
+      ThreadClocks clock(kept_.clock_set, rows, steps, n ? threads : 0, structural_kept_);
       for (std::size_t j = structural_kept_; j < n; ++j) {
-        learn(clock, rows, steps[j], clock.begin(steps[j].thread, rows, j));
+        learn(clock, steps[j], clock.begin(j));
         advance(clock, rows, steps[j], j);
       }
       structural_kept_ = n;
@@ -1330,13 +1334,12 @@ class Dpor final : public Chooser {
   // structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
-    std::vector<std::uint32_t> step_clock, zero;  // analyse()'s
-    std::vector<const std::uint32_t*> clock_at;   // analyse()'s and structural()'s (ThreadClocks)
+    std::vector<std::uint32_t> step_clock;  // analyse()'s
+    std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
     std::vector<Told> told;
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::size_t> last_set;
     std::vector<bool> inserted, rmw_source;
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reads_of;
