@@ -410,22 +410,22 @@ class Dpor final : public Chooser {
     // know (Step::hidden_by_unknown): otherwise the load, run first, could
     // still return only writes it may return now. (choose() noted the steps
     // whose coherence decision took such a slot: inserting_.)
-    std::vector<bool>& inserted = kept_.inserted;
+    std::vector<std::uint8_t>& inserted = kept_.inserted;
     inserted.resize(n);
-    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), false);
+    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), 0);
     for (const std::size_t j : inserting_)
-      if (j >= same && j < n) inserted[j] = true;
+      if (j >= same && j < n) inserted[j] = 1;
     for (std::size_t j = same; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on.
-    std::vector<bool>& rmw_source = kept_.rmw_source;
-    rmw_source.assign(n, false);
+    std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
+    zeros(rmw_source, n);
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
           r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
-        rmw_source[r.steps[j].reads_from - 1] = true;
+        rmw_source[r.steps[j].reads_from - 1] = 1;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
@@ -445,7 +445,7 @@ class Dpor final : public Chooser {
       told.resize(n);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = r.steps[j];
-        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j]};
+        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j] != 0};
         if (j < from && !(told[j] == now)) from = j;
         told[j] = now;
       }
@@ -1340,7 +1340,7 @@ class Dpor final : public Chooser {
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<bool> inserted, rmw_source;
+    std::vector<std::uint8_t> inserted, rmw_source;  // per step (bytes: read by the race walk for each pair)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reads_of;
     Locations places;
