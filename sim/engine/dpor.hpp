@@ -164,8 +164,9 @@ class Dpor final : public Chooser {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
     std::vector<StepShape> shapes;
-    std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
-    std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    // Per alternative (bytes, not bits: asked at every node the run passes).
+    std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
+    std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
@@ -251,7 +252,7 @@ class Dpor final : public Chooser {
       if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
         n.suspect.resize(p.keys.size());
         n.since = half_->second;
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second;
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
       }
       half_.reset();
       if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
@@ -1118,11 +1119,11 @@ class Dpor final : public Chooser {
   // order is not observable, so only increasing orders are explored.
   void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
     const bool continues = burst_ && burst_->second == p.picks + 1;
-    n.banned.assign(n.keys.size(), false);
+    n.banned.assign(n.keys.size(), 0);
     bool any = false;
     for (std::size_t k = 0; k < n.keys.size(); ++k) {
       const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
-      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first);
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first) ? 1 : 0;
       any |= !n.banned[k];
     }
     if (!any) n.banned.clear();
@@ -1134,7 +1135,7 @@ class Dpor final : public Chooser {
       inserting_.push_back(thread_nodes_.size() - 1);
   }
   void note_suspect(const Node& n) {
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1284,7 +1285,7 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n, const ChoicePoint& p) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
   }
-  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k]; }
+  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k] != 0; }
   int preempts(const Node& n, std::size_t k) const {
     if (n.keys[k] == n.actor) return 0;
     return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
