@@ -3,6 +3,7 @@
 // analyse(), and asks next() for the following branch.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -12,7 +13,6 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
-#include <boost/container/flat_set.hpp>
 
 #include "sim/core/reused.hpp"
 #include "sim/engine/execution.hpp"
@@ -90,22 +90,89 @@ class Dpor final : public Chooser {
     bool operator==(const Sleeper&) const = default;
   };
   static constexpr std::size_t npos = ~std::size_t{0};
-  // Sets of threads (by key). Flat: a node's sets are small, and a node
-  // choose() reuses (Reused::add) keeps their capacity.
-  using Threads = boost::container::flat_set<std::uint64_t>;
+  // A set of a node's alternatives, by their index in its keys: a bit each,
+  // in words of 64, the first inline (most nodes have fewer alternatives;
+  // what the others need, and what is seldom asked, is out of line). The
+  // last word beyond it is never zero, so that equal sets are equal.
+  class Alternatives {
+   public:
+    bool count(std::size_t k) const { return k < 64 ? (first_ >> k & 1) != 0 : count_far(k); }
+    void insert(std::size_t k) {
+      if (k < 64)
+        first_ |= std::uint64_t{1} << k;
+      else
+        insert_far(k);
+    }
+    // Alternatives 0..n-1 (every one of a node with n).
+    [[gnu::noinline]] void insert_all(std::size_t n) {
+      for (std::size_t k = 0; k < n; ++k) insert(k);
+    }
+    [[gnu::noinline]] void insert(const Alternatives& o) {
+      first_ |= o.first_;
+      for (std::size_t k = 64; k < 64 * (1 + o.rest_.size()); ++k)
+        if (o.count(k)) insert(k);
+    }
+    // Is every alternative of `o` in this set?
+    bool includes(const Alternatives& o) const {
+      return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
+    }
+    [[gnu::noinline]] std::size_t size() const {
+      std::size_t n = 0;
+      for (std::size_t k = next(0); k != npos; k = next(k + 1)) ++n;
+      return n;
+    }
+    // The first alternative in the set from k on (npos: none).
+    std::size_t next(std::size_t k) const {
+      if (k < 64) {
+        const std::uint64_t bits = first_ & (~std::uint64_t{0} << k);
+        if (bits != 0) return static_cast<std::size_t>(std::countr_zero(bits));
+        k = 64;
+      }
+      return rest_.empty() ? npos : next_far(k);
+    }
+    void clear() {
+      first_ = 0;
+      rest_.clear();
+    }
+    bool operator==(const Alternatives&) const = default;
+
+   private:
+    [[gnu::noinline]] bool count_far(std::size_t k) const {
+      return k / 64 <= rest_.size() && (rest_[k / 64 - 1] >> (k % 64) & 1) != 0;
+    }
+    [[gnu::noinline]] void insert_far(std::size_t k) {
+      if (k / 64 > rest_.size()) rest_.resize(k / 64, 0);
+      rest_[k / 64 - 1] |= std::uint64_t{1} << (k % 64);
+    }
+    [[gnu::noinline]] bool includes_far(const Alternatives& o) const {
+      for (std::size_t w = 0; w < o.rest_.size(); ++w)
+        if ((o.rest_[w] & ~(w < rest_.size() ? rest_[w] : 0)) != 0) return false;
+      return true;
+    }
+    [[gnu::noinline]] std::size_t next_far(std::size_t k) const {  // (k >= 64)
+      for (std::size_t w = k / 64; w <= rest_.size(); ++w) {
+        const std::uint64_t bits = rest_[w - 1] & (w == k / 64 ? ~std::uint64_t{0} << (k % 64) : ~std::uint64_t{0});
+        if (bits != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      }
+      return npos;
+    }
+    std::uint64_t first_ = 0;         // alternatives 0..63
+    std::vector<std::uint64_t> rest_;  // 64 on, a word per 64
+  };
 
   struct Node {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
     std::vector<StepShape> shapes;
-    std::vector<bool> banned;   // dispatch: orders of a set already explored in increasing order
-    std::vector<bool> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    // Per alternative (bytes, not bits: asked at every node the run passes).
+    std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
+    std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned chosen = 0;
     std::size_t step = 0;      // thread decisions: the index of the step taken here
-    Threads backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
+    Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
@@ -185,14 +252,14 @@ class Dpor final : public Chooser {
       if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
         n.suspect.resize(p.keys.size());
         n.since = half_->second;
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second;
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
       }
       half_.reset();
       if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
       while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
       if (p.kind == ChoiceKind::dispatch) {
         n.members = p.members;
-        n.backtrack.insert(n.keys[n.chosen]);
+        n.backtrack.insert(n.chosen);
       }
       note_burst(n, p);
       note_suspect(n);
@@ -228,10 +295,8 @@ class Dpor final : public Chooser {
         if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
       for (const auto& [q, s] : parent->sleep) consider(q, s, false);
-      for (std::uint64_t q : parent->done) {
-        const auto at = std::find(parent->keys.begin(), parent->keys.end(), q) - parent->keys.begin();
-        consider(q, Sleeper{parent->shapes[static_cast<std::size_t>(at)], parent->step, false}, true);
-      }
+      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
+        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
     }
     if (settled_repeat()) {
       abandoned_ = true;  // every way on repeats an explored execution
@@ -248,7 +313,7 @@ class Dpor final : public Chooser {
       return 0;
     }
     n.chosen = static_cast<unsigned>(pick);
-    n.backtrack.insert(n.keys[n.chosen]);
+    n.backtrack.insert(n.chosen);
     note_half(n, p);
     return static_cast<unsigned>(pick);
   }
@@ -321,21 +386,22 @@ class Dpor final : public Chooser {
         rows_kept = 0;
       }
     }
+    structural_kept_ = std::min(structural_kept_, rows_kept);
+    structural_made_ = false;
     Locations& places = kept_.places;
     if (same > 0) Earlier::forget(same, places, kept_.earlier);
     places.number(r.steps, same, n);
     std::optional<Witnesses> witnesses;
-    if (commuting) witnesses.emplace(r.steps, n, threads, columns, places, kept_.witnesses);
+    if (commuting) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
     wake_commuting_sleepers(r.steps, same, n);
     Earlier earlier(r.steps, same, n, places, kept_.earlier);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
-    // Vector clocks, one row per thread of an entry per thread that takes a
-    // step (the last known step + 1 of each), in buffers kept from run to
-    // run: per thread (clock), per step (step_clock), and one to merge joins in.
-    // (A step's row is copied in after the step, and read only for earlier steps.)
-    Clocks clock(kept_.clock, threads, columns), step_clock(kept_.step_clock, n, columns, Rows::written),
-        merged(kept_.merged, 1, columns, Rows::written);
-    auto at = [&](ThreadId t) { return clock.row(t); };
+    // Vector clocks of an entry per thread that takes a step (the last known
+    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
+    // to run), its thread's clock after it, and each thread's clock
+    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
+    // it walks j, and reads only earlier steps' rows besides.)
+    Clocks step_clock(kept_.step_clock, n, columns);
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
     // write of its location is placed: see the race walk). (An RMW's
@@ -345,26 +411,26 @@ class Dpor final : public Chooser {
     // know (Step::hidden_by_unknown): otherwise the load, run first, could
     // still return only writes it may return now. (choose() noted the steps
     // whose coherence decision took such a slot: inserting_.)
-    std::vector<bool>& inserted = kept_.inserted;
+    std::vector<std::uint8_t>& inserted = kept_.inserted;
     inserted.resize(n);
-    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), false);
+    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), 0);
     for (const std::size_t j : inserting_)
-      if (j >= same && j < n) inserted[j] = true;
+      if (j >= same && j < n) inserted[j] = 1;
     for (std::size_t j = same; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = true;
+      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on.
-    std::vector<bool>& rmw_source = kept_.rmw_source;
-    rmw_source.assign(n, false);
+    std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
+    zeros(rmw_source, n);
     for (std::size_t j = 0; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
           r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
-        rmw_source[r.steps[j].reads_from - 1] = true;
+        rmw_source[r.steps[j].reads_from - 1] = 1;
     // Loads of a location their thread reads more than once in the run: run
     // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
-    reads.assign(places.count * columns.width, 0);
+    zeros(reads, places.count * columns.width);
     const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
       return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
     };
@@ -380,7 +446,7 @@ class Dpor final : public Chooser {
       told.resize(n);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = r.steps[j];
-        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j]};
+        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j] != 0};
         if (j < from && !(told[j] == now)) from = j;
         told[j] = now;
       }
@@ -392,23 +458,11 @@ class Dpor final : public Chooser {
         break;
       }
     while (!rested.empty() && rested.back().first >= from) rested.pop_back();
-    // The clock of each thread before step `from`: the row of the last step
-    // that set it (its own, a barrier completion naming it, a spawn of it).
-    {
-      std::vector<std::size_t>& last = kept_.last_set;  // per thread: 1 + that step (0: none)
-      last.assign(threads, 0);
-      for (std::size_t j = 0; j < from; ++j) {
-        last[r.steps[j].thread] = j + 1;
-        for (ThreadId t : r.steps[j].joins) last[t] = j + 1;
-        for (ThreadId t : r.steps[j].spawned) last[t] = j + 1;
-      }
-      for (std::size_t t = 0; t < threads; ++t)
-        if (last[t] != 0) clock.copy(clock.row(t), step_clock.row(last[t] - 1));
-    }
+    ThreadClocks clock(kept_.clock_set, step_clock, r.steps, threads, from);
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
-      std::uint32_t* cj = at(sj.thread);
-      learn(clock, sj);
+      std::uint32_t* cj = clock.begin(j);
+      learn(clock, sj, cj);
       std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
@@ -428,7 +482,7 @@ class Dpor final : public Chooser {
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
         // race, and a join would change nothing.
-        if (clock.of(cj, si.thread) >= i + 1) continue;
+        if (step_clock.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
           const std::size_t teller = witnesses->teller(i, j);
@@ -462,16 +516,15 @@ class Dpor final : public Chooser {
         if (reads_choose_ && read_after_write(si, sj) &&
             ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
-          if (sj.reads_from == i + 1) clock.join(cj, step_clock.row(i));
+          if (sj.reads_from == i + 1) step_clock.join(cj, step_clock.row(i));
           continue;
         }
         races.push_back(i);
-        clock.join(cj, step_clock.row(i));
+        step_clock.join(cj, step_clock.row(i));
       }
       if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clock, step_clock, cj));
-      advance(clock, merged, sj, j);
-      clock.copy(step_clock.row(j), at(sj.thread));
+      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
+      advance(clock, step_clock, sj, j);
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
@@ -633,31 +686,37 @@ class Dpor final : public Chooser {
     const Buffers& b_;
   };
 
+  // `v` as n zeros: cleared and grown, so that they are written by the
+  // vector's value-initialization (a memset) however the call is inlined.
+  template <class T>
+  static void zeros(std::vector<T>& v, std::size_t n) {
+    v.clear();
+    v.resize(n);
+  }
+
   // A clock's entry for each thread that takes a step in the run (its
   // column): only a step's thread ever gets a nonzero entry, or is looked up.
   struct Columns {
     std::vector<std::uint32_t> of;  // per thread
     std::size_t width = 0;
   };
-  // Rows of vector clocks of one width in a buffer kept by the caller:
-  // zeroed, or (Rows::written) left as they are, for rows each of which is
-  // copied in before it is read.
-  enum class Rows : std::uint8_t { zeroed, written };
+  // Rows of vector clocks of one width in a buffer kept by the caller, left
+  // as they are: each row is written before it is read.
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns, Rows start = Rows::zeroed)
+    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
         : buf_(buf), width_(columns.width), of_(columns.of) {
-      if (start == Rows::zeroed)
-        buf_.assign(rows * width_, 0);
-      else if (buf_.size() < rows * width_)
-        buf_.resize(rows * width_);
+      if (buf_.size() < rows * width_) buf_.resize(rows * width_);
     }
     std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
+    const std::uint32_t* row(std::size_t k) const { return buf_.data() + k * width_; }
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
+    std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     void join(std::uint32_t* a, const std::uint32_t* b) const {
       for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
     }
+    void clear(std::uint32_t* a) const { std::fill(a, a + width_, 0u); }
     void copy(std::uint32_t* a, const std::uint32_t* b) const {
       if (a != b) std::copy(b, b + width_, a);
     }
@@ -668,28 +727,74 @@ class Dpor final : public Chooser {
     const std::vector<std::uint32_t>& of_;
   };
 
-  // Per-thread clocks before step j (of thread s.thread) runs: a wait learns
-  // what the threads it waited for did, one way (Step::learns: they learn
-  // nothing back, a later waiter on them must not learn this one).
-  static void learn(Clocks& clock, const Step& s) {
-    std::uint32_t* c = clock.row(s.thread);
-    for (ThreadId t : s.learns)
-      if (clock.row(t) != c) clock.join(c, clock.row(t));
+  // The clock of each thread as a pass over the run goes, the pass's
+  // per-step rows made as it goes (`rows`: a step's row is its thread's clock
+  // after it): each thread's is the row of the step that last set it (its
+  // own, a barrier completion naming it, a spawn of it), or zero where none
+  // did. A step's row starts as a copy of its thread's clock, changes in
+  // place, and is then that thread's clock; a barrier's completion or a spawn,
+  // which gives many threads the step's clock, and starting the pass at a
+  // step, which gives each thread that of the step that last set it, copy no
+  // rows. A thread's clock is joined into another only when that one does not
+  // know its step already (knowing it, it holds all the row does: clocks grow
+  // only by joins of whole rows), so many threads that share a row cost one
+  // join.
+  class ThreadClocks {
+   public:
+    // The clocks before step `from` of the run's first `threads` threads.
+    ThreadClocks(std::vector<std::size_t>& set, Clocks& rows, const std::vector<Step>& steps, std::size_t threads,
+                 std::size_t from)
+        : set_(set), rows_(rows), steps_(steps) {
+      zeros(set_, threads);
+      for (std::size_t j = 0; j < from; ++j) {
+        set_[steps[j].thread] = j + 1;
+        for (ThreadId t : steps[j].joins) set_[t] = j + 1;
+        for (ThreadId t : steps[j].spawned) set_[t] = j + 1;
+      }
+    }
+    // Step j begins: its row, a copy of its thread's clock, is that thread's
+    // clock from now on (to change).
+    std::uint32_t* begin(std::size_t j) {
+      std::uint32_t* c = rows_.row(j);
+      std::size_t& k = set_[steps_[j].thread];
+      if (k != 0)
+        rows_.copy(c, rows_.row(k - 1));
+      else
+        rows_.clear(c);
+      k = j + 1;
+      return c;
+    }
+    // Joins thread t's clock into `c`, the row of the step being made.
+    void join(std::uint32_t* c, ThreadId t) const {
+      const std::size_t k = set_[t];
+      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+    }
+    // Thread t's clock is step j's row.
+    void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
+
+   private:
+    // (Out of line: seldom reached, so that the passes' step loops stay small.)
+    [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
+    std::vector<std::size_t>& set_;  // per thread: 1 + the step whose row is its clock (0: none)
+    Clocks& rows_;
+    const std::vector<Step>& steps_;
+  };
+
+  // Step j (its row `c` begun: ThreadClocks::begin()), before it runs: a
+  // wait learns what the threads it waited for did, one way (Step::learns:
+  // they learn nothing back, a later waiter on them must not learn this one).
+  static void learn(const ThreadClocks& clock, const Step& s, std::uint32_t* c) {
+    for (ThreadId t : s.learns) clock.join(c, t);
   }
   // After step j: program order, then a barrier's completion joins the clocks
-  // of every participant (Step::joins) and a spawn gives the new threads the
-  // spawner's clock (Step::spawned).
-  static void advance(Clocks& clock, Clocks& merged, const Step& s, std::size_t j) {
-    std::uint32_t* c = clock.row(s.thread);
-    clock.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
-    if (!s.joins.empty()) {
-      std::uint32_t* m = merged.row(0);
-      clock.copy(m, c);
-      for (ThreadId t : s.joins) clock.join(m, clock.row(t));
-      for (ThreadId t : s.joins) clock.copy(clock.row(t), m);
-      clock.copy(c, m);
-    }
-    for (ThreadId t : s.spawned) clock.copy(clock.row(t), c);
+  // of every participant (Step::joins). The step's row is then the clock of
+  // the participants and of the new threads of a spawn (Step::spawned).
+  static void advance(ThreadClocks& clock, Clocks& rows, const Step& s, std::size_t j) {
+    std::uint32_t* c = rows.row(j);
+    rows.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
+    for (ThreadId t : s.joins) clock.join(c, t);
+    for (ThreadId t : s.joins) clock.share(t, j);
+    for (ThreadId t : s.spawned) clock.share(t, j);
   }
 
   // The readers of each location that could tell the order of two commuting
@@ -699,22 +804,13 @@ class Dpor final : public Chooser {
   class Witnesses {
    public:
     struct Buffers {
-      std::vector<std::uint32_t> clock, merged, joined;
       std::vector<std::size_t> next_reader;  // per step: 1 + the next reader of its location (0: none)
       std::vector<std::size_t> next;         // per location: 1 + its next reader so far (0: none)
     };
-    // Clocks by program order and synchronization only (learn(), advance()),
-    // over the first n steps of threads < threads.
-    Witnesses(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Columns& columns,
-              const Locations& places, Buffers& b)
-        : steps_(steps), next_reader_(b.next_reader), joined_(b.joined, n, columns, Rows::written) {
-      Clocks clock(b.clock, n ? threads : 0, columns), merged(b.merged, 1, columns, Rows::written);
-      for (std::size_t j = 0; j < n; ++j) {
-        const Step& s = steps[j];
-        learn(clock, s);
-        advance(clock, merged, s, j);
-        if (reader(s.shape)) joined_.copy(joined_.row(j), clock.row(s.thread));
-      }
+    // Over the first n steps, with their structural clocks (structural()).
+    Witnesses(const std::vector<Step>& steps, std::size_t n, const Clocks& joined, const Locations& places,
+              Buffers& b)
+        : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
       b.next.assign(n ? places.count : 0, 0);
       for (std::size_t j = n; j-- > 0;) {
@@ -736,11 +832,31 @@ class Dpor final : public Chooser {
 
    private:
     static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
-    bool sees(std::size_t k, std::size_t i) { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
+    bool sees(std::size_t k, std::size_t i) const { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
-    Clocks joined_;  // readers: the steps joined before them (only readers' rows are written, or read)
+    const Clocks& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
   };
+
+  // Clocks by program order and synchronization only (learn(), advance()):
+  // a row per step of the run's first n, its thread's clock after it (what
+  // Witnesses and isolated() ask), made at most once an analysis. A row is a
+  // function of its step and those before, so the rows of the steps the run
+  // repeats are those made before (structural_kept_: while the clock width
+  // keeps, as analyse() keeps step_clock's), and the pass resumes after them.
+  const Clocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
+    if (!structural_made_) {
+      Clocks& rows = structural_rows_.emplace(kept_.structural_rows, n, kept_.columns);
+      ThreadClocks clock(kept_.clock_set, rows, steps, n ? threads : 0, structural_kept_);
+      for (std::size_t j = structural_kept_; j < n; ++j) {
+        learn(clock, steps[j], clock.begin(j));
+        advance(clock, rows, steps[j], j);
+      }
+      structural_kept_ = n;
+      structural_made_ = true;
+    }
+    return *structural_rows_;
+  }
 
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
@@ -754,12 +870,11 @@ class Dpor final : public Chooser {
   // dispatch node d is not isolated, or that did not end, makes d dispatch
   // every block it may.
   void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
-    bool known = false;  // structural clocks computed
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at), known))
-        d.backtrack.insert(d.keys.begin(), d.keys.end());
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at)))
+        d.backtrack.insert_all(d.keys.size());
     }
   }
   // The steps of the run that began before node `at` (the last of them may
@@ -771,19 +886,9 @@ class Dpor final : public Chooser {
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n
   // steps, from step `from` (the first after the node) on?
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
-                const Node& d, std::size_t from, bool& known) {
+                const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    if (!known) {  // per step: its thread's clock by program order and synchronization only
-      Clocks clock(kept_.structural, n ? threads : 0, kept_.columns),
-          merged(kept_.structural_merged, 1, kept_.columns, Rows::written);
-      Clocks rows(kept_.structural_rows, n, kept_.columns, Rows::written);
-      for (std::size_t j = 0; j < n; ++j) {
-        learn(clock, steps[j]);
-        advance(clock, merged, steps[j], j);
-        rows.copy(rows.row(j), clock.row(steps[j].thread));
-      }
-      known = true;
-    }
+    const Clocks& rows = structural(steps, n, threads);
     std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
                                                      // (npos: none)
     block.assign(n, npos);
@@ -799,8 +904,7 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        const Columns& c = kept_.columns;
-        if (kept_.structural_rows[j * c.width + c.of[steps[i].thread]] < i + 1) return false;
+        if (rows.of(rows.row(j), steps[i].thread) < i + 1) return false;
       }
     return true;
   }
@@ -917,7 +1021,8 @@ class Dpor final : public Chooser {
       for (const auto& [q, node] : wake) {
         Node& at = stack_[node];
         at.sleep.erase(q);
-        if (std::find(at.keys.begin(), at.keys.end(), q) != at.keys.end()) at.backtrack.insert(q);
+        const auto k = std::find(at.keys.begin(), at.keys.end(), q);
+        if (k != at.keys.end()) at.backtrack.insert(static_cast<std::size_t>(k - at.keys.begin()));
       }
     }
   }
@@ -927,7 +1032,7 @@ class Dpor final : public Chooser {
   bool next(std::size_t floor = 0) {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
-      if (top.kind == ChoiceKind::thread) top.done.insert(top.keys[top.chosen]);
+      if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const auto k = following(top, top.chosen, top.done)) {
         top.chosen = *k;
         return true;
@@ -940,16 +1045,15 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  std::optional<unsigned> following(const Node& n, unsigned chosen, const Threads& done) const {
+  std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
-      // (Most often every backtrack thread is done: both sets sorted, one merge tells.)
-      if (std::includes(done.begin(), done.end(), n.backtrack.begin(), n.backtrack.end())) return std::nullopt;
-      for (std::size_t k = 0; k < n.keys.size(); ++k)
-        if (n.backtrack.count(n.keys[k]) && !done.count(n.keys[k]) && allowed(n, k)) return static_cast<unsigned>(k);
+      if (done.includes(n.backtrack)) return std::nullopt;  // (most often every backtrack thread is done)
+      for (std::size_t k = n.backtrack.next(0); k != npos; k = n.backtrack.next(k + 1))
+        if (!done.count(k) && allowed(n, k)) return static_cast<unsigned>(k);
       return std::nullopt;
     }
     unsigned k = chosen + 1;
-    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(n.keys[k]))))
+    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(k))))
       ++k;
     if (k < n.keys.size()) return k;
     return std::nullopt;
@@ -1015,11 +1119,11 @@ class Dpor final : public Chooser {
   // order is not observable, so only increasing orders are explored.
   void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
     const bool continues = burst_ && burst_->second == p.picks + 1;
-    n.banned.assign(n.keys.size(), false);
+    n.banned.assign(n.keys.size(), 0);
     bool any = false;
     for (std::size_t k = 0; k < n.keys.size(); ++k) {
       const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
-      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first);
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first) ? 1 : 0;
       any |= !n.banned[k];
     }
     if (!any) n.banned.clear();
@@ -1031,7 +1135,7 @@ class Dpor final : public Chooser {
       inserting_.push_back(thread_nodes_.size() - 1);
   }
   void note_suspect(const Node& n) {
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen]) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1114,8 +1218,9 @@ class Dpor final : public Chooser {
     behind.clear();
     for (std::size_t k = 0; k < n; ++k) {
       const Node& node = stack_[thread_nodes_[k]];
-      for (const std::uint64_t q : node.done) {
-        if (q == node.keys[node.chosen]) continue;
+      for (std::size_t at = node.done.next(0); at != npos; at = node.done.next(at + 1)) {
+        if (at == node.chosen) continue;
+        const std::uint64_t q = node.keys[at];
         auto b = std::find_if(behind.begin(), behind.end(), [q](const Behind& e) { return e.thread == q; });
         if (b == behind.end()) b = behind.insert(behind.end(), Behind{q});
         if (b->x < k || b->x == npos) {  // (npos: not searched yet)
@@ -1180,7 +1285,7 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n, const ChoicePoint& p) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
   }
-  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k]; }
+  static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k] != 0; }
   int preempts(const Node& n, std::size_t k) const {
     if (n.keys[k] == n.actor) return 0;
     return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
@@ -1198,26 +1303,27 @@ class Dpor final : public Chooser {
   // thread there instead may add a thread asleep at the node, whose first
   // step is not j's, and the reversal is never explored (under sc, where a
   // read cannot choose an older write instead).
-  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, Clocks& clock,
-                          Clocks& step_clock, std::uint32_t* cj) {
+  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, const Clocks& step_clock,
+                          const std::uint32_t* cj) {
     const ThreadId ti = steps[i].thread, tj = steps[j].thread;
     ThreadId first = tj;
     bool any = false;
     for (std::size_t k = i + 1; k < j; ++k) {
       const ThreadId tk = steps[k].thread;
-      if (tk == ti || clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
+      if (tk == ti || step_clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
       if (!any) first = tk;
       any = true;
-      if (tk == tj || clock.of(cj, tk) >= k + 1) return first;
+      if (tk == tj || step_clock.of(cj, tk) >= k + 1) return first;
     }
     return tj;
   }
   void add_backtrack(std::size_t node, ThreadId t) {
     Node& n = stack_[node];
-    if (std::find(n.keys.begin(), n.keys.end(), t) != n.keys.end())
-      n.backtrack.insert(t);
+    const auto k = std::find(n.keys.begin(), n.keys.end(), t);
+    if (k != n.keys.end())
+      n.backtrack.insert(static_cast<std::size_t>(k - n.keys.begin()));
     else
-      n.backtrack.insert(n.keys.begin(), n.keys.end());  // t was not enabled there: try them all
+      n.backtrack.insert_all(n.keys.size());  // t was not enabled there: try them all
   }
 
   int bound_;
@@ -1225,22 +1331,23 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, places, earlier, inserted).
+  // first_step, places, earlier, inserted; structural_kept_: the rows of
+  // structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
-    std::vector<std::uint32_t> clock, step_clock, merged;  // analyse()'s
+    std::vector<std::uint32_t> step_clock;  // analyse()'s
+    std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
     std::vector<Told> told;
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::size_t> last_set;
-    std::vector<bool> inserted, rmw_source;
+    std::vector<std::uint8_t> inserted, rmw_source;  // per step (bytes: read by the race walk for each pair)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reads_of;
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
-    std::vector<std::uint32_t> structural, structural_merged, structural_rows;  // note_dispatch_order()'s
+    std::vector<std::uint32_t> structural_rows;  // structural()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
@@ -1257,6 +1364,9 @@ class Dpor final : public Chooser {
   bool abandoned_ = false;
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
+  std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
+  bool structural_made_ = false;            // structural() made its rows in this analysis
+  std::optional<Clocks> structural_rows_;  // those rows (while structural_made_)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`

@@ -246,7 +246,7 @@ class SubtreeSearch {
     if (p != none) {
       if (a[p].done != b[p].done) return false;
       for (std::size_t k = 0; k < a[p].keys.size(); ++k)
-        if (a[p].done.count(a[p].keys[k]) && !(a[p].shapes[k] == b[p].shapes[k])) return false;
+        if (a[p].done.count(k) && !(a[p].shapes[k] == b[p].shapes[k])) return false;
     }
     for (std::size_t k = 0; k <= e; ++k)
       if (a[k].sleep != b[k].sleep) return false;
@@ -288,7 +288,7 @@ class SubtreeSearch {
     for (std::size_t k = 0; k <= e; ++k) {
       Dpor::Node& n = d.stack_[k];
       Dpor::Node& m = t.after[k];
-      n.backtrack.insert(m.backtrack.begin(), m.backtrack.end());
+      n.backtrack.insert(m.backtrack);
       n.sleep = std::move(m.sleep);
       n.shapes = std::move(m.shapes);
     }
@@ -316,7 +316,7 @@ class SubtreeSearch {
     if (queued >= s_.offered) return;
     if (spawned.size() < high) spawned.resize(high);
     std::vector<TaskPtr> fresh;
-    upcoming(d, floor, high, [&](std::size_t node, unsigned chosen, const Dpor::Threads& done) {
+    upcoming(d, floor, high, [&](std::size_t node, unsigned chosen, const Dpor::Alternatives& done) {
       std::vector<TaskPtr>& at = spawned[node];
       const auto it = std::find_if(at.begin(), at.end(), [&](const TaskPtr& t) {
         return t->prefix[node].chosen == chosen;
@@ -364,18 +364,16 @@ class SubtreeSearch {
       const Dpor::Node& n = stack[k];
       unsigned chosen = n.chosen;
       if (n.kind == ChoiceKind::thread) {
-        if (std::none_of(n.backtrack.begin(), n.backtrack.end(),
-                         [&](std::uint64_t q) { return q != n.keys[n.chosen] && !n.done.count(q); }))
-          continue;  // nothing left to take here
-        Dpor::Threads done = n.done;
-        done.insert(n.keys[chosen]);
+        Dpor::Alternatives done = n.done;
+        done.insert(chosen);
+        if (done.includes(n.backtrack)) continue;  // nothing left to take here
         while (const auto next = d.following(n, chosen, done)) {
           chosen = *next;
           if (!branch(k, chosen, done)) return;
-          done.insert(n.keys[chosen]);
+          done.insert(chosen);
         }
       } else {
-        static const Dpor::Threads nothing;
+        static const Dpor::Alternatives nothing;
         const std::size_t parent = thread_above(stack, k);
         while (const auto next = d.following(n, chosen, n.done)) {
           chosen = *next;
