@@ -587,26 +587,29 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     return {false, l.co.size()};
   }
   const Thread& t = s.threads[r.thread];
-  const Readable seen{s.hidden(l, t), l.co.size()};
+  const std::size_t n = l.co.size();
+  const Readable seen{s.hidden(l, t), n};
   const std::vector<std::uint8_t>& hid = s.hidden_buf;
-  const bool atomic = r.op.kind == PtxKind::atom;
+  if (r.op.kind != PtxKind::atom) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!hid[i]) out.push_back(l.co[i]);
+    return seen;
+  }
   MemOp rmw = r;
-  for (std::size_t i = 0; i < l.co.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (hid[i]) continue;
     const WriteId w = l.co[i];
-    if (atomic) {
-      // Atomicity: two morally strong RMWs never read the same write.
-      bool taken = false;
-      for (const WriteId z : s.writes[w].strong_rmws) {
-        const Write& zw = s.writes[z];
-        if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
-      }
-      if (taken) continue;
-      // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
-      rmw.rmw_source = w;
-      s.positions(rmw, l, s.positions_buf);
-      if (s.positions_buf.empty()) continue;
+    // Atomicity: two morally strong RMWs never read the same write.
+    bool taken = false;
+    for (const WriteId z : s.writes[w].strong_rmws) {
+      const Write& zw = s.writes[z];
+      if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
     }
+    if (taken) continue;
+    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
+    rmw.rmw_source = w;
+    s.positions(rmw, l, s.positions_buf);
+    if (s.positions_buf.empty()) continue;
     out.push_back(w);
   }
   return seen;
