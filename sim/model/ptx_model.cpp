@@ -266,10 +266,13 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (A new one, or a finding, out of line.)
+  // The location `op` accesses. (A new one, or a finding, out of line; one
+  // above every address accessed so far, as a run's allocations come, without
+  // a search.)
   std::uint32_t location(const MemOp& op) {
     if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
       return last_location;
+    if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
@@ -584,26 +587,29 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     return {false, l.co.size()};
   }
   const Thread& t = s.threads[r.thread];
-  const Readable seen{s.hidden(l, t), l.co.size()};
+  const std::size_t n = l.co.size();
+  const Readable seen{s.hidden(l, t), n};
   const std::vector<std::uint8_t>& hid = s.hidden_buf;
-  const bool atomic = r.op.kind == PtxKind::atom;
+  if (r.op.kind != PtxKind::atom) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!hid[i]) out.push_back(l.co[i]);
+    return seen;
+  }
   MemOp rmw = r;
-  for (std::size_t i = 0; i < l.co.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (hid[i]) continue;
     const WriteId w = l.co[i];
-    if (atomic) {
-      // Atomicity: two morally strong RMWs never read the same write.
-      bool taken = false;
-      for (const WriteId z : s.writes[w].strong_rmws) {
-        const Write& zw = s.writes[z];
-        if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
-      }
-      if (taken) continue;
-      // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
-      rmw.rmw_source = w;
-      s.positions(rmw, l, s.positions_buf);
-      if (s.positions_buf.empty()) continue;
+    // Atomicity: two morally strong RMWs never read the same write.
+    bool taken = false;
+    for (const WriteId z : s.writes[w].strong_rmws) {
+      const Write& zw = s.writes[z];
+      if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
     }
+    if (taken) continue;
+    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
+    rmw.rmw_source = w;
+    s.positions(rmw, l, s.positions_buf);
+    if (s.positions_buf.empty()) continue;
     out.push_back(w);
   }
   return seen;
@@ -688,7 +694,8 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   // morally strong with it. A weak write is morally strong with it only if
   // its own: the other weak ones its thread does not know are unordered with it.
   if (unordered != nullptr) unordered->clear();
-  for (std::size_t i = 1; i < l.co.size(); ++i) {  // (after the initial write)
+  const std::size_t n = l.co.size();
+  for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
     const Write& y = s.writes[k];
     const bool known = s.knows(t, k);
@@ -714,7 +721,10 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     for (int sc = 0; sc < 3; ++sc)
       if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
   }
-  l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
+  if (at == n)
+    l.co.push_back(id);
+  else
+    l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
   return id;
 }
