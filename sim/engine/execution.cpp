@@ -106,9 +106,13 @@ struct Fault {
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
+// A thread of the run. (The run's threads take the records of those of the
+// run before it, Reused: clear() keeps the name, for the run to replace only
+// where it differs, as it seldom does from run to run, and the containers'
+// capacity; `visits`, in the run's scratch memory, is emptied before that
+// starts over.)
 struct SimThread {
-  explicit SimThread(std::pmr::memory_resource* scratch)
-      : visits(scratch), reads(scratch), read_steps(scratch), waiting_for(scratch) {}
+  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -138,13 +142,41 @@ struct SimThread {
   };
   std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
-  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::pmr::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
-  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
+  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
   Where barrier_where;
   bool reported_spin = false;
+  // Back to a new SimThread but for its name: every other field above.
+  void clear() {
+    host = false;
+    op = no_op;
+    waits_for.clear();
+    coords = Coords{};
+    place = Placement{};
+    block = 0;
+    state = State::unborn;
+    fiber = 0;
+    body_frame = nullptr;
+    body = nullptr;
+    kernel = nullptr;
+    pending = Event{};
+    pending_shape = StepShape{};
+    has_pending = false;
+    steps = 0;
+    mods = 0;
+    settled_reads = 0;
+    visits.clear();
+    reads.clear();
+    read_steps.clear();
+    waiting_for.clear();
+    barriers_passed = 0;
+    lane_value = 0;
+    barrier_where = Where{};
+    reported_spin = false;
+  }
 };
 
 struct Block {
@@ -185,7 +217,7 @@ class Run final : public Door, public HostApi {
     set_current_door(this);
     // The host program is thread 0.
     SimThread& h = new_thread();
-    h.name = "host";
+    if (h.name != "host") h.name = "host";
     h.host = true;
     h.place.host = true;
     mm_->spawn(h.place, -1);
@@ -459,7 +491,7 @@ class Run final : public Door, public HostApi {
   // The record of the run's next thread (its id: the number before it), unborn.
   SimThread& new_thread() {
     if (threads_.size() % 64 == 0) pending_.push_back(0);
-    return threads_.emplace_back(&scratch_);
+    return threads_.add(&scratch_);
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?
@@ -1258,7 +1290,7 @@ class Run final : public Door, public HostApi {
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    a.name = op_name(op, d.kind);
+    if (const std::string& name = op_name(op, d.kind); a.name != name) a.name = name;
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
@@ -1379,7 +1411,7 @@ class Run final : public Door, public HostApi {
       Dim3 thread_at{0, 0, 0};
       for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
         SimThread& t = new_thread();
-        t.name = names[b * nt + i];
+        if (t.name != names[b * nt + i]) t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = thread_at;
         t.coords.block = block_at;
@@ -1751,6 +1783,7 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
+    for (std::size_t id = 0; id < threads_.size(); ++id) threads_[id].visits.clear();
     threads_.clear();
     warps_.clear();
     shared_.clear();
@@ -1796,7 +1829,7 @@ class Run final : public Door, public HostApi {
   // here; it starts over with each run, in a buffer kept from run to run.
   std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
   std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
-  std::vector<SimThread> threads_;
+  Reused<SimThread> threads_;
   std::vector<Block> blocks_;
   // Lanes waiting in a warp collective, per (block, warp).
   struct Warp {
