@@ -130,7 +130,6 @@ struct SimThread {
   const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
   Event pending;
   StepShape pending_shape;  // what `pending` does to shared state, for the explorer
-  bool has_pending = false;
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
@@ -164,7 +163,6 @@ struct SimThread {
     kernel = nullptr;
     pending = Event{};
     pending_shape = StepShape{};
-    has_pending = false;
     steps = 0;
     mods = 0;
     settled_reads = 0;
@@ -255,7 +253,6 @@ class Run final : public Door, public HostApi {
     if (is_local(e)) return execute(e, low);
     t.pending = e;
     t.pending_shape = shape(t, low);
-    t.has_pending = true;
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     pending(cur_, true);
@@ -276,7 +273,6 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();
     }
     // Chosen: run it.
-    threads_[cur_].has_pending = false;
     return execute(e, low);
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
@@ -1202,7 +1198,10 @@ class Run final : public Door, public HostApi {
     return true;
   }
 
-  void release_warp_waiters(const SimThread& t) { try_complete_warp(t.block, t.place.warp); }
+  // (A run with no warp collective has no warp to look up.)
+  void release_warp_waiters(const SimThread& t) {
+    if (!warps_.empty()) try_complete_warp(t.block, t.place.warp);
+  }
 
   static std::string hex(std::uint32_t v) {
     char b[16];
