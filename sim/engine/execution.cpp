@@ -1473,7 +1473,10 @@ class Run final : public Door, public HostApi {
     if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
     for (std::uint32_t k = 0; k < d.threads; ++k) mm_->join(d.first_thread + k, cur_);
     for (Block& b : blocks_)
-      if (b.grid == op) b.launched = true;
+      if (b.grid == op) {
+        b.launched = true;
+        ++undispatched_;
+      }
     if (step_ < r_->steps.size())
       for (std::uint32_t k = 0; k < d.threads; ++k) r_->steps[step_].spawned.push_back(d.first_thread + k);
     fill_slots();
@@ -1500,8 +1503,8 @@ class Run final : public Door, public HostApi {
     return n;
   }
   void fill_slots() {
-    unsigned picks = 0;  // blocks this fill dispatches (the explorer takes them as a set)
-    for (const Block& b : blocks_) picks += b.launched && !b.dispatched;
+    unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
+    if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
     while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
@@ -1509,11 +1512,7 @@ class Run final : public Door, public HostApi {
   // --resident-blocks wins over the model's configuration; 0: every block.
   unsigned resident_slots() const { return o_->resident_blocks ? o_->resident_blocks : c_->resident_blocks; }
 
-  bool undispatched() const {
-    for (const Block& b : blocks_)
-      if (b.launched && !b.dispatched) return true;
-    return false;
-  }
+  bool undispatched() const { return undispatched_ != 0; }
 
   // Which block takes a free slot is a choice: CUDA promises no dispatch order.
   void dispatch_one(unsigned picks) {
@@ -1530,6 +1529,7 @@ class Run final : public Door, public HostApi {
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
+    --undispatched_;
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
@@ -1788,6 +1788,7 @@ class Run final : public Door, public HostApi {
     shared_.clear();
     scratch_.release();
     blocks_.clear();
+    undispatched_ = 0;
     regions_.clear();
     events_.clear();
     cur_ = last_ = 0;
@@ -1830,6 +1831,7 @@ class Run final : public Door, public HostApi {
   std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
   Reused<SimThread> threads_;
   std::vector<Block> blocks_;
+  unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
   struct Warp {
     std::vector<ThreadId> arrived;
