@@ -604,24 +604,19 @@ class Run final : public Door, public HostApi {
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    Step& st = next_step();
-    st.thread = id;
-    st.shape = p.shapes[i];
-    st.decision = r_->log.size() - 1;
+    next_step().start(id, p.shapes[i], r_->log.size() - 1);
     step_ = steps_ - 1;
     last_ = id;
     chosen = id;
     return Next::step;
   }
 
-  // The run's next step: while the run is shorter than the one before it in
-  // r_, that run's step in its place, cleared (its vectors keep their
-  // capacity); go() drops the steps past the run's own at its end.
+  // The run's next step, to start (Step::start()): while the run is shorter
+  // than the one before it in r_, that run's step in its place (its vectors
+  // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
     if (steps_ == r_->steps.size()) r_->steps.emplace_back();
-    Step& st = r_->steps[steps_++];
-    st.clear();
-    return st;
+    return r_->steps[steps_++];
   }
 
   // The decision's text is formatted only where texts are kept (a replay
