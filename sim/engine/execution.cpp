@@ -227,6 +227,7 @@ class Run final : public Door, public HostApi {
       throw SimulatorLimit(m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) +
                            ">>>: the simulator cannot run it: " + limit_);
     }
+    r_->log.resize(decisions_);
     r_->steps.resize(steps_);
     set_current_door(nullptr);
     if (cut_) {  // no outcome and no finding of a run cut short
@@ -604,7 +605,7 @@ class Run final : public Door, public HostApi {
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    next_step().start(id, p.shapes[i], r_->log.size() - 1);
+    next_step().start(id, p.shapes[i], decisions_ - 1);
     step_ = steps_ - 1;
     last_ = id;
     chosen = id;
@@ -626,13 +627,19 @@ class Run final : public Door, public HostApi {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
-    Decision& d = r_->log.emplace_back();  // (in place: a copy read its fields back as one word, a stall)
+    // The run's next decision, in the place of the run before's (as steps:
+    // next_step()), written in place (a copy read its fields back as one word, a stall).
+    if (decisions_ == r_->log.size()) r_->log.emplace_back();
+    Decision& d = r_->log[decisions_++];
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     r_->scheduling_decisions += p.kind == ChoiceKind::thread;
     d.key = p.keys[i];
-    if (o_->keep_trace) d.text = out_of_line(describe_alt, i);
+    if (o_->keep_trace)
+      d.text = out_of_line(describe_alt, i);
+    else
+      d.text.clear();
     return i;
   }
 
@@ -1766,7 +1773,6 @@ class Run final : public Door, public HostApi {
     cut_ = false;
     performed_ = 0;
     r_->outcome.clear();
-    r_->log.clear();
     r_->trace.clear();
     r_->fingerprint = 0;
     r_->scheduling_decisions = 0;
@@ -1792,6 +1798,7 @@ class Run final : public Door, public HostApi {
     pending_.clear();
     step_ = ~std::size_t{0};
     steps_ = 0;
+    decisions_ = 0;
     streams_.clear();
     enqueuing_.reset();
     kernels_ = 0;
@@ -1858,6 +1865,7 @@ class Run final : public Door, public HostApi {
   std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
+  std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   Streams streams_;
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it
