@@ -253,7 +253,7 @@ class Run final : public Door, public HostApi {
     const Lowering low = lower(e);
     if (is_local(e)) return execute(e, low);
     t.pending = e;
-    t.pending_shape = shape(t, low);
+    note_shape(t, low);
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     pending(cur_, true);
@@ -417,8 +417,10 @@ class Run final : public Door, public HostApi {
     return false;
   }
 
-  StepShape shape(const SimThread& t, const Lowering& l) const {
-    StepShape s;
+  // What `t`'s pending event (lowered: `l`) does to shared state, into its pending_shape.
+  void note_shape(SimThread& t, const Lowering& l) const {
+    StepShape& s = t.pending_shape;
+    s = StepShape{};
     const Event& e = t.pending;
     switch (e.kind) {
       // Offsets: shapes of runs made on different threads are compared (parallel exploration).
@@ -438,13 +440,11 @@ class Run final : public Door, public HostApi {
       case EventKind::stream_op: s.global = kernel_competes(t); break;
       default: break;
     }
-    for (int i = 0; i < l.count; ++i)
-      if (l.ops[i].kind == PtxKind::fence_sc) {
-        s.fence_sc = true;
-        s.sc_scope = mm_->scope(l.ops[i].scope);
-        s.where = t.place;
-      }
-    return s;
+    if (l.count > 0 && l.ops[0].kind == PtxKind::fence_sc) {  // (a fence.sc leads its lowering)
+      s.fence_sc = true;
+      s.sc_scope = mm_->scope(l.ops[0].scope);
+      s.where = t.place;
+    }
   }
 
   void start_fiber(ThreadId id) {
