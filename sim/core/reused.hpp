@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace scopesim {
@@ -18,9 +19,11 @@ class Reused {
   T& back() { return items_[n_ - 1]; }
   const T* begin() const { return items_.data(); }
   const T* end() const { return items_.data() + n_; }
-  // A new last element, cleared. (It may move the others, like push_back.)
-  T& add() {
-    if (n_ == items_.size()) items_.emplace_back();
+  // A new last element, cleared; one never used before is made of `args`.
+  // (It may move the others, like push_back.)
+  template <class... Args>
+  T& add(Args&&... args) {
+    if (n_ == items_.size()) items_.emplace_back(std::forward<Args>(args)...);
     T& t = items_[n_++];
     t.clear();
     return t;

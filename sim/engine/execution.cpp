@@ -107,9 +107,13 @@ struct Fault {
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
+// A thread of the run. (The run's threads take the records of those of the
+// run before it, Reused: clear() keeps the name, for the run to replace only
+// where it differs, as it seldom does from run to run, and the containers'
+// capacity; `visits`, in the run's scratch memory, is emptied before that
+// starts over.)
 struct SimThread {
-  explicit SimThread(std::pmr::memory_resource* scratch)
-      : visits(scratch), reads(scratch), read_steps(scratch), waiting_for(scratch) {}
+  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -127,7 +131,6 @@ struct SimThread {
   const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
   Event pending;
   StepShape pending_shape;  // what `pending` does to shared state, for the explorer
-  bool has_pending = false;
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
@@ -139,13 +142,40 @@ struct SimThread {
   };
   std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
-  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::pmr::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
-  std::pmr::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
+  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
   Where barrier_where;
   bool reported_spin = false;
+  // Back to a new SimThread but for its name: every other field above.
+  void clear() {
+    host = false;
+    op = no_op;
+    waits_for.clear();
+    coords = Coords{};
+    place = Placement{};
+    block = 0;
+    state = State::unborn;
+    fiber = 0;
+    body_frame = nullptr;
+    body = nullptr;
+    kernel = nullptr;
+    pending = Event{};
+    pending_shape = StepShape{};
+    steps = 0;
+    mods = 0;
+    settled_reads = 0;
+    visits.clear();
+    reads.clear();
+    read_steps.clear();
+    waiting_for.clear();
+    barriers_passed = 0;
+    lane_value = 0;
+    barrier_where = Where{};
+    reported_spin = false;
+  }
 };
 
 struct Block {
@@ -187,7 +217,7 @@ class Run final : public Door, public HostApi {
     set_current_door(this);
     // The host program is thread 0.
     SimThread& h = new_thread();
-    h.name = "host";
+    if (h.name != "host") h.name = "host";
     h.host = true;
     h.place.host = true;
     mm_->spawn(h.place, -1);
@@ -199,6 +229,7 @@ class Run final : public Door, public HostApi {
       throw SimulatorLimit(m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) +
                            ">>>: the simulator cannot run it: " + limit_);
     }
+    r_->log.resize(decisions_);
     r_->steps.resize(steps_);
     set_current_door(nullptr);
     if (cut_) {  // no outcome and no finding of a run cut short
@@ -224,8 +255,7 @@ class Run final : public Door, public HostApi {
     const Lowering low = lower(e);
     if (is_local(e)) return execute(e, low);
     t.pending = e;
-    t.pending_shape = shape(t, low);
-    t.has_pending = true;
+    note_shape(t, low);
     // A wait is enabled only once what it waits for has finished.
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     pending(cur_, true);
@@ -246,7 +276,6 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();
     }
     // Chosen: run it.
-    threads_[cur_].has_pending = false;
     return execute(e, low);
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
@@ -390,8 +419,10 @@ class Run final : public Door, public HostApi {
     return false;
   }
 
-  StepShape shape(const SimThread& t, const Lowering& l) const {
-    StepShape s;
+  // What `t`'s pending event (lowered: `l`) does to shared state, into its pending_shape.
+  void note_shape(SimThread& t, const Lowering& l) const {
+    StepShape& s = t.pending_shape;
+    s = StepShape{};
     const Event& e = t.pending;
     switch (e.kind) {
       // Offsets: shapes of runs made on different threads are compared (parallel exploration).
@@ -411,13 +442,11 @@ class Run final : public Door, public HostApi {
       case EventKind::stream_op: s.global = kernel_competes(t); break;
       default: break;
     }
-    for (int i = 0; i < l.count; ++i)
-      if (l.ops[i].kind == PtxKind::fence_sc) {
-        s.fence_sc = true;
-        s.sc_scope = mm_->scope(l.ops[i].scope);
-        s.where = t.place;
-      }
-    return s;
+    if (l.count > 0 && l.ops[0].kind == PtxKind::fence_sc) {  // (a fence.sc leads its lowering)
+      s.fence_sc = true;
+      s.sc_scope = mm_->scope(l.ops[0].scope);
+      s.where = t.place;
+    }
   }
 
   void start_fiber(ThreadId id) {
@@ -461,7 +490,7 @@ class Run final : public Door, public HostApi {
   // The record of the run's next thread (its id: the number before it), unborn.
   SimThread& new_thread() {
     if (threads_.size() % 64 == 0) pending_.push_back(0);
-    return threads_.emplace_back(&scratch_);
+    return threads_.add(&scratch_);
   }
 
   // Is `id` in State::runnable, sync or spin (pending_)?
@@ -591,24 +620,19 @@ class Run final : public Door, public HostApi {
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    Step& st = next_step();
-    st.thread = id;
-    st.shape = p.shapes[i];
-    st.decision = r_->log.size() - 1;
+    next_step().start(id, p.shapes[i], decisions_ - 1);
     step_ = steps_ - 1;
     last_ = id;
     chosen = id;
     return Next::step;
   }
 
-  // The run's next step: while the run is shorter than the one before it in
-  // r_, that run's step in its place, cleared (its vectors keep their
-  // capacity); go() drops the steps past the run's own at its end.
+  // The run's next step, to start (Step::start()): while the run is shorter
+  // than the one before it in r_, that run's step in its place (its vectors
+  // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
     if (steps_ == r_->steps.size()) r_->steps.emplace_back();
-    Step& st = r_->steps[steps_++];
-    st.clear();
-    return st;
+    return r_->steps[steps_++];
   }
 
   // The decision's text is formatted only where texts are kept (a replay
@@ -618,13 +642,19 @@ class Run final : public Door, public HostApi {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
-    Decision& d = r_->log.emplace_back();  // (in place: a copy read its fields back as one word, a stall)
+    // The run's next decision, in the place of the run before's (as steps:
+    // next_step()), written in place (a copy read its fields back as one word, a stall).
+    if (decisions_ == r_->log.size()) r_->log.emplace_back();
+    Decision& d = r_->log[decisions_++];
     d.kind = p.kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     r_->scheduling_decisions += p.kind == ChoiceKind::thread;
     d.key = p.keys[i];
-    if (o_->keep_trace) d.text = out_of_line(describe_alt, i);
+    if (o_->keep_trace)
+      d.text = out_of_line(describe_alt, i);
+    else
+      d.text.clear();
     return i;
   }
 
@@ -1185,7 +1215,10 @@ class Run final : public Door, public HostApi {
     return true;
   }
 
-  void release_warp_waiters(const SimThread& t) { try_complete_warp(t.block, t.place.warp); }
+  // (A run with no warp collective has no warp to look up.)
+  void release_warp_waiters(const SimThread& t) {
+    if (!warps_.empty()) try_complete_warp(t.block, t.place.warp);
+  }
 
   static std::string hex(std::uint32_t v) {
     char b[16];
@@ -1273,7 +1306,7 @@ class Run final : public Door, public HostApi {
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    a.name = op_name(op, d.kind);
+    if (const std::string& name = op_name(op, d.kind); a.name != name) a.name = name;
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
@@ -1394,7 +1427,7 @@ class Run final : public Door, public HostApi {
       Dim3 thread_at{0, 0, 0};
       for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
         SimThread& t = new_thread();
-        t.name = names[b * nt + i];
+        if (t.name != names[b * nt + i]) t.name = names[b * nt + i];
         t.block = first_block + b;
         t.coords.thread = thread_at;
         t.coords.block = block_at;
@@ -1457,7 +1490,10 @@ class Run final : public Door, public HostApi {
     if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
     for (std::uint32_t k = 0; k < d.threads; ++k) mm_->join(d.first_thread + k, cur_);
     for (Block& b : blocks_)
-      if (b.grid == op) b.launched = true;
+      if (b.grid == op) {
+        b.launched = true;
+        ++undispatched_;
+      }
     if (step_ < r_->steps.size())
       for (std::uint32_t k = 0; k < d.threads; ++k) r_->steps[step_].spawned.push_back(d.first_thread + k);
     fill_slots();
@@ -1484,8 +1520,8 @@ class Run final : public Door, public HostApi {
     return n;
   }
   void fill_slots() {
-    unsigned picks = 0;  // blocks this fill dispatches (the explorer takes them as a set)
-    for (const Block& b : blocks_) picks += b.launched && !b.dispatched;
+    unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
+    if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
     while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
@@ -1493,11 +1529,7 @@ class Run final : public Door, public HostApi {
   // --resident-blocks wins over the model's configuration; 0: every block.
   unsigned resident_slots() const { return o_->resident_blocks ? o_->resident_blocks : c_->resident_blocks; }
 
-  bool undispatched() const {
-    for (const Block& b : blocks_)
-      if (b.launched && !b.dispatched) return true;
-    return false;
-  }
+  bool undispatched() const { return undispatched_ != 0; }
 
   // Which block takes a free slot is a choice: CUDA promises no dispatch order.
   void dispatch_one(unsigned picks) {
@@ -1514,6 +1546,7 @@ class Run final : public Door, public HostApi {
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
+    --undispatched_;
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
@@ -1755,7 +1788,6 @@ class Run final : public Door, public HostApi {
     cut_ = false;
     performed_ = 0;
     r_->outcome.clear();
-    r_->log.clear();
     r_->trace.clear();
     r_->fingerprint = 0;
     r_->scheduling_decisions = 0;
@@ -1766,11 +1798,13 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
+    for (std::size_t id = 0; id < threads_.size(); ++id) threads_[id].visits.clear();
     threads_.clear();
     warps_.clear();
     shared_.clear();
     scratch_.release();
     blocks_.clear();
+    undispatched_ = 0;
     regions_.clear();
     events_.clear();
     cur_ = last_ = 0;
@@ -1779,6 +1813,7 @@ class Run final : public Door, public HostApi {
     pending_.clear();
     step_ = ~std::size_t{0};
     steps_ = 0;
+    decisions_ = 0;
     streams_.clear();
     enqueuing_.reset();
     kernels_ = 0;
@@ -1811,8 +1846,9 @@ class Run final : public Door, public HostApi {
   // here; it starts over with each run, in a buffer kept from run to run.
   std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
   std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
-  std::vector<SimThread> threads_;
+  Reused<SimThread> threads_;
   std::vector<Block> blocks_;
+  unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
   struct Warp {
     std::vector<ThreadId> arrived;
@@ -1844,6 +1880,7 @@ class Run final : public Door, public HostApi {
   std::vector<std::uint64_t> pending_;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
+  std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   Streams streams_;
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it

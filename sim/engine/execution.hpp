@@ -79,12 +79,13 @@ struct Step {
   // A store: the earlier steps (1 + index) whose weak writes coherence leaves
   // unordered with its write (MemoryModel::write): no edge either way.
   std::vector<std::size_t> unordered;
-  // Back to a new Step, its vectors keeping their capacity (a run reuses the
-  // steps of the run before it in the same RunResult): every field above.
-  void clear() {
-    thread = 0;
-    shape = StepShape{};
-    decision = 0;
+  // Back to a new Step of `t`, doing `s`, taken at decision `d`, its vectors
+  // keeping their capacity (a run reuses the steps of the run before it in
+  // the same RunResult): every field above.
+  void start(ThreadId t, const StepShape& s, std::size_t d) {
+    thread = t;
+    shape = s;
+    decision = d;
     joins.clear();
     learns.clear();
     spawned.clear();
