@@ -165,8 +165,16 @@ token=$(awk '/BAD: r0=0 r1=0/ {getline; print $2; exit}' sb.txt)
 [ -n "$token" ] && pass || fail "explore printed no token for the bad outcome"
 expect_code 1 "replay of a token" -- "$bin" replay litmus.SB.xcta --token "$token"
 grep -q "^outcome: r0=0 r1=0" out.txt && pass || fail "the token's replay reaches another outcome: $(grep outcome out.txt)"
+# The token carries its launch's key: at another launch or with other options it is refused before it runs.
+case "$token" in *@*) pass ;; *) fail "the token carries no launch key: $token" ;; esac
 expect_code 2 "a token at another launch" -- "$bin" replay litmus.SB.xcta --token "$token" --grid 3
-grep -q "the token does not fit litmus.SB.xcta at <<<3,1>>>" err.txt && pass || fail "token launch message: $(cat err.txt)"
+grep -q "the token was printed for another launch or other options of litmus.SB.xcta" err.txt && pass ||
+  fail "token launch message: $(cat err.txt)"
+expect_code 2 "a token with another step bound" -- "$bin" replay litmus.SB.xcta --token "$token" --max-steps 50
+grep -q "the token was printed for another launch or other options" err.txt && pass || fail "token options message: $(cat err.txt)"
+# Without its key (a token of an older scopesim) it runs, and the decisions alone tell that it does not fit.
+expect_code 2 "a keyless token at another launch" -- "$bin" replay litmus.SB.xcta --token "${token%@*}" --grid 3
+grep -q "the token does not fit litmus.SB.xcta at <<<3,1>>>" err.txt && pass || fail "keyless token message: $(cat err.txt)"
 expect_code 2 "a token that is none" -- "$bin" replay litmus.SB.xcta --token 'v1:0.!'
 expect_code 2 "launch options with a schedule file" -- "$bin" replay "$first" --grid 2
 expect_code 2 "an empty token" -- "$bin" replay litmus.SB.xcta --token ''

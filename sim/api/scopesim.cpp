@@ -83,7 +83,8 @@ std::optional<ChoiceLog> Report::schedule() const {
 
 std::string Report::token() const {
   const std::optional<ChoiceLog> s = schedule();
-  return s ? log_token(*s) : std::string();
+  return s ? log_token(*s, report::launch_key(model_, launch_, options_.run.memory_model, options_.run.max_steps))
+           : std::string();
 }
 
 std::string Report::describe() const {
@@ -121,8 +122,13 @@ Report explore(std::string_view model, const Launch& launch, const Options& opti
 
 RunResult replay(const models::Model& m, const Launch& launch, std::string_view token, const Options& options) {
   check(m, launch, options);
-  TokenChooser chooser(parse_token(token));
+  Token t = parse_token(token);
   RunOptions o = run_options(options, launch);
+  if (const std::string key = report::launch_key(m, launch, o.memory_model, o.max_steps);
+      !t.launch.empty() && t.launch != key)
+    throw ReplayDivergence("token " + std::string(token) + " was printed for another launch or other options than " +
+                           m.name + " at " + report::launch_text(launch) + " (launch key " + key + ")");
+  TokenChooser chooser(std::move(t.indexes));
   o.keep_trace = true;
   RunResult r = run_once(m, launch, o, chooser);
   if (const std::string error = chooser.error(); !error.empty())

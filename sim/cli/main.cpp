@@ -257,25 +257,32 @@ int cmd_replay_token(const std::string& model, const std::string& token, const S
   const models::Model& m = find_model(model);
   check_memory_model(s.memory_model);
   const models::Config c = launch_of(m, s);
-  std::vector<unsigned> indexes;
+  Token t;
   try {
-    indexes = parse_token(token);
+    t = parse_token(token);
   } catch (const std::invalid_argument& e) {
     throw UsageError("--token: " + one_line(e.what()));
   }
+  const std::string key = report::launch_key(m, c, s.memory_model, s.max_steps);
+  if (!t.launch.empty() && t.launch != key)
+    throw UsageError(fmt::format("the token was printed for another launch or other options of {} (launch key {}; "
+                                 "{} with {}, memory model {}, max-steps {} is {}): give replay the launch and options "
+                                 "explore ran with (--quick, --grid, --block, --param, --resident-blocks, --model, "
+                                 "--max-steps)",
+                                 m.name, t.launch, m.name, report::launch_text(c), s.memory_model, s.max_steps, key));
   RunOptions ro;
   ro.memory_model = s.memory_model;
   ro.resident_blocks = c.resident_blocks;
   ro.max_steps = s.max_steps;
   ro.keep_trace = true;
-  TokenChooser chooser(std::move(indexes));
+  TokenChooser chooser(std::move(t.indexes));
   const RunResult r = run_once(m, c, ro, chooser);
   if (const std::string error = chooser.error(); !error.empty())
     throw UsageError(fmt::format("the token does not fit {} at {}: {} (explore's launch and options must be "
                                  "given too)",
                                  m.name, report::launch_text(c), error));
   if (json) {
-    nlohmann::json j = report::trace_json(m, r);
+    nlohmann::json j = report::trace_json(m, r, key);
     j["token"] = token;
     print_json(j);
   } else {

@@ -79,7 +79,7 @@ int print_replay(const models::Model& m, const RunResult& r, const ScheduleHeade
                  bool json) {
   const std::string mismatch = reproduction_mismatch(h, r);
   if (json) {
-    nlohmann::json j = report::trace_json(m, r);
+    nlohmann::json j = report::trace_json(m, r, report::launch_key(m, h.config, h.memory_model, h.max_steps));
     j["schedule"] = file;
     j["reproduced"] = mismatch.empty();
     if (!mismatch.empty()) j["mismatch"] = mismatch;

@@ -39,7 +39,7 @@ bool dependent(const StepShape& a, const StepShape& b) {
   return false;
 }
 
-std::string log_token(const ChoiceLog& log) {
+std::string log_token(const ChoiceLog& log, std::string_view launch) {
   // "v1:" then the index of every decision that had more than one alternative,
   // in order, as base-36 digits separated by '.'.
   std::string t = "v1:";
@@ -57,15 +57,25 @@ std::string log_token(const ChoiceLog& log) {
     } while (v != 0);
     t += digits;
   }
+  if (!launch.empty()) {
+    t += '@';
+    t += launch;
+  }
   return t;
 }
 
-std::vector<unsigned> parse_token(std::string_view token) {
+Token parse_token(std::string_view token) {
   const std::string_view prefix = "v1:";
   if (token.substr(0, prefix.size()) != prefix)
     throw std::invalid_argument("not a scopesim token (it starts with 'v1:'): '" + std::string(token) + "'");
+  Token out;
   std::string_view rest = token.substr(prefix.size());
-  std::vector<unsigned> out;
+  if (const std::size_t at = rest.find('@'); at != std::string_view::npos) {
+    out.launch = rest.substr(at + 1);
+    rest = rest.substr(0, at);
+    if (out.launch.empty() || out.launch.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz") != std::string::npos)
+      throw std::invalid_argument("malformed launch key after '@' in token '" + std::string(token) + "'");
+  }
   if (rest.empty()) return out;  // a run with no choice at all
   std::size_t start = 0;
   while (start <= rest.size()) {
@@ -79,7 +89,7 @@ std::vector<unsigned> parse_token(std::string_view token) {
       if (d < 0) throw std::invalid_argument(std::string("token has a character that is not base 36: '") + c + "'");
       v = v * 36 + static_cast<unsigned>(d);
     }
-    out.push_back(v);
+    out.indexes.push_back(v);
     start = dot + 1;
   }
   return out;

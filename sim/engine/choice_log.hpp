@@ -83,12 +83,19 @@ class Chooser {
 };
 
 // The compact one-line form of a log: "v1:" then the base-36 index of every
-// decision that had more than one alternative, '.'-separated.
-std::string log_token(const ChoiceLog& log);
+// decision that had more than one alternative, '.'-separated; given the key
+// of the launch it ran (report::launch_key), then '@' and that key, so that
+// a replay can tell a token printed for another launch.
+std::string log_token(const ChoiceLog& log, std::string_view launch = {});
 
-// A token read back: the indexes of the decisions that had a choice. Feeding
-// them to those decisions, and index 0 to every other, re-runs the witness.
+// A token read back: the indexes of the decisions that had a choice (feeding
+// them to those decisions, and index 0 to every other, re-runs the witness),
+// and its launch key ("" in a token without one).
+struct Token {
+  std::vector<unsigned> indexes;
+  std::string launch;
+};
 // Throws std::invalid_argument naming what is wrong with the text.
-std::vector<unsigned> parse_token(std::string_view token);
+Token parse_token(std::string_view token);
 
 }  // namespace scopesim

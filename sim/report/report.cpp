@@ -82,16 +82,17 @@ std::string options_text(const ExploreOptions& o) {
 
 const Artifact* at(const std::vector<Artifact>& v, std::size_t i) { return i < v.size() ? &v[i] : nullptr; }
 
-void artifact_text(std::string& out, const Artifact* a, const ChoiceLog& witness, std::string_view indent) {
+void artifact_text(std::string& out, const Artifact* a, const ChoiceLog& witness, std::string_view launch,
+                   std::string_view indent) {
   if (a && !a->path.empty()) out += fmt::format("{}schedule  {}\n", indent, a->path);
   if (a && !a->error.empty()) out += fmt::format("{}schedule  not written: {}\n", indent, a->error);
-  out += fmt::format("{}token     {}\n", indent, log_token(witness));
+  out += fmt::format("{}token     {}\n", indent, log_token(witness, launch));
 }
 
-void artifact_json(json& j, const Artifact* a, const ChoiceLog& witness) {
+void artifact_json(json& j, const Artifact* a, const ChoiceLog& witness, std::string_view launch) {
   j["schedule"] = (a && !a->path.empty()) ? json(a->path) : json(nullptr);
   if (a && !a->error.empty()) j["schedule_error"] = a->error;
-  j["token"] = log_token(witness);
+  j["token"] = log_token(witness, launch);
   j["decisions"] = witness.size();
 }
 
@@ -122,6 +123,18 @@ std::string launch_text(const models::Config& c) {
   return s;
 }
 
+std::string launch_key(const models::Model& m, const models::Config& c, std::string_view memory_model,
+                       std::uint64_t max_steps) {
+  std::string what =
+      fmt::format("{}|{}|{}|{}|{}|{}|", m.name, c.grid, c.block, c.resident_blocks, memory_model, max_steps);
+  for (const auto& [name, value] : c.params) what += fmt::format("{}={};", name, value);
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (const char ch : what) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+  std::string key;
+  for (int k = 0; k < 6; ++k, h /= 36) key += "0123456789abcdefghijklmnopqrstuvwxyz"[h % 36];
+  return key;
+}
+
 std::string finding_line(const Finding& f) {
   std::string s = fmt::format("{}: {}", scopesim::name(f.kind), f.message);
   for (char& c : s)
@@ -135,6 +148,7 @@ std::string finding_line(const Finding& f) {
 std::string explore_text(const ExploreReport& r) {
   const models::Model& m = *r.model;
   const Exploration& e = *r.exploration;
+  const std::string launch = launch_key(m, r.config, r.options.run.memory_model, r.options.run.max_steps);
   std::string out;
   out += fmt::format("model         {}\n", m.name);
   out += fmt::format("memory model  {}\n", r.options.run.memory_model);
@@ -158,7 +172,7 @@ std::string explore_text(const ExploreReport& r) {
     std::string line = fmt::format("  {:<{}}  {:>{}}", text, width, o.count, cwidth);
     if (o.bad) line += fmt::format("  BAD: {}", m.bad_means);
     out += line + "\n";
-    if (o.bad) artifact_text(out, at(r.outcome_schedules, i), o.witness, "      ");
+    if (o.bad) artifact_text(out, at(r.outcome_schedules, i), o.witness, launch, "      ");
   }
   if (e.outcomes.empty()) out += "  none: no run ended\n";
 
@@ -170,7 +184,7 @@ std::string explore_text(const ExploreReport& r) {
     if (!f.finding.where.empty()) out += fmt::format("      where     {}\n", join(f.finding.where, ", "));
     out += fmt::format("      seen in   {}; witness outcome: {}\n", plural(f.count, "execution", "executions"),
                        f.witness_outcome.empty() ? "none (the run did not end)" : f.witness_outcome);
-    artifact_text(out, at(r.finding_schedules, i), f.witness, "      ");
+    artifact_text(out, at(r.finding_schedules, i), f.witness, launch, "      ");
   }
 
   const bool bad = any_bad_outcome(e);
@@ -189,6 +203,7 @@ std::string explore_text(const ExploreReport& r) {
 json explore_json(const ExploreReport& r, bool with_times) {
   const models::Model& m = *r.model;
   const Exploration& e = *r.exploration;
+  const std::string launch = launch_key(m, r.config, r.options.run.memory_model, r.options.run.max_steps);
   json j;
   j["model"] = m.name;
   j["memory_model"] = r.options.run.memory_model;
@@ -213,7 +228,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
   for (std::size_t i = 0; i < e.outcomes.size(); ++i) {
     const OutcomeSummary& o = e.outcomes[i];
     json oj{{"outcome", o.outcome.text()}, {"bad", o.bad}, {"count", o.count}};
-    artifact_json(oj, at(r.outcome_schedules, i), o.witness);
+    artifact_json(oj, at(r.outcome_schedules, i), o.witness, launch);
     outcomes.push_back(std::move(oj));
   }
   j["outcomes"] = std::move(outcomes);
@@ -227,7 +242,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
             {"where", f.finding.where},
             {"count", f.count},
             {"witness_outcome", f.witness_outcome}};
-    artifact_json(fj, at(r.finding_schedules, i), f.witness);
+    artifact_json(fj, at(r.finding_schedules, i), f.witness, launch);
     findings.push_back(std::move(fj));
   }
   j["findings"] = std::move(findings);
@@ -403,7 +418,7 @@ std::string trace_text(const models::Model& m, const RunResult& r) {
   return out;
 }
 
-json trace_json(const models::Model& m, const RunResult& r) {
+json trace_json(const models::Model& m, const RunResult& r, std::string_view launch) {
   json findings = json::array();
   for (const Finding& f : r.findings)
     findings.push_back(json{{"kind", std::string(scopesim::name(f.kind))},
@@ -418,7 +433,7 @@ json trace_json(const models::Model& m, const RunResult& r) {
               {"bad", (r.completed && r.bad) || !r.findings.empty()},
               {"findings", findings},
               {"decisions", r.log.size()},
-              {"token", log_token(r.log)}};
+              {"token", log_token(r.log, launch)}};
 }
 
 // ---- list ----

@@ -20,6 +20,12 @@ namespace scopesim::report {
 std::string_view mode_name(Mode m);                       // "exhaustive", "random", "pct"
 std::optional<Mode> parse_mode(std::string_view s);
 std::string launch_text(const models::Config& c);         // "<<<2,64>>>, 1 resident block"
+// What decides a run besides its decisions, as six base-36 digits of a hash:
+// the model, its launch (grid, block, parameters, resident blocks) and the
+// run options that change what runs (memory model, step bound). A token
+// carries it (log_token), so that a replay of another launch is refused.
+std::string launch_key(const models::Model& m, const models::Config& c, std::string_view memory_model,
+                       std::uint64_t max_steps);
 
 // One line for a schedule header and for replay's comparison: "data-race: <message>".
 std::string finding_line(const Finding& f);
@@ -84,7 +90,8 @@ nlohmann::json verdicts_json(const std::vector<VerdictRow>& rows, bool with_time
 
 // Replay: the trace lines, then the outcome, then the findings.
 std::string trace_text(const models::Model& m, const RunResult& r);
-nlohmann::json trace_json(const models::Model& m, const RunResult& r);
+// `launch`: the run's launch key (launch_key), carried by its token.
+nlohmann::json trace_json(const models::Model& m, const RunResult& r, std::string_view launch);
 
 // The model list for `scopesim list`.
 std::string list_text(const std::vector<const models::Model*>& ms);

@@ -30,7 +30,9 @@ TEST(Api, ReportOfABrokenModelCarriesATokenThatReplays) {
   EXPECT_FALSE(r.has(FindingKind::deadlock));
   ASSERT_TRUE(r.schedule().has_value());
   const std::string token = r.token();
-  EXPECT_EQ(token, log_token(*r.schedule()));
+  // The witness's decisions, then '@' and its launch's key.
+  ASSERT_NE(token.find('@'), std::string::npos) << token;
+  EXPECT_EQ(token.substr(0, token.find('@')), log_token(*r.schedule()));
   EXPECT_NE(r.describe().find(token), std::string::npos);
   EXPECT_NE(r.describe().find("scopesim::replay(\"publish.relaxed\", {.grid = 1, .block = 64"), std::string::npos);
 
@@ -99,10 +101,27 @@ TEST(Api, BadInputIsAClearError) {
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "0.1.2"), std::invalid_argument);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "v1:0.!"), std::invalid_argument);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "v1:0..1"), std::invalid_argument);
-  // A token of another launch does not fit: too few decisions, or an index out of range.
+  // A token of another launch is refused by its launch key; without the key
+  // (a token of an older scopesim) it does not fit: too few decisions, or an
+  // index out of range.
   const std::string t33 = explore("publish.relaxed", one_block(33)).token();
-  EXPECT_THROW(replay("publish.relaxed", one_block(64), t33), ReplayDivergence);
+  const auto refusal = [](const Launch& l, const std::string& token, const Options& o = {}) {
+    try {
+      replay("publish.relaxed", l, token, o);
+    } catch (const ReplayDivergence& e) {
+      return std::string(e.what());
+    }
+    return std::string("(replayed)");
+  };
+  EXPECT_NE(refusal(one_block(64), t33).find("was printed for another launch"), std::string::npos);
+  EXPECT_NE(refusal(one_block(64), t33.substr(0, t33.find('@'))).find("does not fit"), std::string::npos);
   EXPECT_THROW(replay("publish.relaxed", one_block(64), "v1:zz"), ReplayDivergence);
+  // Its own launch with another step bound: the decisions would fit, the key does not.
+  Options fewer_steps;
+  fewer_steps.run.max_steps = 19999;
+  EXPECT_NE(refusal(one_block(33), t33, fewer_steps).find("was printed for another launch"), std::string::npos);
+  EXPECT_EQ(refusal(one_block(33), t33), "(replayed)");
+  EXPECT_THROW(replay("publish.relaxed", one_block(33), t33 + "!"), std::invalid_argument);
 }
 
 // The token codec read back: the indexes of exactly the decisions that had a choice.
@@ -112,10 +131,14 @@ TEST(Api, ParseTokenInvertsLogToken) {
     std::vector<unsigned> expected;
     for (const Decision& d : f.witness)
       if (d.alternatives > 1) expected.push_back(d.index);
-    EXPECT_EQ(parse_token(log_token(f.witness)), expected);
+    EXPECT_EQ(parse_token(log_token(f.witness)).indexes, expected);
   }
-  EXPECT_EQ(parse_token("v1:"), std::vector<unsigned>{});
-  EXPECT_EQ(parse_token("v1:a.10.0"), (std::vector<unsigned>{10, 36, 0}));
+  EXPECT_EQ(parse_token("v1:").indexes, std::vector<unsigned>{});
+  EXPECT_EQ(parse_token("v1:a.10.0").indexes, (std::vector<unsigned>{10, 36, 0}));
+  EXPECT_EQ(parse_token("v1:a.10.0").launch, "");
+  EXPECT_EQ(parse_token("v1:a.10.0@k3x9q1").indexes, (std::vector<unsigned>{10, 36, 0}));
+  EXPECT_EQ(parse_token("v1:a.10.0@k3x9q1").launch, "k3x9q1");
+  EXPECT_EQ(parse_token("v1:@k3x9q1").indexes, std::vector<unsigned>{});
 }
 
 // A property that does not hold: "publish.relaxed permits no bad outcome" over
