@@ -89,10 +89,12 @@ struct Region {
   void clear() { begin = end = 0; }
 };
 
-// A read's program point, the thread's local state there, and its location.
+// A read's program point, the thread's local state there, and its location;
+// or, not `keyed`, its spot: its program point and location only (state 0).
 struct SpinKey {
   std::uint64_t where, state;
   std::uintptr_t addr;
+  bool keyed;
   auto operator<=>(const SpinKey&) const = default;
 };
 
@@ -135,10 +137,22 @@ struct SimThread {
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
   std::size_t settled_reads = 0;  // of its reads, the first this many no spin wait can count any more
+  // A visit is keyed (its state hashed, Run::local_state) only once a second
+  // read comes to its spot with the same `mods`, as most reads are the first
+  // at theirs: the spot's entry (its SpinKey not `keyed`) holds the first
+  // read there since `mods` last changed, and that read's state (registers,
+  // then stack words), kept to be hashed if a second read comes. (An entry of
+  // an earlier `mods` is dead: the next read at its spot takes it over, and
+  // its words, which it overwrites where they suffice, as at one program
+  // point they usually do.)
   struct Visit {
     WriteId write;
+    std::uint32_t state_words;  // a spot's entry: of `state`, those kept (0: Event::caller_frame unknown)
     std::uint64_t mods;
     std::size_t read_index;
+    std::uint64_t* state;           // a spot's entry: in the run's scratch memory
+    std::uint32_t state_capacity;   // a spot's entry: of `state`
+    bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
   std::pmr::map<SpinKey, Visit> visits;
   // Every read, in order: its location and how many writes to it existed then.
@@ -910,13 +924,19 @@ class Run final : public Door, public HostApi {
   // SimThread), and its callee-saved registers (Event::registers: hashed
   // here, for a read only, not for every event). Identical state means an
   // identical future until it reads something new.
+  static std::uint64_t local_state(const Event& e, const void* body_frame) {
+    if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
+    return state_hash(e.registers, static_cast<const std::uint64_t*>(e.caller_frame),
+                      static_cast<const std::uint64_t*>(body_frame));
+  }
+  // The hash of registers `r` (Event::saved_registers of them) and stack
+  // words [w, end).
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
 #if defined(__GNUC__) && !defined(__clang__)
   [[gnu::optimize("no-tree-vectorize")]]
 #endif
-  static std::uint64_t local_state(const Event& e, const void* body_frame) {
-    if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
+  static std::uint64_t state_hash(const std::uint64_t* r, const std::uint64_t* w, const std::uint64_t* end) {
     // The registers, then the stack. Four lanes, word k into lane k % 4, so
     // that their multiplies overlap; the lanes are mixed in at the end.
     // (Only equal states matter: spin visits are looked up by SpinKey, never
@@ -927,7 +947,6 @@ class Run final : public Door, public HostApi {
     std::uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL,
                   h3 = 0x94d049bb133111ebULL;
     static_assert(Event::saved_registers == 7);
-    const std::uint64_t* r = e.registers;
     h0 = step(h0, r[0]);
     h1 = step(h1, r[1]);
     h2 = step(h2, r[2]);
@@ -935,8 +954,6 @@ class Run final : public Door, public HostApi {
     h0 = step(h0, r[4]);
     h1 = step(h1, r[5]);
     h2 = step(h2, r[6]);
-    const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
-    const auto* end = static_cast<const std::uint64_t*>(body_frame);
     for (; end - w >= 4; w += 4) {
       h0 = step(h0, w[0]);
       h1 = step(h1, w[1]);
@@ -947,6 +964,27 @@ class Run final : public Door, public HostApi {
     if (w < end) h1 = step(h1, *w++);
     if (w < end) h2 = step(h2, *w++);
     return step(step(step(h0, h1), h2), h3);
+  }
+  // The state of a spot's first read since `mods` changed, kept unhashed in
+  // the spot's entry (SimThread::Visit), and its hash once a second comes.
+  static void keep_state(SimThread& t, SimThread::Visit& spot, const Event& e) {
+    spot.state_words = 0;
+    if (e.caller_frame == nullptr || t.body_frame == nullptr) return;
+    const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
+    const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
+    const auto words = static_cast<std::uint32_t>(Event::saved_registers + (end - w));
+    if (words > spot.state_capacity) {
+      spot.state = std::pmr::polymorphic_allocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
+      spot.state_capacity = words;
+    }
+    std::copy_n(e.registers, Event::saved_registers, spot.state);
+    std::copy(w, end, spot.state + Event::saved_registers);
+    spot.state_words = words;
+  }
+  static std::uint64_t kept_state(const SimThread::Visit& spot) {
+    if (spot.state_words == 0) return 0;
+    const std::uint64_t* r = spot.state;
+    return state_hash(r, r + Event::saved_registers, r + spot.state_words);
   }
 
   // An event of `t` other than a read (a write, a barrier, __syncwarp).
@@ -969,15 +1007,37 @@ class Run final : public Door, public HostApi {
   // is skipped; with nothing else to read, the thread waits for a new write.
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   WriteId choose_read(const MemOp& m, const Event& e) {
-    const SpinKey vkey{where_key(e.where), local_state(e, threads_[cur_].body_frame), e.addr};
+    // The first read at its spot since `mods` changed repeats nothing: its
+    // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
+    // both.
+    SimThread::Visit* first = nullptr;
+    SpinKey vkey{where_key(e.where), 0, e.addr, false};
+    {
+      SimThread& t = threads_[cur_];
+      auto spot = t.visits.lower_bound(vkey);
+      const bool known = spot != t.visits.end() && spot->first == vkey;
+      if (known && spot->second.mods == t.mods) {
+        if (!spot->second.repeated)
+          t.visits.insert_or_assign({vkey.where, kept_state(spot->second), vkey.addr, true}, spot->second);
+        spot->second.repeated = true;
+        vkey.state = local_state(e, t.body_frame);
+        vkey.keyed = true;
+      } else {
+        if (!known) spot = t.visits.emplace_hint(spot, vkey, SimThread::Visit{});
+        first = &spot->second;
+        first->mods = t.mods;
+        first->repeated = false;
+        keep_state(t, *first, e);
+      }
+    }
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
     WriteId waited_past = 0;
     for (;;) {
       SimThread& t = threads_[cur_];
       std::vector<WriteId>& cand = cand_;
       const Readable seen = readable(m, e, cand);
-      // (Where the key is, or goes: one search of the map per read.)
-      const auto visit = t.visits.lower_bound(vkey);
+      // (Where the key is, or goes: one search of the map per repeated read.)
+      const auto visit = first != nullptr ? t.visits.end() : t.visits.lower_bound(vkey);
       const bool visited = visit != t.visits.end() && visit->first == vkey;
       bool spinning = false;
       if (visited && visit->second.mods == t.mods &&
@@ -1034,8 +1094,11 @@ class Run final : public Door, public HostApi {
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = made_by(w);
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
-      const SimThread::Visit now{w, t.mods, t.reads.size()};
-      if (visited)
+      const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
+      if (first != nullptr) {
+        first->write = now.write;
+        first->read_index = now.read_index;
+      } else if (visited)
         visit->second = now;
       else
         t.visits.emplace_hint(visit, vkey, now);
