@@ -163,7 +163,8 @@ class Dpor final : public Chooser {
   struct Node {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    std::vector<StepShape> shapes;
+    std::vector<StepShape> shapes;  // thread decisions: each alternative's next step (the taken
+                                    // ones' as they turned out); value decisions: none
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
@@ -176,10 +177,11 @@ class Dpor final : public Chooser {
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
-    // Back to a new node, its containers keeping their capacity: every field above.
+    // Back to a new node, its containers keeping their capacity: every field
+    // above but keys and shapes, which choose() overwrites (left as they
+    // were, so that a node of the arity of the one before it here resizes
+    // nothing).
     void clear() {
-      keys.clear();
-      shapes.clear();
       banned.clear();
       suspect.clear();
       since = 0;
@@ -244,8 +246,11 @@ class Dpor final : public Chooser {
     }
     Node& n = stack_.add();
     n.kind = p.kind;
-    n.keys = p.keys;
-    n.shapes = p.shapes;
+    overwrite(n.keys, p.keys);
+    if (p.kind == ChoiceKind::thread)
+      overwrite(n.shapes, p.shapes);
+    else
+      n.shapes.clear();
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) {
       // The read of a half-asleep thread: older writes are suspect.
@@ -685,6 +690,15 @@ class Dpor final : public Chooser {
     const std::vector<Step>& steps_;
     const Buffers& b_;
   };
+
+  // `to` as a copy of `from`, resized in place (no call where the size is
+  // the one `to` had, as most often for a reused node) and copied whole:
+  // vector::operator= is out of line, and checks size and capacity anew.
+  template <class T>
+  static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
+    to.resize(from.size());
+    std::copy(from.begin(), from.end(), to.begin());
+  }
 
   // `v` as n zeros: cleared and grown, so that they are written by the
   // vector's value-initialization (a memset) however the call is inlined.
