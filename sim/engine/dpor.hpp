@@ -425,22 +425,23 @@ class Dpor final : public Chooser {
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
-    // it the RMW falls on.
+    // it the RMW falls on. And loads of a location their thread reads more
+    // than once in the run: run earlier, with fewer writes to choose from, a
+    // spin wait may repeat them. (One pass over the run's reads finds both.)
     std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
     zeros(rmw_source, n);
-    for (std::size_t j = 0; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
-          r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
-        rmw_source[r.steps[j].reads_from - 1] = 1;
-    // Loads of a location their thread reads more than once in the run: run
-    // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
     zeros(reads, places.count * columns.width);
     const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
       return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
     };
-    for (std::size_t j = 0; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of(j);
+    for (std::size_t j = 0; j < n; ++j) {
+      const Step& s = r.steps[j];
+      if (!s.shape.reads) continue;
+      if (s.shape.addr != 0) ++reads_of(j);
+      if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+        rmw_source[s.reads_from - 1] = 1;
+    }
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise, or whose races with
     // commuting RMWs rested on a reader this run does not repeat (or on there
