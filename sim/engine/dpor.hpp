@@ -163,7 +163,8 @@ class Dpor final : public Chooser {
   struct Node {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    std::vector<StepShape> shapes;
+    std::vector<StepShape> shapes;  // thread decisions: each alternative's next step (the taken
+                                    // ones' as they turned out); value decisions: none
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
@@ -176,10 +177,11 @@ class Dpor final : public Chooser {
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node
     std::uint64_t actor = 0;
-    // Back to a new node, its containers keeping their capacity: every field above.
+    // Back to a new node, its containers keeping their capacity: every field
+    // above but keys and shapes, which choose() overwrites (left as they
+    // were, so that a node of the arity of the one before it here resizes
+    // nothing).
     void clear() {
-      keys.clear();
-      shapes.clear();
       banned.clear();
       suspect.clear();
       since = 0;
@@ -244,8 +246,11 @@ class Dpor final : public Chooser {
     }
     Node& n = stack_.add();
     n.kind = p.kind;
-    n.keys = p.keys;
-    n.shapes = p.shapes;
+    overwrite(n.keys, p.keys);
+    if (p.kind == ChoiceKind::thread)
+      overwrite(n.shapes, p.shapes);
+    else
+      n.shapes.clear();
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) {
       // The read of a half-asleep thread: older writes are suspect.
@@ -420,22 +425,23 @@ class Dpor final : public Chooser {
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
-    // it the RMW falls on.
+    // it the RMW falls on. And loads of a location their thread reads more
+    // than once in the run: run earlier, with fewer writes to choose from, a
+    // spin wait may repeat them. (One pass over the run's reads finds both.)
     std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
     zeros(rmw_source, n);
-    for (std::size_t j = 0; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && r.steps[j].reads_from != Step::unknown &&
-          r.steps[j].reads_from > 0 && r.steps[j].reads_from <= n)
-        rmw_source[r.steps[j].reads_from - 1] = 1;
-    // Loads of a location their thread reads more than once in the run: run
-    // earlier, with fewer writes to choose from, a spin wait may repeat them.
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
     zeros(reads, places.count * columns.width);
     const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
       return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
     };
-    for (std::size_t j = 0; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.addr != 0) ++reads_of(j);
+    for (std::size_t j = 0; j < n; ++j) {
+      const Step& s = r.steps[j];
+      if (!s.shape.reads) continue;
+      if (s.shape.addr != 0) ++reads_of(j);
+      if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+        rmw_source[s.reads_from - 1] = 1;
+    }
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise, or whose races with
     // commuting RMWs rested on a reader this run does not repeat (or on there
@@ -685,6 +691,15 @@ class Dpor final : public Chooser {
     const std::vector<Step>& steps_;
     const Buffers& b_;
   };
+
+  // `to` as a copy of `from`, resized in place (no call where the size is
+  // the one `to` had, as most often for a reused node) and copied whole:
+  // vector::operator= is out of line, and checks size and capacity anew.
+  template <class T>
+  static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
+    to.resize(from.size());
+    std::copy(from.begin(), from.end(), to.begin());
+  }
 
   // `v` as n zeros: cleared and grown, so that they are written by the
   // vector's value-initialization (a memset) however the call is inlined.
