@@ -3,6 +3,7 @@
 // operation becomes one `perform(Event)` call that returns the value read (or
 // 0). Code running outside the simulator (no door) touches no simulated memory.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/core/event.hpp"
@@ -24,13 +25,27 @@ class Door {
   virtual std::uint64_t perform(const Event& e) = 0;
   virtual const Coords& coords() const = 0;
   // Is this address simulated memory (an allocation or its guard zone)? Other
-  // addresses (locals on a fiber's stack) are the thread's own.
-  virtual bool simulated(const void* p) const = 0;
+  // addresses (locals on a fiber's stack) are the thread's own. Every plain
+  // access asks: answered inline, from the range the engine gave (simulate()).
+  bool simulated(const void* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    return a >= simulated_begin_ && a < simulated_end_;
+  }
   // The last event the calling thread performed, as a token for
   // result_discarded(): the kernel dropped the value that RMW event returned
   // without reading it (the dialect's rmw_result).
   virtual std::uint64_t last_event() const { return 0; }
   virtual void result_discarded(std::uint64_t event) { (void)event; }
+
+ protected:
+  // Simulated memory is [begin, end) (none before the first call).
+  void simulate(const void* begin, std::size_t bytes) {
+    simulated_begin_ = reinterpret_cast<std::uintptr_t>(begin);
+    simulated_end_ = simulated_begin_ + bytes;
+  }
+
+ private:
+  std::uintptr_t simulated_begin_ = 0, simulated_end_ = 0;
 };
 
 namespace detail {
