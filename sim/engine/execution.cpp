@@ -691,18 +691,15 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- events ----
-  // `e` and its lowering (lower(e)).
+  // `e` and its lowering (lower(e)). Only a dispatch: the events other than
+  // accesses (nearly every step) run out of line, so that an access passes
+  // through no frame of execute() (no registers saved and restored).
   std::uint64_t execute(const Event& e, const Lowering& low) {
-    SimThread& t = threads_[cur_];
     switch (e.kind) {
       case EventKind::load:
       case EventKind::store:
       case EventKind::rmw: return access(e, low);
-      case EventKind::fence: {
-        for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
-        trace(t, [&] { return text(e); });
-        return 0;
-      }
+      case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
       case EventKind::syncwarp:
       case EventKind::shfl:
@@ -713,8 +710,13 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
   }
+  // A fence that orders memory (a fence.sc is a step; others are local).
+  [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
+    for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
+    trace(threads_[cur_], [&] { return text(e); });
+  }
 
-  std::uint64_t shared(const Event& e) {
+  [[gnu::noinline]] std::uint64_t shared(const Event& e) {
     SimThread& t = threads_[cur_];
     auto key = std::make_pair(e.addr, t.block);
     auto it = shared_.find(key);
@@ -1114,7 +1116,7 @@ class Run final : public Door, public HostApi {
                 {t.name}, {describe(e.where)});
   }
 
-  void barrier(const Event& e) {
+  [[gnu::noinline]] void barrier(const Event& e) {
     SimThread& t = threads_[cur_];
     Block& b = blocks_[t.block];
     // semantics.md, "Barriers": every thread of the block executes the same
@@ -1162,7 +1164,7 @@ class Run final : public Door, public HostApi {
   // include the caller (semantics.md, findings: barrier divergence). Only
   // __syncwarp orders memory; a shuffle or ballot exchanges registers and
   // orders nothing (catalogue: warp.shfl_is_not_a_fence).
-  std::uint64_t warp_collective(const Event& e) {
+  [[gnu::noinline]] std::uint64_t warp_collective(const Event& e) {
     SimThread& t = threads_[cur_];
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
@@ -1348,7 +1350,7 @@ class Run final : public Door, public HostApi {
 
   // A stream_op event: the host enqueues (a new thread will perform the
   // operation, its view the host's now), or an operation's thread starts it.
-  void stream_operation(const Event& e) {
+  [[gnu::noinline]] void stream_operation(const Event& e) {
     SimThread& t = threads_[cur_];
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
@@ -1445,7 +1447,7 @@ class Run final : public Door, public HostApi {
 
   // A wait event, scheduled once wait_over(): the waiter learns everything
   // the finished work did.
-  void wait(const Event& e) {
+  [[gnu::noinline]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     std::vector<ThreadId>& from = from_;
     from.clear();
