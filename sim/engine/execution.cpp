@@ -519,26 +519,31 @@ class Run final : public Door, public HostApi {
   void advance(ThreadId id) {
     cur_ = id;
     const fiber::Status s = pool_.resume(threads_[id].fiber);
-    SimThread& t = threads_[id];
     if (s == fiber::Status::finished) {
       exit_thread(id);
     } else if (s == fiber::Status::overran) {
       overran(threads_[id]);
     } else if (s == fiber::Status::faulted) {
-      const std::string why = pool_.fault(threads_[id].fiber);
-      if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
-        add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
-        fault_ = {FindingKind::kernel_fault, ""};
-      } else {
-        // Where it was: after its last event; a thread that faulted before
-        // any has no position but the fault's own.
-        const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
-        const std::string after = placed ? " after " + describe(t.pending.where) : "";
-        add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
-                    placed ? std::vector<std::string>{describe(t.pending.where)} : std::vector<std::string>{});
-      }
-      exit_thread(id);
+      faulted(id);
     }
+  }
+
+  // The thread faulted: a finding, and it ends. (Out of line: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void faulted(ThreadId id) {
+    SimThread& t = threads_[id];
+    const std::string why = pool_.fault(t.fiber);
+    if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
+      add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
+      fault_ = {FindingKind::kernel_fault, ""};
+    } else {
+      // Where it was: after its last event; a thread that faulted before
+      // any has no position but the fault's own.
+      const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
+      const std::string after = placed ? " after " + describe(t.pending.where) : "";
+      add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
+                  placed ? std::vector<std::string>{describe(t.pending.where)} : std::vector<std::string>{});
+    }
+    exit_thread(id);
   }
 
   // The thread ran past RunOptions::local_time_limit without an event.
