@@ -468,10 +468,15 @@ class Run final : public Door, public HostApi {
     try {
       t.fiber = pool_.create(&Run::run_current, this, reads);
     } catch (const std::exception& e) {
-      reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
+      no_fiber(id, e);
       return;
     }
     ready(id, State::fresh);
+  }
+  // The pool could not give thread `id` a fiber: a limit of the simulator.
+  // (Out of line, with its text: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void no_fiber(ThreadId id, const std::exception& e) {
+    reach_limit(std::string(e.what()) + " (for thread " + std::to_string(id + 1) + " of the run)");
   }
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
