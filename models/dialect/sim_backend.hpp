@@ -64,7 +64,13 @@ T value(std::uint64_t b) {
   return v;
 }
 
-Door& door();  // the running thread's door; throws if called outside the simulator
+[[noreturn]] void no_door();  // throws: a dialect operation ran outside the simulator
+// The running thread's door (inline: every dialect operation asks).
+inline Door& door() {
+  Door* d = current_door();
+  if (d == nullptr) [[unlikely]] no_door();
+  return *d;
+}
 
 // Hands `e` to the engine with the caller's local state (Event::caller_frame).
 std::uint64_t perform(const Event& e);
