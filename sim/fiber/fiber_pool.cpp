@@ -375,6 +375,7 @@ Status FiberPool::resume(Id id) {
 }
 
 void FiberPool::limit_slices(double seconds) {
+  install_handlers();  // (SIGXCPU's default action would end the process)
   running.limit.store(seconds, std::memory_order_relaxed);
   if (seconds > 0) Watchdog::get().watch(&running);
 }
