@@ -533,6 +533,9 @@ class Run final : public Door, public HostApi {
     }
   }
 
+  // Has `t` made an event (`pending`, its last, names where)?
+  static bool has_event(const SimThread& t) { return t.pending.where.file != nullptr || t.pending.where.pc != 0; }
+
   // The thread faulted: a finding, and it ends. (Out of line: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void faulted(ThreadId id) {
     SimThread& t = threads_[id];
@@ -543,7 +546,7 @@ class Run final : public Door, public HostApi {
     } else {
       // Where it was: after its last event; a thread that faulted before
       // any has no position but the fault's own.
-      const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
+      const bool placed = has_event(t);
       const std::string after = placed ? " after " + describe(t.pending.where) : "";
       add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
                   placed ? std::vector<std::string>{describe(t.pending.where)} : std::vector<std::string>{});
@@ -555,9 +558,8 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::cold]] void overran(const SimThread& t) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", o_->local_time_limit);
-    const bool placed = t.pending.where.file != nullptr || t.pending.where.pc != 0;
     reach_limit(t.name + " ran " + seconds + " s of CPU time " +
-                (placed ? "after " + describe(t.pending.where) : std::string("from its start")) +
+                (has_event(t) ? "after " + describe(t.pending.where) : std::string("from its start")) +
                 " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
                 "locals alone never ends (if it is only slow, raise --local-time-limit)");
   }
