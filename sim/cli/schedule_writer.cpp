@@ -1,5 +1,7 @@
 #include "sim/cli/schedule_writer.hpp"
 
+#include "sim/core/text_hash.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -16,14 +18,7 @@ namespace scopesim::cli {
 
 namespace fs = std::filesystem;
 
-std::string text_hash(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return fmt::format("{:016x}", h);
-}
+std::string text_hash(std::string_view text) { return fmt::format("{:016x}", hash_of(text)); }
 
 std::string source_hash(const models::Model& m) {
   if (const std::string_view h = models::source_hash(m.source); !h.empty()) return std::string(h);

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/text_hash.hpp"
+
 namespace scopesim {
 namespace {
 
@@ -373,16 +375,12 @@ Schedule parse_schedule(std::string_view text) {
 }
 
 std::uint64_t trace_hash(const std::vector<std::string>& trace) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  auto feed = [&h](unsigned char c) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  };
+  TextHash h;
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (i > 0) feed('\n');
-    for (char c : trace[i]) feed(static_cast<unsigned char>(c));
+    if (i > 0) h.feed("\n");
+    h.feed(trace[i]);
   }
-  return h;
+  return h.value;
 }
 
 }  // namespace scopesim

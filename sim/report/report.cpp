@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/text_hash.hpp"
+
 namespace scopesim::report {
 namespace {
 
@@ -128,8 +130,7 @@ std::string launch_key(const models::Model& m, const models::Config& c, std::str
   std::string what =
       fmt::format("{}|{}|{}|{}|{}|{}|", m.name, c.grid, c.block, c.resident_blocks, memory_model, max_steps);
   for (const auto& [name, value] : c.params) what += fmt::format("{}={};", name, value);
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (const char ch : what) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+  std::uint64_t h = hash_of(what);
   std::string key;
   for (int k = 0; k < 6; ++k, h /= 36) key += "0123456789abcdefghijklmnopqrstuvwxyz"[h % 36];
   return key;
