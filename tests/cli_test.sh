@@ -86,6 +86,22 @@ fi
 # bad input: exit 2 with a one-line message, never a crash.
 expect_code 2 "unknown model" -- "$bin" explore no.such.model
 grep -q "unknown model" err.txt && pass || fail "unknown model message"
+# Under --json an error is also one JSON document on stdout, {"error": MESSAGE}: for an input error, an
+# option that does not parse, and an error of a subcommand with its own handling (litmus, compare).
+json_error() {  # DESCRIPTION WORDS...: the command exits 2 and stdout is {"error": ...} naming WORDS
+  local what=$1 words=$2; shift 2
+  "$@" >out.json 2>err.txt
+  local rc=$?
+  python3 -c 'import json, sys; e = json.load(open("out.json"))["error"]; sys.exit(0 if sys.argv[1] in e else 1)' "$words" &&
+    [ "$rc" = 2 ] && grep -qF -- "$words" err.txt && pass || fail "$what: not exit 2 with {\"error\": ...} on stdout (rc $rc)"
+}
+json_error "explore --json, unknown model" "unknown model 'no.such.model'" "$bin" explore no.such.model --json
+json_error "explore --json, a bad option" "--jobs: must be" "$bin" explore publish.relaxed --json --jobs 0
+json_error "replay --json, no such file" "cannot read 'no-such.schedule'" "$bin" replay no-such.schedule --json
+json_error "litmus --json, a replay of no file" "--replay takes exactly one litmus FILE" \
+  "$bin" litmus --json --replay x.schedule a.litmus b.litmus
+json_error "compare --json, no results" "cannot read 'no-such.jsonl'" "$bin" compare --all --gpu no-such.jsonl --json
+"$bin" explore no.such.model >out.txt 2>/dev/null; [ ! -s out.txt ] && pass || fail "without --json, an error prints nothing on stdout"
 # A launch larger than the kernel's shared tile (256 elements) is refused, not explored.
 expect_code 2 "a block larger than tile's shared array" -- "$bin" explore tile.barrier --block 512
 grep -q "tile.barrier <<<1,512>>>: tile holds at most 256 threads per block" err.txt && pass || fail "tile block message"

@@ -152,7 +152,7 @@ int run_compare(const CompareSettings& s) {
                                    z == sanitizer.end() ? nullptr : &z->second));
     }
     if (s.json)
-      fmt::print("{}\n", report::compare_json(cs).dump(2));
+      print_json(report::compare_json(cs));
     else if (s.markdown)
       fmt::print("{}", report::compare_markdown(cs, command_line(s)));
     else
@@ -160,8 +160,7 @@ int run_compare(const CompareSettings& s) {
     const bool failed = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty() || c.gpu_failed(); });
     return failed ? 1 : 0;
   } catch (const UsageError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "scopesim: {}\n", e.what());
+    report_error(std::string("scopesim: ") + e.what(), e.what());
     return 2;
   }
 }

@@ -89,8 +89,22 @@ std::string read_text(const std::string& path) {
   return text;
 }
 
+namespace {
+bool json_errors = false;
+bool json_printed = false;
+}  // namespace
+
 void print_json(const nlohmann::json& j) {
   fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  json_printed = true;
+}
+
+void errors_as_json(bool on) { json_errors = on; }
+
+void report_error(const std::string& line, const std::string& message) {
+  if (json_errors && !json_printed) print_json({{"error", one_line(message)}});
+  std::fflush(stdout);
+  fmt::print(stderr, "{}\n", one_line(line));
 }
 
 std::vector<const models::Model*> sorted_models() {

@@ -45,6 +45,13 @@ std::string read_text(const std::string& path);
 // JSON on stdout: sorted keys, two-space indent, invalid UTF-8 replaced (never a throw).
 void print_json(const nlohmann::json& j);
 
+// An error that ends the command with exit 2: `line` on stderr, after what
+// stdout has so far. When the command line asked for JSON (errors_as_json)
+// and stdout has no JSON yet, also {"error": MESSAGE} on stdout, so that a
+// script reading stdout always gets one JSON document.
+void report_error(const std::string& line, const std::string& message);
+void errors_as_json(bool on);
+
 std::vector<const models::Model*> sorted_models();
 // UsageError naming the unknown model.
 const models::Model& find_model(const std::string& name);

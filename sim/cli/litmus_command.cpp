@@ -351,13 +351,13 @@ struct Loaded {
 };
 
 // The error of one file, on stderr after what stdout has so far; the others go on.
-void report_error(const std::string& what) {
+void report_file_error(const std::string& what) {
   std::fflush(stdout);
   fmt::print(stderr, "scopesim: {}\n", one_line(what));
 }
 
 // For --print and --emit-cuda, which write no verdict: why a test is left out.
-void report_unsupported(const Loaded& t) { report_error(t.file + ": unsupported: " + t.unsupported); }
+void report_unsupported(const Loaded& t) { report_file_error(t.file + ": unsupported: " + t.unsupported); }
 
 // ---- the GPU cross-check ----
 
@@ -421,7 +421,7 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   std::vector<std::pair<const Loaded*, std::string>> chosen;
   for (const Loaded& t : tests) {
     if (!t.error.empty()) {
-      report_error(t.error);
+      report_file_error(t.error);
       rc = 2;
       continue;
     }
@@ -529,7 +529,7 @@ int run(const Options& o) {
     int rc = 0;
     for (const Loaded& t : tests) {
       if (!t.error.empty()) {
-        report_error(t.error);
+        report_file_error(t.error);
         rc = 2;
       } else if (!t.unsupported.empty()) {
         report_unsupported(t);
@@ -555,7 +555,7 @@ int run(const Options& o) {
   std::vector<std::string> unsupported;
   for (const Loaded& t : tests) {
     if (!t.error.empty()) {
-      report_error(t.error);
+      report_file_error(t.error);
       malformed = true;
       if (o.json) all.push_back({{"file", t.file}, {"error", t.error}});
       continue;
@@ -675,8 +675,7 @@ Command add_litmus_command(CLI::App& app) {
     try {
       return run(*o);
     } catch (const std::exception& e) {
-      std::fflush(stdout);
-      fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));
+      report_error(std::string("scopesim: ") + e.what(), e.what());
       return 2;
     }
   }};

@@ -2,7 +2,8 @@
 // Exit codes, for every subcommand: 0 = nothing bad (explore, replay) / every
 // verdict as expected (check); 1 = a bad outcome or finding (explore, replay) /
 // some verdict not as expected (check); 2 = usage or input error, printed as
-// one line on stderr. No exception leaves main. Output on stdout is a pure
+// one line on stderr (and, under --json, as a JSON object on stdout:
+// report_error()). No exception leaves main. Output on stdout is a pure
 // function of the options (times only in text, or in JSON with --times).
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -298,8 +299,12 @@ int run_cli(int argc, char** argv) {
       "the model's postcondition and the findings (races, barrier divergence, deadlock, non-termination), and "
       "writes a schedule file for each that `scopesim replay` reproduces.\n\n"
       "Exit codes: 0 = nothing bad found / every verdict as expected; 1 = a bad outcome or finding / a verdict "
-      "not as expected; 2 = usage or input error.",
+      "not as expected; 2 = usage or input error (one line on stderr; with --json also {\"error\": MESSAGE} on "
+      "stdout).",
       "scopesim");
+  // --json anywhere before "--", even where the arguments do not parse: an error is JSON too.
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+    if (std::strcmp(argv[i], "--json") == 0) errors_as_json(true);
   app.require_subcommand(1, 1);
   app.set_version_flag("--version", "scopesim 0.1.0");
 
@@ -390,7 +395,7 @@ int run_cli(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::string where = app.get_subcommands().empty() ? "scopesim --help"
                                                       : "scopesim " + app.get_subcommands()[0]->get_name() + " --help";
-    fmt::print(stderr, "scopesim: {} (see '{}')\n", one_line(e.what()), where);
+    report_error(fmt::format("scopesim: {} (see '{}')", e.what(), where), e.what());
     return kError;
   }
 
@@ -418,8 +423,7 @@ int run_cli(int argc, char** argv) {
     for (const cli::Command& c : commands)
       if (*c.app) return c.run();
   } catch (const UsageError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "scopesim: {}\n", one_line(e.what()));
+    report_error(std::string("scopesim: ") + e.what(), e.what());
     return kError;
   }
   return kError;
@@ -439,11 +443,9 @@ int main(int argc, char** argv) {
   try {
     return flushed(run_cli(argc, argv));
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "scopesim: error: {}\n", one_line(e.what()));
+    report_error(std::string("scopesim: error: ") + e.what(), e.what());
   } catch (...) {
-    std::fflush(stdout);
-    fmt::print(stderr, "scopesim: error: unknown exception\n");
+    report_error("scopesim: error: unknown exception", "unknown exception");
   }
   return kError;
 }
