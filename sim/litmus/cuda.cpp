@@ -36,6 +36,31 @@ std::string operand(const Operand& o) {
 
 std::string signed_operand(const Operand& o) { return o.reg ? reg_var(*o.reg) : "(" + std::to_string(o.value) + ")"; }
 
+// A local operation's value as the simulator computes it (interpreter.cpp):
+// wrapping 32-bit arithmetic; division, remainder and shift right signed
+// unless .u32; shifts clamped to 32 bits (C++ leaves longer ones undefined).
+std::string local_expression(const Instr& in) {
+  const std::string a = operand(in.a), b = operand(in.b);
+  const bool is_signed = !in.is_unsigned;
+  switch (in.local) {
+    case LocalOp::add: return "(int)(" + a + " + " + b + ")";
+    case LocalOp::sub: return "(int)(" + a + " - " + b + ")";
+    case LocalOp::mul: return "(int)(" + a + " * " + b + ")";
+    case LocalOp::div:
+      return is_signed ? signed_operand(in.a) + " / " + signed_operand(in.b) : "(int)(" + a + " / " + b + ")";
+    case LocalOp::rem:
+      return is_signed ? signed_operand(in.a) + " % " + signed_operand(in.b) : "(int)(" + a + " % " + b + ")";
+    case LocalOp::and_: return "(int)(" + a + " & " + b + ")";
+    case LocalOp::or_: return "(int)(" + a + " | " + b + ")";
+    case LocalOp::xor_: return "(int)(" + a + " ^ " + b + ")";
+    case LocalOp::shl: return "(int)(" + b + " >= 32u ? 0u : " + a + " << (" + b + " & 31u))";
+    case LocalOp::shr:
+      return is_signed ? signed_operand(in.a) + " >> (" + b + " >= 31u ? 31u : " + b + ")"
+                       : "(int)(" + b + " >= 32u ? 0u : " + a + " >> (" + b + " & 31u))";
+  }
+  return "0";
+}
+
 std::string qualifiers(const Instr& in) {
   if (in.is_volatile) return ".volatile";
   if (in.sem == Sem::weak) return ".weak";
@@ -204,16 +229,9 @@ class Emitter {
              " %0, %1;\" :: \"r\"(" + operand(in.a) + "), \"r\"(" + count + ") : \"memory\");" + comment);
         break;
       }
-      case Op::local: {
-        static const char* ops[] = {"+", "-", "*", "/"};
-        const std::string op = ops[static_cast<int>(in.local)];
-        // Wrapping 32-bit arithmetic, signed division unless .u32: as the simulator computes them.
-        if (in.local == LocalOp::div && !in.is_unsigned)
-          line(reg_var(in.reg) + " = " + signed_operand(in.a) + " / " + signed_operand(in.b) + ";" + comment);
-        else
-          line(reg_var(in.reg) + " = (int)(" + operand(in.a) + " " + op + " " + operand(in.b) + ");" + comment);
+      case Op::local:
+        line(reg_var(in.reg) + " = " + local_expression(in) + ";" + comment);
         break;
-      }
       case Op::label:
         seen_labels_.insert(in.label);
         out_ << "  " << label(t, in.label) << ":;\n";

@@ -5,6 +5,7 @@
 // so the engine, the memory model, the explorer and schedule files treat a
 // litmus test like any kernel. Registers live on the thread's fiber; the ones
 // the condition names are stored to result cells when the thread ends.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -173,10 +174,24 @@ class Interpreter {
       case LocalOp::sub: return static_cast<std::int32_t>(a - b);
       case LocalOp::mul: return static_cast<std::int32_t>(a * b);
       case LocalOp::div:
-        if (b == 0 || (!in.is_unsigned && operand(in.a) == INT32_MIN && operand(in.b) == -1))
-          throw std::runtime_error(t_.name + " divides by " + std::to_string(operand(in.b)) + " at " + p_.file + ":" +
+      case LocalOp::rem: {
+        const std::int32_t sa = operand(in.a), sb = operand(in.b);
+        if (b == 0 || (!in.is_unsigned && sa == INT32_MIN && sb == -1))
+          throw std::runtime_error(t_.name + " divides by " + std::to_string(sb) + " at " + p_.file + ":" +
                                    std::to_string(w.line));
-        return in.is_unsigned ? static_cast<std::int32_t>(a / b) : operand(in.a) / operand(in.b);
+        if (in.local == LocalOp::div) return in.is_unsigned ? static_cast<std::int32_t>(a / b) : sa / sb;
+        return in.is_unsigned ? static_cast<std::int32_t>(a % b) : sa % sb;
+      }
+      case LocalOp::and_: return static_cast<std::int32_t>(a & b);
+      case LocalOp::or_: return static_cast<std::int32_t>(a | b);
+      case LocalOp::xor_: return static_cast<std::int32_t>(a ^ b);
+      // PTX clamps a shift to the register's 32 bits: a left shift by 32 or
+      // more gives 0, as does an unsigned right shift; a signed right shift
+      // fills with the sign bit.
+      case LocalOp::shl: return b >= 32 ? 0 : static_cast<std::int32_t>(a << b);
+      case LocalOp::shr:
+        if (in.is_unsigned) return b >= 32 ? 0 : static_cast<std::int32_t>(a >> b);
+        return operand(in.a) >> std::min(b, 31u);
     }
     return 0;
   }

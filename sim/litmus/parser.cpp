@@ -77,6 +77,11 @@ std::optional<std::int64_t> number(std::string_view s) {
   return l->value;
 }
 
+// The register arithmetic's mnemonics (REG, A, B: no memory access).
+const std::map<std::string, LocalOp, std::less<>> local_ops{
+    {"add", LocalOp::add}, {"sub", LocalOp::sub},  {"mul", LocalOp::mul},  {"div", LocalOp::div}, {"rem", LocalOp::rem},
+    {"and", LocalOp::and_}, {"or", LocalOp::or_}, {"xor", LocalOp::xor_}, {"shl", LocalOp::shl}, {"shr", LocalOp::shr}};
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& file) : file_(file) {
@@ -504,10 +509,12 @@ class Parser {
         fail(lineno(), "'" + mnemonic + "': barrier id " + std::to_string(in.a.value) + " is not from 0 to 15");
       if (in.has_count && !in.b.reg && in.b.value < 1)
         fail(lineno(), "'" + mnemonic + "': thread count " + std::to_string(in.b.value) + " is not positive");
-    } else if (head == "add" || head == "sub" || head == "mul" || head == "div") {
+    } else if (const auto local = local_ops.find(head); local != local_ops.end()) {
       if (w.size() != 1) fail(lineno(), "'" + mnemonic + "': expected " + head + " REG, A, B");
       in.op = Op::local;
-      in.local = head == "add" ? LocalOp::add : head == "sub" ? LocalOp::sub : head == "mul" ? LocalOp::mul : LocalOp::div;
+      in.local = local->second;
+      // An untyped shift right fills with zeros, as an unsigned one (PTX).
+      if (in.local == LocalOp::shr && mnemonic.ends_with(".b32")) in.is_unsigned = true;
       arity(ops, 3, 3, mnemonic);
       in.reg = reg(ops[0]);
       in.a = operand(ops[1], "operand");

@@ -169,6 +169,12 @@ std::string_view local_name(LocalOp o) {
     case LocalOp::sub: return "sub";
     case LocalOp::mul: return "mul";
     case LocalOp::div: return "div";
+    case LocalOp::rem: return "rem";
+    case LocalOp::and_: return "and";
+    case LocalOp::or_: return "or";
+    case LocalOp::xor_: return "xor";
+    case LocalOp::shl: return "shl";
+    case LocalOp::shr: return "shr";
   }
   return "?";
 }

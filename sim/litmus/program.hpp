@@ -35,13 +35,13 @@ enum class Op : std::uint8_t {
   fence,       // fence.sc.SCOPE / fence.acq_rel.SCOPE
   bar_sync,    // bar.cta.sync INSTANCE [, ID [, COUNT]]
   bar_arrive,  // bar.cta.arrive INSTANCE [, ID [, COUNT]]
-  local,       // add/sub/mul/div reg, a, b (no memory access)
+  local,       // add/sub/mul/div/rem/and/or/xor/shl/shr reg, a, b (no memory access)
   label,       // LABEL:
   jump,        // goto LABEL
   branch,      // beq/bne/blt/ble/bgt/bge a, b, LABEL
 };
 
-enum class LocalOp : std::uint8_t { add, sub, mul, div };
+enum class LocalOp : std::uint8_t { add, sub, mul, div, rem, and_, or_, xor_, shl, shr };
 enum class BranchCmp : std::uint8_t { eq, ne, lt, le, gt, ge };
 
 struct Instr {
@@ -49,9 +49,10 @@ struct Instr {
   Sem sem = Sem::weak;          // ld/st/atom/red/fence; `volatile` is relaxed.sys
   Scope scope = Scope::sys;
   bool is_volatile = false;     // ld.volatile / st.volatile (printed back as such)
-  // The .u32 type: div, atom/red min and max, and branch comparisons are
-  // unsigned (PTX); without it (or with .s32, .b32) they are signed. inc and
-  // dec are unsigned either way (PTX defines them for .u32 only).
+  // The .u32 type: div, rem, shr, atom/red min and max, and branch
+  // comparisons are unsigned (PTX); without it (or with .s32, .b32) they are
+  // signed, but shr.b32, which PTX fills with zeros as .u32 (the parser sets
+  // it). inc and dec are unsigned either way (PTX defines them for .u32 only).
   bool is_unsigned = false;
   RmwOp rmw = RmwOp::add;       // atom/red
   LocalOp local = LocalOp::add;

@@ -100,5 +100,29 @@ exists (x == 0))",
   EXPECT_NE(cu.find("if (reg_r4 < (1)) goto P0_L;"), std::string::npos);
 }
 
+// Remainder and shift right are signed unless .u32 (shr.b32 is .u32); the
+// shifts clamp to 32 bits as PTX does, never shifting a C++ int by 32 or more.
+TEST(LitmusCuda, BitwiseRemainderAndShiftsMatchTheSimulator) {
+  const Program p = parse(R"(PTX ops
+{ x=0; }
+P0@cta 0,gpu 0 ;
+rem r1, r0, 3 ;
+rem.u32 r2, r0, 3 ;
+xor r3, r0, 5 ;
+shl r4, r0, r3 ;
+shr r5, r0, 2 ;
+shr.b32 r6, r0, 2 ;
+exists (x == 0))",
+                          "ops.litmus");
+  const std::string cu = cuda_source(p, "litmus/ops");
+  EXPECT_NE(cu.find("reg_r1 = reg_r0 % (3);"), std::string::npos);
+  EXPECT_NE(cu.find("reg_r2 = (int)((unsigned)reg_r0 % 3u);"), std::string::npos);
+  EXPECT_NE(cu.find("reg_r3 = (int)((unsigned)reg_r0 ^ 5u);"), std::string::npos);
+  EXPECT_NE(cu.find("reg_r4 = (int)((unsigned)reg_r3 >= 32u ? 0u : (unsigned)reg_r0 << ((unsigned)reg_r3 & 31u));"),
+            std::string::npos);
+  EXPECT_NE(cu.find("reg_r5 = reg_r0 >> (2u >= 31u ? 31u : 2u);"), std::string::npos);
+  EXPECT_NE(cu.find("reg_r6 = (int)(2u >= 32u ? 0u : (unsigned)reg_r0 >> (2u & 31u));"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace scopesim::litmus

@@ -172,7 +172,7 @@ TEST(LitmusInterpreter, LongConditionChainsGetTheirVerdict) {
 }
 
 // A thread that faults has no final state, so the test gets no verdict:
-// r0 reads the initial 0 and `div r1, 5, r0` divides by it; a barrier id
+// r0 reads the initial 0 and `div r1, 5, r0` divides by it (as `rem` does); a barrier id
 // taken from a register holding 99 is outside 0..15 (docs/conformance.md,
 // "Barriers").
 TEST(LitmusInterpreter, AFaultingThreadLeavesTheTestWithoutAVerdict) {
@@ -181,6 +181,12 @@ TEST(LitmusInterpreter, AFaultingThreadLeavesTheTestWithoutAVerdict) {
 P0@cta 0,gpu 0 ;
 ld.relaxed.gpu r0, x ;
 div r1, 5, r0 ;
+exists (P0:r1 == 0))",
+                           R"(PTX rem0
+{ x=0; }
+P0@cta 0,gpu 0 ;
+ld.relaxed.gpu r0, x ;
+rem r1, 5, r0 ;
 exists (P0:r1 == 0))",
                            R"(PTX bar99
 { x=0; P0:r0=99; }
@@ -251,6 +257,34 @@ forall (a == -1 /\ b == 1 /\ c == 0 /\ P0:r5 == -2 /\ f == 0))");
   EXPECT_TRUE(s.exploration.findings.empty());
   EXPECT_TRUE(s.proved);
   EXPECT_TRUE(s.holds);
+}
+
+// Remainder truncates toward zero as division does (-7 rem 2 = -1; 7 rem.u32
+// 3 = 1); 12 = 0b1100 and 10 = 0b1010 give 8, 14, 6; shifts clamp to 32 bits
+// (PTX): 1 shl 32 = 0, -8 shr 40 fills with the sign (-1), 0xfffffff8 shr.u32
+// 28 = 0xf, and shr.u32 by 32 = 0; -8 shr 1 = -4 (arithmetic).
+TEST(LitmusInterpreter, BitwiseRemainderAndShiftsComputeAsPtx) {
+  const Verdict v = run(R"(PTX ops
+{ x=0; P0:r9=-8; }
+P0@cta 0,gpu 0 ;
+rem r1, -7, 2 ;
+rem.u32 r2, 7, 3 ;
+and r3, 12, 10 ;
+or r4, 12, 10 ;
+xor r5, 12, 10 ;
+shl r6, 1, 4 ;
+shl r7, 1, 32 ;
+shr r8, r9, 1 ;
+shr.u32 r10, r9, 28 ;
+shr.b32 r11, r9, 28 ;
+shr r12, r9, 40 ;
+shr.u32 r13, r9, 32 ;
+st.relaxed.gpu x, 1 ;
+forall (P0:r1 == -1 /\ P0:r2 == 1 /\ P0:r3 == 8 /\ P0:r4 == 14 /\ P0:r5 == 6 /\ P0:r6 == 16 /\ P0:r7 == 0 /\
+        P0:r8 == -4 /\ P0:r10 == 15 /\ P0:r11 == 15 /\ P0:r12 == -1 /\ P0:r13 == 0))");
+  EXPECT_TRUE(v.exploration.findings.empty());
+  EXPECT_TRUE(v.proved);
+  EXPECT_TRUE(v.holds);
 }
 
 // The builder makes the same program as the parser: SB with fence.sc.cta in

@@ -125,6 +125,37 @@ exists (x == 0))", "u.litmus");
   EXPECT_EQ(print(parse(print(p), "again.litmus")), print(p));
 }
 
+// The bitwise operations, remainder and shifts parse and print back; shr.b32
+// fills with zeros as shr.u32 does (PTX), so it is read and printed as that.
+TEST(LitmusParser, BitwiseRemainderAndShifts) {
+  const Program p = parse(R"(PTX ops
+{ x=0; }
+P0@cta 0,gpu 0 ;
+rem r1, r0, 3 ;
+and.b32 r2, r0, 12 ;
+or r3, r0, 1 ;
+xor r4, r0, r0 ;
+shl.b32 r5, r0, 2 ;
+shr.b32 r6, r0, 2 ;
+shr.s32 r7, r0, 2 ;
+exists (x == 0))", "ops.litmus");
+  const std::vector<Instr>& c = p.threads[0].code;
+  ASSERT_EQ(c.size(), 7u);
+  EXPECT_EQ(c[0].local, LocalOp::rem);
+  EXPECT_EQ(c[1].local, LocalOp::and_);
+  EXPECT_EQ(c[2].local, LocalOp::or_);
+  EXPECT_EQ(c[3].local, LocalOp::xor_);
+  EXPECT_EQ(c[4].local, LocalOp::shl);
+  EXPECT_EQ(c[5].local, LocalOp::shr);
+  EXPECT_TRUE(c[5].is_unsigned);
+  EXPECT_FALSE(c[6].is_unsigned);
+  EXPECT_EQ(print(c[0]), "rem r1, r0, 3");
+  EXPECT_EQ(print(c[3]), "xor r4, r0, r0");
+  EXPECT_EQ(print(c[5]), "shr.u32 r6, r0, 2");
+  EXPECT_EQ(print(c[6]), "shr r7, r0, 2");
+  EXPECT_EQ(print(parse(print(p), "again.litmus")), print(p));
+}
+
 // Parsing is linear in the input: a megabyte of blanks inside the initial
 // state (and between its entries) takes well under a second.
 TEST(LitmusParser, LongBlanksInTheInitialStateParseInLinearTime) {
