@@ -1478,8 +1478,9 @@ class Run final : public Door, public HostApi {
   // A kernel's blocks and threads get their ids when the host enqueues it
   // (host program order), not when it starts: ids name the same thread in
   // every interleaving (the explorer's backtrack and sleep sets, and the
-  // fingerprint, identify threads by id). Its threads are unborn, with the
-  // host's view, until the kernel starts.
+  // fingerprint, identify threads by id). Its threads are unborn, knowing
+  // nothing, until the kernel starts (spawn_grid(): then they learn what its
+  // operation's thread knows, all the host knew at the enqueue and more).
   void reserve_grid(OpId op) {
     OpData& d = ops_[op];
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
@@ -1510,7 +1511,7 @@ class Run final : public Door, public HostApi {
         t.place.warp = i / 32;
         t.place.lane = i % 32;
         t.kernel = &d.body;  // ops_ keeps it where it is
-        mm_->spawn(t.place, static_cast<long>(d.thread));
+        mm_->spawn(t.place, -1);
       }
     }
   }

@@ -72,8 +72,9 @@ class MemoryModel {
   // keeps its buffers).
   virtual void reset() = 0;
 
-  // A new thread placed at `where`; its view starts as `parent`'s (kernel
-  // start synchronizes the launching host with every thread). parent < 0: none.
+  // A new thread placed at `where`; its view starts as `parent`'s. parent < 0:
+  // none (the host; a kernel's thread, whose view comes with its kernel's
+  // start: join()).
   virtual ThreadId spawn(const Placement& where, long parent) = 0;
   // `waiter` learns everything `ended` did (kernel end, synchronize calls).
   virtual void join(ThreadId waiter, ThreadId ended) = 0;

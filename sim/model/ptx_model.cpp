@@ -21,8 +21,12 @@ struct View {
 
   bool knows_event(ThreadId t, std::uint32_t seq) const { return t < vc.size() && seq <= vc[t]; }
   void join(const View& o) {
-    if (vc.size() < o.vc.size()) vc.resize(o.vc.size(), 0);
-    for (std::size_t i = 0; i < o.vc.size(); ++i) vc[i] = std::max(vc[i], o.vc[i]);
+    if (vc.empty()) {
+      vc = o.vc;  // (a kernel's thread at its start: it knew nothing)
+    } else {
+      if (vc.size() < o.vc.size()) vc.resize(o.vc.size(), 0);
+      for (std::size_t i = 0; i < o.vc.size(); ++i) vc[i] = std::max(vc[i], o.vc[i]);
+    }
     observe(o.observed);
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
