@@ -12,7 +12,7 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 // engine's: the callee-saved registers still hold the caller's values when the
 // first statement reads them (the compiler saves them before it uses any).
 [[gnu::noinline]] std::uint64_t perform(const Event& ev) {
-  std::uint64_t regs[Event::saved_registers] = {};
+  std::uint64_t regs[LocalState::saved_registers] = {};
 #if defined(__x86_64__)
   asm volatile(
       "mov %%rbx, 0(%0)\n\tmov %%rbp, 8(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
@@ -27,10 +27,8 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
       : "r"(regs)
       : "memory");
 #endif
-  Event e = ev;
-  e.caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
-  e.registers = regs;
-  return door().perform(e);
+  const void* caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
+  return door().perform(ev, {caller_frame, regs});
 }
 
 Scope scope_of(thread_scope s) {

@@ -72,7 +72,7 @@ inline Door& door() {
   return *d;
 }
 
-// Hands `e` to the engine with the caller's local state (Event::caller_frame).
+// Hands `e` to the engine with the caller's local state (LocalState).
 std::uint64_t perform(const Event& e);
 
 // A value with the source position of the expression that produced it: the

@@ -1,7 +1,8 @@
 // The door between the kernel dialect and the engine. While a simulated
 // thread runs, `current_door()` is the engine's implementation; every dialect
-// operation becomes one `perform(Event)` call that returns the value read (or
-// 0). Code running outside the simulator (no door) touches no simulated memory.
+// operation becomes one `perform(Event, LocalState)` call that returns the
+// value read (or 0). Code running outside the simulator (no door) touches no
+// simulated memory.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +23,7 @@ struct Coords {
 class Door {
  public:
   virtual ~Door() = default;
-  virtual std::uint64_t perform(const Event& e) = 0;
+  virtual std::uint64_t perform(const Event& e, LocalState local) = 0;
   virtual const Coords& coords() const = 0;
   // Is this address simulated memory (an allocation or its guard zone)? Other
   // addresses (locals on a fiber's stack) are the thread's own. Every plain

@@ -68,12 +68,17 @@ struct Event {
   std::uint32_t width = 32;    // shfl width
   const char* label = nullptr; // stream_op / wait: which one
   Where where;
-  // The issuing thread's local state at this operation, for spin detection
-  // (semantics.md, "Spin loops and progress": "with nothing else changed by
-  // the thread"): everything live in its callers is in the stack above
-  // `caller_frame` or in the callee-saved registers, whose `saved_registers`
-  // words `registers` points to (in the frame of the call that performs the
-  // event: valid until it returns; only a read hashes them).
+};
+
+// The issuing thread's local state at an operation, for spin detection
+// (semantics.md, "Spin loops and progress": "with nothing else changed by the
+// thread"): everything live in its callers is in the stack above
+// `caller_frame` or in the callee-saved registers, whose `saved_registers`
+// words `registers` points to (in the frame of the call that performs the
+// event: valid until it returns; only a read hashes them). It goes beside the
+// Event, not in it: the engine keeps a copy of a thread's pending Event, and
+// this is of use only while the operation runs. None (nullptr): unknown.
+struct LocalState {
   static constexpr std::size_t saved_registers = 7;
   const void* caller_frame = nullptr;
   const std::uint64_t* registers = nullptr;

@@ -144,7 +144,7 @@ struct SimThread {
   // point they usually do.)
   struct Visit {
     WriteId write;
-    std::uint32_t state_words;  // a spot's entry: of `state`, those kept (0: Event::caller_frame unknown)
+    std::uint32_t state_words;  // a spot's entry: of `state`, those kept (0: LocalState::caller_frame unknown)
     std::uint64_t mods;
     std::size_t read_index;
     std::uint64_t* state;           // a spot's entry: in the run's scratch memory
@@ -254,7 +254,7 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- Door ----
-  std::uint64_t perform(const Event& e) override {
+  std::uint64_t perform(const Event& e, LocalState local) override {
     if (o_->cut && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -264,7 +264,7 @@ class Run final : public Door, public HostApi {
     if (++t.steps > o_->max_steps) past_step_bound(t, e);
     // Lowered once: the step's shape and its execution read the same PtxOps.
     const Lowering low = lower(e);
-    if (is_local(e)) return execute(e, low);
+    if (is_local(e)) return execute(e, low, local);
     t.pending = e;
     note_shape(t, low);
     // A wait is enabled only once what it waits for has finished.
@@ -287,7 +287,7 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();
     }
     // Chosen: run it.
-    return execute(e, low);
+    return execute(e, low, local);
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
   // line, as the other cold paths of a step: see out_of_line().)
@@ -703,14 +703,15 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- events ----
-  // `e` and its lowering (lower(e)). Only a dispatch: the events other than
-  // accesses (nearly every step) run out of line, so that an access passes
-  // through no frame of execute() (no registers saved and restored).
-  std::uint64_t execute(const Event& e, const Lowering& low) {
+  // `e`, its lowering (lower(e)) and its thread's local state. Only a
+  // dispatch: the events other than accesses (nearly every step) run out of
+  // line, so that an access passes through no frame of execute() (no
+  // registers saved and restored).
+  std::uint64_t execute(const Event& e, const Lowering& low, LocalState local) {
     switch (e.kind) {
       case EventKind::load:
       case EventKind::store:
-      case EventKind::rmw: return access(e, low);
+      case EventKind::rmw: return access(e, low, local);
       case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
       case EventKind::syncwarp:
@@ -773,7 +774,7 @@ class Run final : public Door, public HostApi {
     throw std::runtime_error("out of bounds");
   }
 
-  std::uint64_t access(const Event& e, const Lowering& low) {
+  std::uint64_t access(const Event& e, const Lowering& low, LocalState local) {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
@@ -799,7 +800,7 @@ class Run final : public Door, public HostApi {
         changed_shared_state(threads_[cur_]);
         if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
-        const WriteId w = choose_read(m, e);
+        const WriteId w = choose_read(m, e, local);
         result = mm_->info(w).value;
         if (fails_cas(e, result)) {
           // A compare-and-swap that fails writes nothing: it is the load part
@@ -929,17 +930,17 @@ class Run final : public Door, public HostApi {
     return seen;
   }
 
-  // The thread's local state at `e` (Event::caller_frame): its stack from the
-  // operation's caller up to the frame that runs its body (`body_frame`,
-  // SimThread), and its callee-saved registers (Event::registers: hashed
-  // here, for a read only, not for every event). Identical state means an
+  // The hash of the thread's local state at an operation (LocalState): its
+  // stack from the operation's caller up to the frame that runs its body
+  // (`body_frame`, SimThread), and its callee-saved registers (hashed here,
+  // for a read only, not for every event). Identical state means an
   // identical future until it reads something new.
-  static std::uint64_t local_state(const Event& e, const void* body_frame) {
-    if (e.caller_frame == nullptr || body_frame == nullptr) return 0;
-    return state_hash(e.registers, static_cast<const std::uint64_t*>(e.caller_frame),
+  static std::uint64_t local_state(LocalState l, const void* body_frame) {
+    if (l.caller_frame == nullptr || body_frame == nullptr) return 0;
+    return state_hash(l.registers, static_cast<const std::uint64_t*>(l.caller_frame),
                       static_cast<const std::uint64_t*>(body_frame));
   }
-  // The hash of registers `r` (Event::saved_registers of them) and stack
+  // The hash of registers `r` (LocalState::saved_registers of them) and stack
   // words [w, end).
   // Not vectorized: SSE2 has no 64-bit multiply, and GCC's vector form of the
   // lanes' multiplies (chains of shifts and adds) is slower than four imuls.
@@ -956,7 +957,7 @@ class Run final : public Door, public HostApi {
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
     std::uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL,
                   h3 = 0x94d049bb133111ebULL;
-    static_assert(Event::saved_registers == 7);
+    static_assert(LocalState::saved_registers == 7);
     h0 = step(h0, r[0]);
     h1 = step(h1, r[1]);
     h2 = step(h2, r[2]);
@@ -977,24 +978,24 @@ class Run final : public Door, public HostApi {
   }
   // The state of a spot's first read since `mods` changed, kept unhashed in
   // the spot's entry (SimThread::Visit), and its hash once a second comes.
-  static void keep_state(SimThread& t, SimThread::Visit& spot, const Event& e) {
+  static void keep_state(SimThread& t, SimThread::Visit& spot, LocalState l) {
     spot.state_words = 0;
-    if (e.caller_frame == nullptr || t.body_frame == nullptr) return;
-    const auto* w = static_cast<const std::uint64_t*>(e.caller_frame);
+    if (l.caller_frame == nullptr || t.body_frame == nullptr) return;
+    const auto* w = static_cast<const std::uint64_t*>(l.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
-    const auto words = static_cast<std::uint32_t>(Event::saved_registers + (end - w));
+    const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
     if (words > spot.state_capacity) {
       spot.state = std::pmr::polymorphic_allocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
       spot.state_capacity = words;
     }
-    std::copy_n(e.registers, Event::saved_registers, spot.state);
-    std::copy(w, end, spot.state + Event::saved_registers);
+    std::copy_n(l.registers, LocalState::saved_registers, spot.state);
+    std::copy(w, end, spot.state + LocalState::saved_registers);
     spot.state_words = words;
   }
   static std::uint64_t kept_state(const SimThread::Visit& spot) {
     if (spot.state_words == 0) return 0;
     const std::uint64_t* r = spot.state;
-    return state_hash(r, r + Event::saved_registers, r + spot.state_words);
+    return state_hash(r, r + LocalState::saved_registers, r + spot.state_words);
   }
 
   // An event of `t` other than a read (a write, a barrier, __syncwarp).
@@ -1016,7 +1017,8 @@ class Run final : public Door, public HostApi {
   // point, in the same local state and having changed no shared state since,
   // is skipped; with nothing else to read, the thread waits for a new write.
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
-  WriteId choose_read(const MemOp& m, const Event& e) {
+  // (`local`: the reading thread's local state there.)
+  WriteId choose_read(const MemOp& m, const Event& e, LocalState local) {
     // The first read at its spot since `mods` changed repeats nothing: its
     // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
     // both.
@@ -1030,14 +1032,14 @@ class Run final : public Door, public HostApi {
         if (!spot->second.repeated)
           t.visits.insert_or_assign({vkey.where, kept_state(spot->second), vkey.addr, true}, spot->second);
         spot->second.repeated = true;
-        vkey.state = local_state(e, t.body_frame);
+        vkey.state = local_state(local, t.body_frame);
         vkey.keyed = true;
       } else {
         if (!known) spot = t.visits.emplace_hint(spot, vkey, SimThread::Visit{});
         first = &spot->second;
         first->mods = t.mods;
         first->repeated = false;
-        keep_state(t, *first, e);
+        keep_state(t, *first, local);
       }
     }
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
@@ -1343,7 +1345,7 @@ class Run final : public Door, public HostApi {
     e.kind = EventKind::stream_op;
     e.label = label(d.kind);
     e.where = d.where;
-    perform(e);
+    perform(e, {});
   }
 
   std::string describe_op(const OpData& d) const {
@@ -1413,14 +1415,14 @@ class Run final : public Door, public HostApi {
     start.kind = EventKind::stream_op;
     start.label = label(d.kind);
     start.where = d.where;
-    perform(start);
+    perform(start, {});
     if (d.kind == OpKind::kernel) {
       Event end;
       end.kind = EventKind::wait;
       end.label = "kernel end";
       end.where = d.where;
       threads_[cur_].waits_for = {op};
-      perform(end);
+      perform(end, {});
     } else if (d.kind == OpKind::copy) {
       // Element by element, plain loads and stores (a copy engine orders nothing).
       for (std::size_t i = 0; i < d.count; ++i) {
@@ -1433,8 +1435,8 @@ class Run final : public Door, public HostApi {
         Event st = ld;
         st.kind = EventKind::store;
         st.addr = d.dst + i * d.size;
-        st.operand = perform(ld);
-        perform(st);
+        st.operand = perform(ld, {});
+        perform(st, {});
       }
     }
   }
@@ -1454,7 +1456,7 @@ class Run final : public Door, public HostApi {
     e.kind = EventKind::wait;
     e.label = what;
     e.where = where;
-    perform(e);
+    perform(e, {});
   }
 
   // A wait event, scheduled once wait_over(): the waiter learns everything
