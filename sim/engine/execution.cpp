@@ -10,6 +10,7 @@
 #include <map>
 #include <memory_resource>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
@@ -471,6 +472,7 @@ class Run final : public Door, public HostApi {
       no_fiber(id, e);
       return;
     }
+    ++live_;
     ready(id, State::fresh);
   }
   // The pool could not give thread `id` a fiber: a limit of the simulator.
@@ -589,8 +591,7 @@ class Run final : public Door, public HostApi {
         n = next_thread(id);
       }
       if (n == Next::none) {
-        bool all_done = true;
-        for (auto& t : threads_) all_done &= t.state == State::done || t.state == State::unborn;
+        const bool all_done = live_ == 0;
         if (!all_done || undispatched()) report_deadlock();
         r_->completed = all_done && !undispatched();
         return;
@@ -1570,8 +1571,11 @@ class Run final : public Door, public HostApi {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size())
-      for (std::uint32_t k = 0; k < d.threads; ++k) r_->steps[step_].spawned.push_back(d.first_thread + k);
+    if (step_ < r_->steps.size()) {
+      std::vector<ThreadId>& spawned = r_->steps[step_].spawned;
+      spawned.resize(spawned.size() + d.threads);
+      std::iota(spawned.end() - d.threads, spawned.end(), d.first_thread);
+    }
     fill_slots();
   }
 
@@ -1629,6 +1633,7 @@ class Run final : public Door, public HostApi {
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
     t.state = State::done;
+    --live_;
     settle_reads(t);  // it waits for nothing more
     pending(id, false);
     if (t.host) return;
@@ -1885,6 +1890,7 @@ class Run final : public Door, public HostApi {
     events_.clear();
     cur_ = last_ = 0;
     lowest_ready_ = no_thread;
+    live_ = 0;
     decided_.reset();
     pending_.clear();
     step_ = ~std::size_t{0};
@@ -1947,6 +1953,9 @@ class Run final : public Door, public HostApi {
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
+  // Invariant: the threads neither State::unborn nor State::done (started:
+  // start_fiber(), not ended: exit_thread()).
+  std::uint32_t live_ = 0;
   // A thread decision perform() made at the end of a step, for loop() to
   // carry out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
