@@ -1472,7 +1472,10 @@ class Run final : public Door, public HostApi {
     } else {
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
     }
-    for (ThreadId f : from) mm_->join(cur_, f);
+    // (From the last: a kernel's threads come in id order, each clock as wide
+    // as its thread's id, so that the first join widens the waiter's clock
+    // for all of them at once.)
+    for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
     if (step_ < r_->steps.size()) r_->steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
@@ -1651,23 +1654,29 @@ class Run final : public Door, public HostApi {
       b.first_exit_barriers = t.barriers_passed;
     }
     release_warp_waiters(t);
+    if (!b.arrived.empty() || b.most_barriers > t.barriers_passed) exit_diverges(t, b);
+    if (b.live == 0) fill_slots();
+  }
+  // Kernel thread `t` exits while threads of its block `b` wait at a barrier
+  // or passed more barriers than it: barrier divergence. (Out of line: see
+  // out_of_line().)
+  [[gnu::noinline, gnu::cold]] void exit_diverges(const SimThread& t, Block& b) {
     if (!b.arrived.empty()) {
       divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
                      describe(b.barrier_where),
                  {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
       if (b.arrived.size() >= b.live) complete_barrier(t.block);
-    } else if (b.most_barriers > t.barriers_passed) {
-      for (std::uint32_t k = 0; k < b.count; ++k) {
-        const SimThread& o = threads_[b.first + k];
-        if (o.barriers_passed > t.barriers_passed) {
-          divergence(t.name + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name +
-                         " passed " + std::to_string(o.barriers_passed),
-                     {o.name, t.name}, {describe(b.barrier_where)});
-          break;
-        }
+      return;
+    }
+    for (std::uint32_t k = 0; k < b.count; ++k) {
+      const SimThread& o = threads_[b.first + k];
+      if (o.barriers_passed > t.barriers_passed) {
+        divergence(t.name + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name +
+                       " passed " + std::to_string(o.barriers_passed),
+                   {o.name, t.name}, {describe(b.barrier_where)});
+        break;
       }
     }
-    if (b.live == 0) fill_slots();
   }
 
   void report_deadlock() {
