@@ -23,7 +23,7 @@ class Reused {
   // (It may move the others, like push_back.)
   template <class... Args>
   T& add(Args&&... args) {
-    if (n_ == items_.size()) items_.emplace_back(std::forward<Args>(args)...);
+    if (n_ == items_.size()) grow(std::forward<Args>(args)...);
     T& t = items_[n_++];
     t.clear();
     return t;
@@ -60,6 +60,12 @@ class Reused {
   }
 
  private:
+  // A new element made of `args`: seldom past the first run, and out of line,
+  // so that add() saves and restores no registers for it.
+  template <class... Args>
+  [[gnu::noinline]] void grow(Args&&... args) {
+    items_.emplace_back(std::forward<Args>(args)...);
+  }
   std::vector<T> items_;
   std::size_t n_ = 0;
 };
