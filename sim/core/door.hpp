@@ -13,6 +13,7 @@ namespace scopesim {
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
+  bool operator==(const Dim3&) const = default;
 };
 
 // Where the calling simulated thread sits in its launch.

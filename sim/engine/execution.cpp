@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
@@ -120,7 +121,10 @@ struct SimThread {
   // Waiting (State::sync): the stream operations (host) or the grid (a
   // kernel's operation) that must finish first.
   OpList waits_for;
-  Coords coords;
+  // A kernel's thread: its entry in its launch's (Run::grid_shape(), kept
+  // from run to run); any other: no_coords.
+  const Coords* coords = &no_coords;
+  static constexpr Coords no_coords{};
   Placement place;
   std::uint32_t block = 0;
   State state = State::unborn;
@@ -166,7 +170,7 @@ struct SimThread {
     host = false;
     op = no_op;
     waits_for.clear();
-    coords = Coords{};
+    coords = &no_coords;
     place = Placement{};
     block = 0;
     state = State::unborn;
@@ -300,7 +304,7 @@ class Run final : public Door, public HostApi {
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
-  const Coords& coords() const override { return threads_[cur_].coords; }
+  const Coords& coords() const override { return *threads_[cur_].coords; }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
@@ -1491,28 +1495,23 @@ class Run final : public Door, public HostApi {
     OpData& d = ops_[op];
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
     const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
-    const std::vector<std::string>& names = grid_names(kernels_++, nb, nt);
+    const GridShape& shape = grid_shape(kernels_++, d.grid, d.block);
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
     d.unfinished = d.threads;
-    Dim3 block_at{0, 0, 0};
-    for (std::uint32_t b = 0; b < nb; ++b, next_index(block_at, d.grid)) {
+    for (std::uint32_t b = 0; b < nb; ++b) {
       Block blk;
       blk.grid = op;
       blk.first = static_cast<std::uint32_t>(threads_.size());
       blk.count = nt;
       blk.live = nt;
       blocks_.push_back(blk);
-      Dim3 thread_at{0, 0, 0};
-      for (std::uint32_t i = 0; i < nt; ++i, next_index(thread_at, d.block)) {
+      for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread& t = new_thread();
-        if (t.name != names[b * nt + i]) t.name = names[b * nt + i];
+        if (t.name != shape.names[b * nt + i]) t.name = shape.names[b * nt + i];
         t.block = first_block + b;
-        t.coords.thread = thread_at;
-        t.coords.block = block_at;
-        t.coords.block_dim = d.block;
-        t.coords.grid_dim = d.grid;
+        t.coords = &shape.coords[b * nt + i];
         t.place.block = first_block + b;
         t.place.warp = i / 32;
         t.place.lane = i % 32;
@@ -1532,24 +1531,41 @@ class Run final : public Door, public HostApi {
     ++at.z;
   }
 
-  // The names of the threads of the `k`th kernel (from 0) enqueued in a run,
-  // of `nb` blocks of `nt` threads: "b0.t5", of later kernels "k2.b0.t5".
-  // Runs of one model launch alike: they are kept from run to run.
-  const std::vector<std::string>& grid_names(unsigned k, std::uint32_t nb, std::uint32_t nt) {
-    if (grid_names_.size() <= k) grid_names_.resize(k + 1);
-    GridNames& g = grid_names_[k];
-    if (g.block != nt || g.names.size() < std::size_t{nb} * nt) {
+  // The names and coordinates of the threads of the `k`th kernel (from 0)
+  // enqueued in a run, of `grid` blocks of `block` threads, in their order.
+  // Runs of one model launch alike: they are kept from run to run. (A
+  // kernel's threads point to their coordinates, SimThread::coords: those of
+  // the `k`th kernel are made again only by the `k`th kernel of a later run,
+  // and keep their place when grid_shapes_ grows.)
+  struct GridShape {
+    Dim3 grid, block;
+    std::vector<std::string> names;  // "b0.t5", of later kernels "k2.b0.t5"
+    std::vector<Coords> coords;
+  };
+  static_assert(std::is_nothrow_move_constructible_v<GridShape>);  // (moved, not copied, as grid_shapes_ grows)
+  const GridShape& grid_shape(unsigned k, Dim3 grid, Dim3 block) {
+    if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
+    GridShape& g = grid_shapes_[k];
+    if (g.names.empty() || g.grid != grid || g.block != block) {
       const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
-      g.block = nt;
+      g.grid = grid;
+      g.block = block;
       g.names.clear();
-      for (std::uint32_t b = 0; b < nb; ++b)
-        for (std::uint32_t i = 0; i < nt; ++i) g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+      g.coords.clear();
+      Dim3 block_at{0, 0, 0};
+      for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
+        Dim3 thread_at{0, 0, 0};
+        for (std::uint32_t i = 0; i < block.x * block.y * block.z; ++i, next_index(thread_at, block)) {
+          g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+          g.coords.push_back({thread_at, block_at, block, grid});
+        }
+      }
     }
-    return g.names;
+    return g;
   }
 
   // The name of the thread of operation `op`, of kind `k`: "kernel1",
-  // "copy2". Kept from run to run, as grid_names().
+  // "copy2". Kept from run to run, as grid_shape().
   const std::string& op_name(OpId op, OpKind k) {
     if (op_names_.size() <= op) op_names_.resize(op + 1);
     auto& [kind, name] = op_names_[op];
@@ -1999,11 +2015,7 @@ class Run final : public Door, public HostApi {
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
   bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
-  struct GridNames {
-    std::uint32_t block = 0;  // threads per block
-    std::vector<std::string> names;
-  };
-  std::vector<GridNames> grid_names_;  // kept from run to run (grid_names())
+  std::vector<GridShape> grid_shapes_;  // kept from run to run (grid_shape())
   std::vector<std::pair<OpKind, std::string>> op_names_;  // kept from run to run (op_name())
   bool stopped_ = false;
   std::string limit_;  // the simulator's limit the run reached (reach_limit())
