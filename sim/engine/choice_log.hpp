@@ -47,20 +47,43 @@ bool commute(const StepShape& a, const StepShape& b);
 bool sc_ordered(const StepShape& a, const StepShape& b);
 bool dependent(const StepShape& a, const StepShape& b);
 
+// The next step of each thread, by its id, where the run keeps it: in the
+// thread's own record, the records of the run's threads a stride apart. A
+// thread choice point reads its alternatives' steps there, copying none;
+// valid until the run adds a thread.
+class NextSteps {
+ public:
+  NextSteps() = default;
+  // The steps at `step` in each of the records from `first`.
+  template <class Record>
+  NextSteps(const Record* first, StepShape Record::*step)
+      : first_(reinterpret_cast<const char*>(&(first->*step))), stride_(sizeof(Record)) {}
+  const StepShape& of(std::uint64_t thread) const {
+    return *reinterpret_cast<const StepShape*>(first_ + thread * stride_);
+  }
+
+ private:
+  const char* first_ = nullptr;
+  std::size_t stride_ = 0;
+};
+
 // A point where the run needs a decision. `keys` identify the alternatives
 // stably (a thread id; a write as writer<<32|event; a coherence slot; a block).
 struct ChoicePoint {
   ChoiceKind kind = ChoiceKind::thread;
   ThreadId actor = 0;                 // the thread acting (read/coherence) or running last (thread)
   std::vector<std::uint64_t> keys;
-  std::vector<StepShape> shapes;      // thread choices: the next step of each alternative
+  NextSteps next;                     // thread choices: the next step of each thread (shape())
   std::vector<std::size_t> made;      // read choices: 1 + the step that made each write (0: initial)
   unsigned picks = 1;                 // dispatch: blocks dispatched together, this one included
   // Dispatch choices: the threads of each alternative's block (first id, count).
   std::vector<std::pair<ThreadId, std::uint32_t>> members;
   // Thread choices: the step run since the previous thread choice, as it
-  // turned out (whether an RMW's result is used shows only after it ran).
-  StepShape previous;
+  // turned out (whether an RMW's result is used shows only after it ran),
+  // where the run keeps it (null before the run's first step).
+  const StepShape* previous = nullptr;
+  // Thread choices: the next step of alternative k.
+  const StepShape& shape(std::size_t k) const { return next.of(keys[k]); }
 };
 
 struct Decision {

@@ -230,10 +230,11 @@ class Dpor final : public Chooser {
       burst_.reset();
       // The step since the previous thread node, as it turned out. (Before a
       // node replayed, it is the step the node above noted when it was made:
-      // a node's choice changes only with the nodes below it gone.)
+      // a node's choice changes only with the nodes below it gone.) The
+      // previous thread node made a step: the run has one.
       if (thread_nodes_.size() >= 2 && i >= stack_.size()) {
         Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
-        prev.shapes[prev.chosen] = p.previous;
+        prev.shapes[prev.chosen] = *p.previous;
       }
     }
     if (p.kind == ChoiceKind::dispatch && p.keys.size() > 1) dispatch_nodes_.push_back(i);
@@ -247,10 +248,12 @@ class Dpor final : public Chooser {
     Node& n = stack_.add();
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
-    if (p.kind == ChoiceKind::thread)
-      overwrite(n.shapes, p.shapes);
-    else
+    if (p.kind == ChoiceKind::thread) {
+      n.shapes.resize(p.keys.size());
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+    } else {
       n.shapes.clear();
+    }
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) {
       // The read of a half-asleep thread: older writes are suspect.

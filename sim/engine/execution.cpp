@@ -622,7 +622,6 @@ class Run final : public Door, public HostApi {
     // the runnable threads, straight into the choice point.
     ChoicePoint& p = next_thread_;
     p.keys.clear();
-    p.shapes.clear();
     for (std::size_t w = 0; w < pending_.size(); ++w)
       for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
         const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
@@ -636,18 +635,18 @@ class Run final : public Door, public HostApi {
             }
         if (t.state != State::runnable) continue;
         p.keys.push_back(id);
-        p.shapes.push_back(t.pending_shape);
       }
     if (p.keys.empty()) return Next::none;
     p.actor = last_;
-    p.previous = steps_ == 0 ? StepShape{} : r_->steps[steps_ - 1].shape;
+    p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
+    p.previous = steps_ == 0 ? nullptr : &r_->steps[steps_ - 1].shape;
     const unsigned i = decide(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name + ": " + text(t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    next_step().start(id, p.shapes[i], decisions_ - 1);
+    next_step().start(id, p.shape(i), decisions_ - 1);
     step_ = steps_ - 1;
     last_ = id;
     chosen = id;
