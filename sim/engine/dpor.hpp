@@ -66,7 +66,10 @@ namespace scopesim {
 // when its location is read while it sleeps.
 class Dpor final : public Chooser {
  public:
-  Dpor(int preemption_bound, bool reads_choose) : bound_(preemption_bound), reads_choose_(reads_choose) {
+  // `predicts`: a search on several threads, which predicts subtrees by
+  // the next steps of alternatives not taken yet (Node::shapes).
+  Dpor(int preemption_bound, bool reads_choose, bool predicts = false)
+      : bound_(preemption_bound), reads_choose_(reads_choose), predicts_(predicts) {
     stack_.adopt(std::move(kept_.stack));
   }
   ~Dpor() override {
@@ -163,8 +166,13 @@ class Dpor final : public Chooser {
   struct Node {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    std::vector<StepShape> shapes;  // thread decisions: each alternative's next step (the taken
-                                    // ones' as they turned out); value decisions: none
+    // Thread decisions: each alternative's next step, the taken ones' as
+    // they turned out (each noted before it is read: the sleep sets read
+    // only those). Those of the others, as they were when the node was made,
+    // are read only by the parallel search (SubtreeSearch: its predicted
+    // done sets), so only a search that predicts (Dpor(predicts)) keeps
+    // them; elsewhere they are left as they were. Value decisions: none.
+    std::vector<StepShape> shapes;
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
@@ -250,7 +258,8 @@ class Dpor final : public Chooser {
     overwrite(n.keys, p.keys);
     if (p.kind == ChoiceKind::thread) {
       n.shapes.resize(p.keys.size());
-      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+      if (predicts_)
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     } else {
       n.shapes.clear();
     }
@@ -1387,6 +1396,7 @@ class Dpor final : public Chooser {
   std::optional<Clocks> structural_rows_;  // those rows (while structural_made_)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
+  bool predicts_;      // keeps every alternative's next step (Node::shapes)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
   std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run

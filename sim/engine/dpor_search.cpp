@@ -107,7 +107,7 @@ class SubtreeSearch {
       bool go_on() override { return go_on_(); }
       bool take(const RunResult& r, bool redundant) override { return take_(r, redundant); }
     } explorer(go_on, take);
-    Dpor d(s_.preemption_bound, o_.memory_model != "sc");
+    Dpor d(s_.preemption_bound, o_.memory_model != "sc", s_.jobs >= 2);
     if (s_.jobs < 2) {
       walk(d, 0, explorer, {});
       return stats_;
@@ -506,7 +506,7 @@ class SubtreeSearch {
   // Walks the subtree of `t` on a stack of this thread's own.
   void make(Task& t) {
     Buffer buffer(*this, t);
-    Dpor d(s_.preemption_bound, o_.memory_model != "sc");
+    Dpor d(s_.preemption_bound, o_.memory_model != "sc", s_.jobs >= 2);
     std::exception_ptr error;
     try {
       d.stack_.assign(t.prefix);
