@@ -1072,9 +1072,18 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
+  // (Most often, at a thread node, every backtrack thread is done: that is
+  // asked inline, the rest out of line.)
   std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
+    if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return std::nullopt;
+    return following_far(n, chosen, done);
+  }
+
+ private:
+  // following() past its inline case.
+  [[gnu::noinline]] std::optional<unsigned> following_far(const Node& n, unsigned chosen,
+                                                          const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
-      if (done.includes(n.backtrack)) return std::nullopt;  // (most often every backtrack thread is done)
       for (std::size_t k = n.backtrack.next(0); k != npos; k = n.backtrack.next(k + 1))
         if (!done.count(k) && allowed(n, k)) return static_cast<unsigned>(k);
       return std::nullopt;
@@ -1086,7 +1095,6 @@ class Dpor final : public Chooser {
     return std::nullopt;
   }
 
- private:
   // The parallel search (dpor_search.cpp) walks subtrees on copies of the
   // stack. It relies on this: the runs below a branch at node e, until next()
   // comes back to e, read of nodes 0..e only the choices, the parts of each
