@@ -101,8 +101,13 @@ class Chooser {
  public:
   virtual ~Chooser() = default;
   virtual unsigned choose(const ChoicePoint& p) = 0;
-  // Abandon the run (sleep-set or preemption bound): the run stops early.
-  virtual bool abandon() const { return false; }
+  // Abandon the run (sleep-set or preemption bound, a replay that does not
+  // fit): the run stops early, at its next thread decision. (A flag the
+  // strategy sets, not a call: the run asks it at every thread decision.)
+  bool abandon() const { return abandoned_; }
+
+ protected:
+  bool abandoned_ = false;
 };
 
 // The compact one-line form of a log: "v1:" then the base-36 index of every

@@ -228,7 +228,6 @@ class Dpor final : public Chooser {
     inserting_.clear();
     in_place_ = false;
   }
-  bool abandon() const override { return abandoned_; }
 
   unsigned choose(const ChoicePoint& p) override {
     const std::size_t i = call_++;
@@ -1396,7 +1395,6 @@ class Dpor final : public Chooser {
   Nodes stack_;
   std::vector<std::size_t> thread_nodes_;
   std::size_t call_ = 0;
-  bool abandoned_ = false;
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
   std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)

@@ -81,6 +81,7 @@ class ReplayChooser final : public Chooser {
     if (!error_.empty()) return 0;
     if (at_ >= log_.size()) {
       error_ = "the run needs a " + std::string(name(p.kind)) + " decision after the schedule's last one";
+      abandoned_ = true;
       return 0;
     }
     const Decision& d = log_[at_];
@@ -100,11 +101,11 @@ class ReplayChooser final : public Chooser {
       error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + " " +
                std::to_string(d.index) + "/" + std::to_string(d.alternatives) + " key " + std::to_string(d.key) +
                (d.text.empty() ? "" : ": " + d.text) + ") does not fit: " + why;
+      abandoned_ = true;
       return 0;
     }
     return offered;
   }
-  bool abandon() const override { return !error_.empty(); }
   const std::string& error() const { return error_; }
 
  private:
@@ -124,17 +125,18 @@ class TokenChooser final : public Chooser {
     if (next_ == indexes_.size()) {
       error_ = "the run needs a " + std::string(name(p.kind)) + " decision after the token's last one (" +
                std::to_string(indexes_.size()) + ")";
+      abandoned_ = true;
       return 0;
     }
     const unsigned i = indexes_[next_++];
     if (i >= p.keys.size()) {
       error_ = "decision " + std::to_string(next_) + " of the token chooses alternative " + std::to_string(i) +
                " of a " + std::string(name(p.kind)) + " decision that has " + std::to_string(p.keys.size());
+      abandoned_ = true;
       return 0;
     }
     return i;
   }
-  bool abandon() const override { return !error_.empty(); }
   // "" when every choice fitted and every index of the token was used.
   std::string error() const {
     if (!error_.empty()) return error_;
