@@ -105,9 +105,14 @@ class Chooser {
   // fit): the run stops early, at its next thread decision. (A flag the
   // strategy sets, not a call: the run asks it at every thread decision.)
   bool abandon() const { return abandoned_; }
+  // The run's first choices, known before it starts (a search replaying the
+  // prefix of the branch it takes): the decisions that ask the strategy take
+  // them in order without asking; choose() is asked from the next one on.
+  const std::vector<unsigned>& prefix() const { return prefix_; }
 
  protected:
   bool abandoned_ = false;
+  std::vector<unsigned> prefix_;
 };
 
 // The compact one-line form of a log: "v1:" then the base-36 index of every

@@ -1,6 +1,8 @@
 // The exhaustive strategy: stateless DPOR with sleep sets over the choice log.
 // A Chooser: the explorer runs the model with it, hands each finished run to
-// analyse(), and asks next() for the following branch.
+// analyse(), and asks next() for the following branch. A run replays the
+// stack's choices as its prefix (begin_run(), Chooser::prefix()), and asks
+// choose() only past them.
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -179,6 +181,7 @@ class Dpor final : public Chooser {
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
+    unsigned picks = 1;  // dispatch: blocks dispatched together (ChoicePoint::picks)
     unsigned chosen = 0;
     std::size_t step = 0;      // thread decisions: the index of the step taken here
     Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
@@ -194,6 +197,7 @@ class Dpor final : public Chooser {
       suspect.clear();
       since = 0;
       members.clear();
+      picks = 1;
       chosen = 0;
       step = 0;
       backtrack.clear();
@@ -218,7 +222,6 @@ class Dpor final : public Chooser {
       if (repeated_ > 0 && stack_[branch].kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
     }
     run_ = &run;
-    call_ = 0;
     abandoned_ = false;
     thread_nodes_.clear();
     half_.reset();
@@ -227,34 +230,40 @@ class Dpor final : public Chooser {
     dispatch_nodes_.clear();
     inserting_.clear();
     in_place_ = false;
-  }
-
-  unsigned choose(const ChoicePoint& p) override {
-    const std::size_t i = call_++;
-    if (p.kind == ChoiceKind::thread) {
-      thread_nodes_.push_back(i);
-      half_.reset();
-      burst_.reset();
-      // The step since the previous thread node, as it turned out. (Before a
-      // node replayed, it is the step the node above noted when it was made:
-      // a node's choice changes only with the nodes below it gone.) The
-      // previous thread node made a step: the run has one.
-      if (thread_nodes_.size() >= 2 && i >= stack_.size()) {
-        Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
-        prev.shapes[prev.chosen] = *p.previous;
+    // The run replays the stack, each node's choice its prefix (Chooser::
+    // prefix()): what choose() notes of a node the run passes is noted of
+    // these here, in the order the run passes them.
+    call_ = stack_.size();
+    prefix_.resize(call_);
+    for (std::size_t i = 0; i < call_; ++i) {
+      const Node& n = stack_[i];
+      prefix_[i] = n.chosen;
+      note_passing(i);
+      if (n.kind == ChoiceKind::thread) {
+        note_half(n);
+      } else {
+        note_inserting(n);
+        note_burst(n);
+        note_suspect(n);
       }
     }
-    if (p.kind == ChoiceKind::dispatch && p.keys.size() > 1) dispatch_nodes_.push_back(i);
-    if (i < stack_.size()) {  // replaying the prefix
-      note_inserting(stack_[i]);
-      note_half(stack_[i], p);
-      note_burst(stack_[i], p);
-      note_suspect(stack_[i]);
-      return stack_[i].chosen;
-    }
+  }
+
+  // Asked past the prefix only: a new node.
+  unsigned choose(const ChoicePoint& p) override {
+    const std::size_t i = call_++;
     Node& n = stack_.add();
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
+    note_passing(i);
+    // The step since the previous thread node, as it turned out. (Before a
+    // node replayed, it is the step the node above noted when it was made:
+    // a node's choice changes only with the nodes below it gone.) The
+    // previous thread node made a step: the run has one.
+    if (p.kind == ChoiceKind::thread && thread_nodes_.size() >= 2) {
+      Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
+      prev.shapes[prev.chosen] = *p.previous;
+    }
     if (p.kind == ChoiceKind::thread) {
       n.shapes.resize(p.keys.size());
       if (predicts_)
@@ -275,9 +284,10 @@ class Dpor final : public Chooser {
       while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
       if (p.kind == ChoiceKind::dispatch) {
         n.members = p.members;
+        n.picks = p.picks;
         n.backtrack.insert(n.chosen);
       }
-      note_burst(n, p);
+      note_burst(n);
       note_suspect(n);
       note_inserting(n);
       return n.chosen;
@@ -330,7 +340,7 @@ class Dpor final : public Chooser {
     }
     n.chosen = static_cast<unsigned>(pick);
     n.backtrack.insert(n.chosen);
-    note_half(n, p);
+    note_half(n);
     return static_cast<unsigned>(pick);
   }
 
@@ -1098,7 +1108,7 @@ class Dpor final : public Chooser {
   // stack. It relies on this: the runs below a branch at node e, until next()
   // comes back to e, read of nodes 0..e only the choices, the parts of each
   // node fixed when it was made (keys, bans, suspects and their since,
-  // preemptions, actor),
+  // picks, preemptions, actor),
   // the sleep sets (a run may wake a sleeper there), the done sets (fixed
   // above the last thread node at or above e; write_moves_back()), and, at
   // that node, the done set and the steps of the done threads as
@@ -1143,11 +1153,10 @@ class Dpor final : public Chooser {
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.
-  void note_half(const Node& n, const ChoicePoint& p) {
+  void note_half(const Node& n) {
     if (n.kind != ChoiceKind::thread) return;
     auto it = n.sleep.find(n.keys[n.chosen]);
     if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
-    (void)p;
   }
   // Blocks dispatched together (one fill of free slots) start as a set: their
   // order is not observable, so only increasing orders are explored.
@@ -1316,8 +1325,19 @@ class Dpor final : public Chooser {
     const StepShape& l = load.shape;
     return l.reads && !l.writes && l.addr == w.addr && !l.global && !l.fence_sc && load.reads_from != Step::unknown;
   }
-  void note_burst(const Node& n, const ChoicePoint& p) {
-    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], p.picks);
+  void note_burst(const Node& n) {
+    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
+  }
+  // The run passes node i (its kind set): a thread node is a step's, a
+  // dispatch node with a choice is noted for note_dispatch_order().
+  void note_passing(std::size_t i) {
+    const Node& n = stack_[i];
+    if (n.kind == ChoiceKind::thread) {
+      thread_nodes_.push_back(i);
+      half_.reset();
+      burst_.reset();
+    }
+    if (n.kind == ChoiceKind::dispatch && n.keys.size() > 1) dispatch_nodes_.push_back(i);
   }
   static bool is_banned(const Node& n, std::size_t k) { return k < n.banned.size() && n.banned[k] != 0; }
   int preempts(const Node& n, std::size_t k) const {

@@ -666,7 +666,8 @@ class Run final : public Door, public HostApi {
   template <class Describe>
   unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
-    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread) i = ch_->choose(p);
+    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
+      i = prefixed_ < ch_->prefix().size() ? ch_->prefix()[prefixed_++] : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
@@ -1920,6 +1921,7 @@ class Run final : public Door, public HostApi {
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
+    prefixed_ = 0;
     streams_.clear();
     enqueuing_.reset();
     kernels_ = 0;
@@ -1990,6 +1992,7 @@ class Run final : public Door, public HostApi {
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
+  std::size_t prefixed_ = 0;   // of the strategy's prefix (Chooser::prefix()), the choices taken
   Streams streams_;
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it
