@@ -223,30 +223,39 @@ class Dpor final : public Chooser {
     }
     run_ = &run;
     abandoned_ = false;
-    thread_nodes_.clear();
-    half_.reset();
-    burst_.reset();
-    suspects_.clear();
-    dispatch_nodes_.clear();
-    inserting_.clear();
     in_place_ = false;
     // The run replays the stack, each node's choice its prefix (Chooser::
     // prefix()): what choose() notes of a node the run passes is noted of
-    // these here, in the order the run passes them.
-    call_ = stack_.size();
-    prefix_.resize(call_);
-    for (std::size_t i = 0; i < call_; ++i) {
+    // these here, in the order the run passes them. The nodes below the top
+    // are the run before's, with its choices (next() changed only the top):
+    // what it noted of them holds, but for the half-asleep thread (sleep
+    // sets change between runs), noted again. (A search's first run, or a
+    // subtree's on its copy of the stack, notes every node.)
+    const std::size_t nodes = stack_.size();
+    const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;
+    while (!thread_nodes_.empty() && thread_nodes_.back() >= kept) thread_nodes_.pop_back();
+    while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
+    while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
+    while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
+    half_.reset();
+    burst_.reset();
+    if (!thread_nodes_.empty()) note_half(stack_[thread_nodes_.back()]);
+    for (std::size_t i = thread_nodes_.empty() ? 0 : thread_nodes_.back() + 1; i < kept; ++i) note_burst(stack_[i]);
+    const std::size_t filled = std::min(prefix_.size(), kept);  // (the run before's prefix)
+    prefix_.resize(nodes);
+    for (std::size_t i = filled; i < nodes; ++i) prefix_[i] = stack_[i].chosen;
+    for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
-      prefix_[i] = n.chosen;
       note_passing(i);
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
       } else {
-        note_inserting(n);
+        note_inserting(i);
         note_burst(n);
-        note_suspect(n);
+        note_suspect(i);
       }
     }
+    call_ = nodes;
   }
 
   // Asked past the prefix only: a new node.
@@ -288,8 +297,8 @@ class Dpor final : public Chooser {
         n.backtrack.insert(n.chosen);
       }
       note_burst(n);
-      note_suspect(n);
-      note_inserting(n);
+      note_suspect(i);
+      note_inserting(i);
       return n.chosen;
     }
     n.step = thread_nodes_.size() - 1;
@@ -351,7 +360,7 @@ class Dpor final : public Chooser {
   // placed_elsewhere()).
   bool repeats(const RunResult& r) {
     if (in_place_) return true;  // see waited_in_place()
-    for (const auto& [s, since] : suspects_)
+    for (const auto& [node, s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
     return reads_choose_ && bound_ < 0 && r.completed && write_moves_back(r.steps);
   }
@@ -440,7 +449,7 @@ class Dpor final : public Chooser {
     std::vector<std::uint8_t>& inserted = kept_.inserted;
     inserted.resize(n);
     std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), 0);
-    for (const std::size_t j : inserting_)
+    for (const auto& [node, j] : inserting_)
       if (j >= same && j < n) inserted[j] = 1;
     for (std::size_t j = same; j < n; ++j)
       if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
@@ -1173,12 +1182,15 @@ class Dpor final : public Chooser {
   }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
-  void note_inserting(const Node& n) {
+  void note_inserting(std::size_t i) {
+    const Node& n = stack_[i];
     if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty())
-      inserting_.push_back(thread_nodes_.size() - 1);
+      inserting_.emplace_back(i, thread_nodes_.size() - 1);
   }
-  void note_suspect(const Node& n) {
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) suspects_.emplace_back(thread_nodes_.size() - 1, n.since);
+  void note_suspect(std::size_t i) {
+    const Node& n = stack_[i];
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0)
+      suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, n.since});
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1229,7 +1241,7 @@ class Dpor final : public Chooser {
     const std::size_t made = thread_nodes_.size() - 1;  // the steps before this thread decision
     if (suspects_.empty() || run_ == nullptr || run_->steps.size() < made) return false;
     const std::span<const Step> steps(run_->steps.data(), made);
-    for (const auto& [s, since] : suspects_) {
+    for (const auto& [node, s, since] : suspects_) {
       if (s >= made || !steps[s].settled || steps[s].counted) continue;
       const Placement p = placement(steps, s, since);
       if (!p.elsewhere && !p.open) return true;
@@ -1414,7 +1426,7 @@ class Dpor final : public Chooser {
   Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
   Nodes stack_;
   std::vector<std::size_t> thread_nodes_;
-  std::size_t call_ = 0;
+  std::size_t call_ = 0;  // the nodes the run passed so far (after it, those the run before passed)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
   std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
@@ -1424,9 +1436,14 @@ class Dpor final : public Chooser {
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   bool predicts_;      // keeps every alternative's next step (Node::shapes)
   std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
-  std::vector<std::pair<std::size_t, std::size_t>> suspects_;  // steps whose read is suspect in this run, and their `since`
+  // Steps whose read is suspect in this run: the read's node, its step and its `since`.
+  struct Suspect {
+    std::size_t node, step, since;
+  };
+  std::vector<Suspect> suspects_;
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
-  std::vector<std::size_t> inserting_;       // steps of this run that took a coherence slot before the end
+  // Steps of this run that took a coherence slot before the end: the coherence node, and the step.
+  std::vector<std::pair<std::size_t, std::size_t>> inserting_;
   bool in_place_ = false;  // this run repeats one where a block waited in another's place (waited_in_place())
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
