@@ -117,6 +117,7 @@ class Dpor final : public Chooser {
       for (std::size_t k = 64; k < 64 * (1 + o.rest_.size()); ++k)
         if (o.count(k)) insert(k);
     }
+    bool empty() const { return first_ == 0 && rest_.empty(); }
     // Is every alternative of `o` in this set?
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
@@ -233,6 +234,11 @@ class Dpor final : public Chooser {
     // subtree's on its copy of the stack, notes every node.)
     const std::size_t nodes = stack_.size();
     const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;
+    if (kept == 0) {  // (next() keeps them from run to run)
+      done_nodes_.clear();
+      for (std::size_t i = 0; i < nodes; ++i)
+        if (stack_[i].kind == ChoiceKind::thread && !stack_[i].done.empty()) done_nodes_.push_back(i);
+    }
     while (!thread_nodes_.empty() && thread_nodes_.back() >= kept) thread_nodes_.pop_back();
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
@@ -1077,11 +1083,14 @@ class Dpor final : public Chooser {
   bool next(std::size_t floor = 0) {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
+      const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const auto k = following(top, top.chosen, top.done)) {
+        if (top.kind == ChoiceKind::thread && !listed) done_nodes_.push_back(stack_.size() - 1);
         top.chosen = *k;
         return true;
       }
+      if (listed) done_nodes_.pop_back();
       stack_.pop_back();
     }
     return false;
@@ -1266,13 +1275,16 @@ class Dpor final : public Chooser {
   // first asked up to `ok` may be passed, and `bad` (once found) may not, so
   // that x moves back to no node at or above it. So each step is visited at
   // most twice per done thread asked about (to find its next step, and to be
-  // checked against it), not once per node and thread.
+  // checked against it), not once per node and thread. (Only the nodes with
+  // a done thread are visited: done_nodes_.)
   bool write_moves_back(const std::vector<Step>& steps) {
     const std::size_t n = std::min(steps.size(), thread_nodes_.size());
     std::vector<Behind>& behind = kept_.behind;
     behind.clear();
-    for (std::size_t k = 0; k < n; ++k) {
-      const Node& node = stack_[thread_nodes_[k]];
+    for (const std::size_t i : done_nodes_) {
+      const Node& node = stack_[i];
+      const std::size_t k = node.step;
+      if (k >= n) break;
       for (std::size_t at = node.done.next(0); at != npos; at = node.done.next(at + 1)) {
         if (at == node.chosen) continue;
         const std::uint64_t q = node.keys[at];
@@ -1426,6 +1438,7 @@ class Dpor final : public Chooser {
   Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
   Nodes stack_;
   std::vector<std::size_t> thread_nodes_;
+  std::vector<std::size_t> done_nodes_;  // the thread nodes on the stack with a done thread, ascending (next())
   std::size_t call_ = 0;  // the nodes the run passed so far (after it, those the run before passed)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
