@@ -243,6 +243,8 @@ class Dpor final : public Chooser {
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
+    // Before the top: the half-asleep thread of the last thread node, the
+    // burst of the dispatch nodes after it.
     half_.reset();
     burst_.reset();
     if (!thread_nodes_.empty()) note_half(stack_[thread_nodes_.back()]);
