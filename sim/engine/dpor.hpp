@@ -408,21 +408,25 @@ class Dpor final : public Chooser {
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     {
       std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
+      std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
+      // Those whose first step the run does not repeat have none yet. (Of a
+      // Kept taken whole from this thread's, none are left: min.)
+      std::size_t stepping = std::min(kept_.stepping, stepped.size());
+      while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
+        const ThreadId t = stepped[--stepping];
+        first[t] = npos;
+        columns.of[t] = 0;
+      }
       first.resize(threads, npos);
       columns.of.resize(threads, 0);
-      std::size_t stepping = 0;
-      for (std::size_t t = 0; t < threads; ++t)
-        if (first[t] < same) {
-          ++stepping;
-        } else {
-          first[t] = npos;
-          columns.of[t] = 0;
-        }
+      if (stepped.size() < threads) stepped.resize(threads);
       for (std::size_t j = same; j < n; ++j)
         if (first[r.steps[j].thread] == npos) {
           first[r.steps[j].thread] = j;
+          stepped[stepping] = r.steps[j].thread;
           columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(stepping++);
         }
+      kept_.stepping = stepping;
       // The rows kept of the run before keep their layout while the width does.
       if (same == 0 || stepping > columns.width) {
         columns.width = stepping;
@@ -1411,8 +1415,8 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, places, earlier, inserted; structural_kept_: the rows of
-  // structural_rows).
+  // first_step, stepped, places, earlier, inserted; structural_kept_: the
+  // rows of structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     std::vector<std::uint32_t> step_clock;  // analyse()'s
@@ -1431,6 +1435,8 @@ class Dpor final : public Chooser {
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
+    std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
+    std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
   static Kept& kept() {
