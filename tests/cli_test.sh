@@ -52,7 +52,7 @@ grep -q "^scopesim: --seed: must be at most 18446744073709551615, got 9999999999
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
 grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
 
-long_search=(explore histogram.plain_rmw --quick --block 12 --param bins=6 --no-schedules --time-limit 3)
+long_search=(explore histogram.plain_rmw --quick --block 14 --param bins=7 --no-schedules --time-limit 3)
 # Ctrl-C stops the search and prints what it found, marked stopped by interrupt (with several
 # jobs too: the signal may land on a simulated thread's fiber). Background jobs ignore SIGINT
 # unless job control is on, hence set -m.
