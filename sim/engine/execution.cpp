@@ -1473,13 +1473,13 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
       for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
+      mm_->join_all(cur_, d.first_thread, d.threads);
     } else {
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
+      // (From the last, the latest and mostly the widest clock, so that the
+      // first join widens the waiter's clock for the others.)
+      for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
     }
-    // (From the last: a kernel's threads come in id order, each clock as wide
-    // as its thread's id, so that the first join widens the waiter's clock
-    // for all of them at once.)
-    for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
     if (step_ < r_->steps.size()) r_->steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
@@ -1584,7 +1584,7 @@ class Run final : public Door, public HostApi {
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
     if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
-    for (std::uint32_t k = 0; k < d.threads; ++k) mm_->join(d.first_thread + k, cur_);
+    mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
         b.launched = true;

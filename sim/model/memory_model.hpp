@@ -78,6 +78,13 @@ class MemoryModel {
   virtual ThreadId spawn(const Placement& where, long parent) = 0;
   // `waiter` learns everything `ended` did (kernel end, synchronize calls).
   virtual void join(ThreadId waiter, ThreadId ended) = 0;
+  // A kernel's start and end, where many threads learn one view and one
+  // thread learns many: the threads [first, first + count) (a grid, spawned
+  // with no view and not run yet) each learn what `from` knows, as join(k,
+  // from) for each; `waiter`, not one of them, learns everything each did,
+  // as join(waiter, k) for each.
+  virtual void start_all(ThreadId first, std::uint32_t count, ThreadId from) = 0;
+  virtual void join_all(ThreadId waiter, ThreadId first, std::uint32_t count) = 0;
 
   // Writes that read `r` may return, in coherence-list order (into `out`,
   // a buffer the caller keeps). For an RMW, only sources that keep it

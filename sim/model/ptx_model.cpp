@@ -99,7 +99,10 @@ struct Write {
 struct Thread {
   Placement where;
   // Its clock covers the thread itself from its first event on: a thread that
-  // never steps adds no width to the clocks that join its view.
+  // never steps adds no width to the clocks that join its view. No clock
+  // knows more of a thread's events than the thread itself, its `seq`
+  // (entries are copied from its own, never made up): join_all() takes that
+  // for a joined thread's entry instead of the maximum over all.
   View view;
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
@@ -578,6 +581,38 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
   s_->threads[waiter].view.join(s_->threads[ended].view);
+}
+
+void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
+  State& s = *s_;
+  const View& v = s.threads[from].view;
+  for (ThreadId k = first; k < first + count; ++k) {
+    View& to = s.threads[k].view;  // (empty: see the interface)
+    to.vc = v.vc;
+    to.observe(v.observed);
+  }
+}
+
+// The waiter's clock learns, of each joined thread, its own entry from the
+// thread itself (see Thread), and from each joined clock only its entries of
+// other threads: without them, the entries of the threads joined, a clock's
+// width is mostly theirs.
+void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
+  State& s = *s_;
+  View& w = s.threads[waiter].view;
+  const std::size_t end = std::size_t{first} + count;
+  if (w.vc.size() < end) w.vc.resize(end, 0);
+  for (std::size_t k = first; k < end; ++k) {
+    const View& o = s.threads[k].view;
+    w.vc[k] = std::max(w.vc[k], s.threads[k].seq);
+    const std::size_t below = std::min<std::size_t>(first, o.vc.size());
+    for (std::size_t i = 0; i < below; ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
+    if (o.vc.size() > end) {
+      if (w.vc.size() < o.vc.size()) w.vc.resize(o.vc.size(), 0);
+      for (std::size_t i = end; i < o.vc.size(); ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
+    }
+    w.observe(o.observed);
+  }
 }
 
 // (The writes hidden straight by known ones are what the thread would not

@@ -25,6 +25,8 @@ class PtxModel final : public MemoryModel {
 
   ThreadId spawn(const Placement& where, long parent) override;
   void join(ThreadId waiter, ThreadId ended) override;
+  void start_all(ThreadId first, std::uint32_t count, ThreadId from) override;
+  void join_all(ThreadId waiter, ThreadId first, std::uint32_t count) override;
   using MemoryModel::readable;
   Readable readable(const MemOp& r, std::vector<WriteId>& out) override;
   void read(const MemOp& r, WriteId w) override;
