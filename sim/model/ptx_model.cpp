@@ -797,13 +797,17 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   View& all = s.all_buf;
-  all.clear();
+  std::size_t width = 0;
   for (const ThreadId p : participants) {
     Thread& t = s.threads[p];
     s.step(t, p);
     s.acquire_pending(t, p, Scope::cta);
-    all.join(t.view);
+    width = std::max(width, t.view.vc.size());
   }
+  // (As wide as the widest clock at once: no join widens it.)
+  all.clear();
+  all.vc.resize(width, 0);
+  for (const ThreadId p : participants) all.join(s.threads[p].view);
   // Each participant's view joined with `all`, which already holds it: `all`.
   for (const ThreadId p : participants) s.threads[p].view = all;
 }
