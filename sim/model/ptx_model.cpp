@@ -1,6 +1,7 @@
 #include "sim/model/ptx_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -218,10 +219,34 @@ struct PtxModel::State {
   View all_buf;  // barrier()'s
 
   // The location last looked up (an access looks its location up several
-  // times); locations keep their ids until reset().
+  // times), and the locations looked up lately, by a hash of their address
+  // (threads access a few locations in turn); locations keep their ids until
+  // reset(), which forgets the last and makes every other entry stale by
+  // counting the runs (an entry of an earlier run is none).
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
+  struct Looked {
+    std::uintptr_t addr = 0;
+    std::uint32_t location = no_location;
+    std::uint32_t run = 0;
+  };
+  mutable std::array<Looked, 64> looked{};
+  std::uint32_t run = 1;
+  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
+  std::uint32_t recalled(std::uintptr_t addr) const {
+    if (last_location != no_location && last_addr == addr) return last_location;
+    const Looked& e = looked[slot(addr)];
+    if (e.run != run || e.addr != addr) return no_location;
+    last_addr = addr;
+    last_location = e.location;
+    return e.location;
+  }
+  void remember(std::uintptr_t addr, std::uint32_t location) const {
+    last_addr = addr;
+    last_location = location;
+    looked[slot(addr)] = {addr, location, run};
+  }
 
   // The first entry of loc_at at `addr` or above.
   auto at_or_above(std::uintptr_t addr) const {
@@ -229,11 +254,10 @@ struct PtxModel::State {
   }
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
-    if (last_location != no_location && last_addr == addr) return &locs[last_location];
+    if (const std::uint32_t id = recalled(addr); id != no_location) return &locs[id];
     auto it = at_or_above(addr);
     if (it == loc_at.end() || it->first != addr) return nullptr;
-    last_addr = addr;
-    last_location = it->second;
+    remember(addr, it->second);
     return &locs[it->second];
   }
 
@@ -277,15 +301,13 @@ struct PtxModel::State {
   // above every address accessed so far, as a run's allocations come, without
   // a search.)
   std::uint32_t location(const MemOp& op) {
-    if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
-      return last_location;
+    if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
-    last_addr = op.addr;
-    last_location = next->second;
-    return last_location;
+    remember(op.addr, next->second);
+    return next->second;
   }
   // `op`'s location where location() found none of its address and size: a
   // new one, or at an address accessed with another size, that one and a
@@ -512,8 +534,7 @@ void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::
 
 std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   if (next != loc_at.end() && next->first == op.addr) {
-    last_addr = op.addr;
-    last_location = next->second;
+    remember(op.addr, next->second);
     const Location& known = locs[next->second];
     if (known.size != op.size)
       unsupported(op, "mixed-size access: " + std::to_string(op.size) + " bytes at a location accessed with " +
@@ -535,8 +556,7 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   init.loc = id;
   init.info = {0, 0, true, true, 0};
   l.co.push_back(static_cast<WriteId>(writes.size() - 1));
-  last_addr = op.addr;
-  last_location = id;
+  remember(op.addr, id);
   return id;
 }
 
@@ -563,6 +583,10 @@ void PtxModel::reset() {
   s.fence_hash = 0;
   s.placed.reset();
   s.last_location = State::no_location;
+  if (++s.run == 0) {  // (after 2^32 runs: the entries of the first may look new)
+    s.looked.fill({});
+    s.run = 1;
+  }
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
