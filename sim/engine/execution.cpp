@@ -1500,6 +1500,8 @@ class Run final : public Door, public HostApi {
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
     d.unfinished = d.threads;
+    std::vector<Placement>& places = places_;
+    places.clear();
     for (std::uint32_t b = 0; b < nb; ++b) {
       Block blk;
       blk.grid = op;
@@ -1516,9 +1518,10 @@ class Run final : public Door, public HostApi {
         t.place.warp = i / 32;
         t.place.lane = i % 32;
         t.kernel = &d.body;  // ops_ keeps it where it is
-        mm_->spawn(t.place, -1);
+        places.push_back(t.place);
       }
     }
+    mm_->spawn_all(places);
   }
 
   // The index after `at` in x, then y, then z order within `dims` (a
@@ -2039,6 +2042,7 @@ class Run final : public Door, public HostApi {
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s
+  std::vector<Placement> places_;          // reserve_grid()'s
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)

@@ -76,6 +76,9 @@ class MemoryModel {
   // none (the host; a kernel's thread, whose view comes with its kernel's
   // start: join()).
   virtual ThreadId spawn(const Placement& where, long parent) = 0;
+  // spawn(where[i], -1) for each, in order (a kernel's threads, at its
+  // enqueue); the first one's id.
+  virtual ThreadId spawn_all(const std::vector<Placement>& where) = 0;
   // `waiter` learns everything `ended` did (kernel end, synchronize calls).
   virtual void join(ThreadId waiter, ThreadId ended) = 0;
   // A kernel's start and end, where many threads learn one view and one

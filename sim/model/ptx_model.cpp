@@ -602,6 +602,13 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   return id;
 }
 
+ThreadId PtxModel::spawn_all(const std::vector<Placement>& where) {
+  State& s = *s_;
+  const ThreadId first = static_cast<ThreadId>(s.threads.size());
+  for (const Placement& p : where) s.threads.add().where = p;
+  return first;
+}
+
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
   s_->threads[waiter].view.join(s_->threads[ended].view);

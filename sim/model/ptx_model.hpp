@@ -24,6 +24,7 @@ class PtxModel final : public MemoryModel {
   void reset() override;
 
   ThreadId spawn(const Placement& where, long parent) override;
+  ThreadId spawn_all(const std::vector<Placement>& where) override;
   void join(ThreadId waiter, ThreadId ended) override;
   void start_all(ThreadId first, std::uint32_t count, ThreadId from) override;
   void join_all(ThreadId waiter, ThreadId first, std::uint32_t count) override;
