@@ -272,9 +272,12 @@ class Run final : public Door, public HostApi {
     if (is_local(e)) return execute(e, low, local);
     t.pending = e;
     note_shape(t, low);
-    // A wait is enabled only once what it waits for has finished.
-    t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
-    pending(cur_, true);
+    // A wait is enabled only once what it waits for has finished. (A thread
+    // that took the step before is runnable already, as it mostly stays.)
+    if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
+      t.state = s;
+      pending(cur_, true);
+    }
     if (in_step_ && lowest_ready_ >= threads_.size()) {
       // The step is over and no thread has local code to run: the thread
       // decision loop() would make next is made here, on this fiber. When
@@ -510,14 +513,23 @@ class Run final : public Door, public HostApi {
 
   // The record of the run's next thread (its id: the number before it), unborn.
   SimThread& new_thread() {
-    if (threads_.size() % 64 == 0) pending_.push_back(0);
+    if (threads_.size() % 64 == 0) {
+      runnable_.push_back(0);
+      waiting_.push_back(0);
+    }
     return threads_.add(&scratch_);
   }
 
-  // Is `id` in State::runnable, sync or spin (pending_)?
-  void pending(ThreadId id, bool on) {
+  // Files `id` by the state it was just given: on, it is State::runnable
+  // (runnable_), or sync or spin (waiting_); off, none of these (in neither).
+  // (Inline: every thread's end clears its bits, most of them none set.)
+  [[gnu::always_inline]] void pending(ThreadId id, bool on) {
+    const bool runnable = on && threads_[id].state == State::runnable;
+    const std::size_t w = id / 64;
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    pending_[id / 64] = on ? pending_[id / 64] | bit : pending_[id / 64] & ~bit;
+    keys_stale_ |= ((runnable_[w] & bit) != 0) != runnable;
+    runnable_[w] = (runnable_[w] & ~bit) | (runnable ? bit : 0);
+    waiting_[w] = (waiting_[w] & ~bit) | (on && !runnable ? bit : 0);
   }
 
   // `id` has local code to run (State::fresh or State::wake).
@@ -617,13 +629,13 @@ class Run final : public Door, public HostApi {
   // or by perform() at the end of a step (Run::decided_).
   enum class Next : std::uint8_t { step, none, abandoned };
   Next next_thread(ThreadId& chosen) {
-    // In one pass: waiters whose work finished and spinners whose location
-    // got a new write may run again (neither depends on the other), then
-    // the runnable threads, straight into the choice point.
+    // Waiters whose work finished and spinners whose location got a new
+    // write may run again (neither depends on the other). The runnable
+    // threads are the choice point's keys, listed again only where they
+    // changed since the decision before (keys_stale_).
     ChoicePoint& p = next_thread_;
-    p.keys.clear();
-    for (std::size_t w = 0; w < pending_.size(); ++w)
-      for (std::uint64_t m = pending_[w]; m != 0; m &= m - 1) {
+    for (std::size_t w = 0; w < waiting_.size(); ++w)
+      for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
         const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
         SimThread& t = threads_[id];
         if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
@@ -633,9 +645,15 @@ class Run final : public Door, public HostApi {
               t.state = State::runnable;
               break;
             }
-        if (t.state != State::runnable) continue;
-        p.keys.push_back(id);
+        if (t.state == State::runnable) pending(id, true);
       }
+    if (keys_stale_) {
+      p.keys.clear();
+      for (std::size_t w = 0; w < runnable_.size(); ++w)
+        for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
+          p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+      keys_stale_ = false;
+    }
     if (p.keys.empty()) return Next::none;
     p.actor = last_;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
@@ -1920,7 +1938,10 @@ class Run final : public Door, public HostApi {
     lowest_ready_ = no_thread;
     live_ = 0;
     decided_.reset();
-    pending_.clear();
+    runnable_.clear();
+    waiting_.clear();
+    next_thread_.keys.clear();
+    keys_stale_ = false;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -1988,10 +2009,14 @@ class Run final : public Door, public HostApi {
   // A thread decision perform() made at the end of a step, for loop() to
   // carry out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
-  // Invariant: bit k is set iff thread k is State::runnable, sync or spin
-  // (pending()): the threads a thread decision looks at. A word for every 64
-  // threads (new_thread()).
-  std::vector<std::uint64_t> pending_;
+  // Invariant: bit k of runnable_ is set iff thread k is State::runnable, of
+  // waiting_ iff it is State::sync or spin (pending()): the threads a thread
+  // decision may pick, and those it checks for a wake-up. A word for every
+  // 64 threads (new_thread()).
+  std::vector<std::uint64_t> runnable_, waiting_;
+  // Invariant: unless set, next_thread_'s keys are the bits of runnable_, in
+  // id order (next_thread() lists them again once pending() changed one).
+  bool keys_stale_ = false;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
@@ -2043,6 +2068,7 @@ class Run final : public Door, public HostApi {
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s
   std::vector<Placement> places_;          // reserve_grid()'s
+  // Its keys are kept from one thread decision to the next (keys_stale_).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
