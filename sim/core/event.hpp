@@ -76,8 +76,9 @@ struct Event {
 // `caller_frame` or in the callee-saved registers, whose `saved_registers`
 // words `registers` points to (in the frame of the call that performs the
 // event: valid until it returns; only a read hashes them). It goes beside the
-// Event, not in it: the engine keeps a copy of a thread's pending Event, and
-// this is of use only while the operation runs. None (nullptr): unknown.
+// Event, not in it: only the operation's run reads it, while the engine reads
+// a thread's pending Event (in place) for as long as the thread waits to
+// perform it. None (nullptr): unknown.
 struct LocalState {
   static constexpr std::size_t saved_registers = 7;
   const void* caller_frame = nullptr;

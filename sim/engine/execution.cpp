@@ -133,8 +133,12 @@ struct SimThread {
   const void* body_frame = nullptr;
   KernelBody body;  // the host's program, a stream operation's work
   const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
-  Event pending;
+  // Its event (not local) last performed or waiting to be: in the frame of
+  // its perform(), read only while it is suspended there (or runs it). Its
+  // position is kept apart (last_where), for after perform() returned.
+  const Event* pending = nullptr;
   StepShape pending_shape;  // what `pending` does to shared state, for the explorer
+  Where last_where;         // `pending`'s where (none: no event yet)
   std::uint64_t steps = 0;
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
@@ -178,8 +182,9 @@ struct SimThread {
     body_frame = nullptr;
     body = nullptr;
     kernel = nullptr;
-    pending = Event{};
+    pending = nullptr;
     pending_shape = StepShape{};
+    last_where = Where{};
     steps = 0;
     mods = 0;
     settled_reads = 0;
@@ -270,7 +275,8 @@ class Run final : public Door, public HostApi {
     // Lowered once: the step's shape and its execution read the same PtxOps.
     const Lowering low = lower(e);
     if (is_local(e)) return execute(e, low, local);
-    t.pending = e;
+    t.pending = &e;
+    t.last_where = e.where;
     note_shape(t, low);
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
@@ -441,7 +447,7 @@ class Run final : public Door, public HostApi {
   void note_shape(SimThread& t, const Lowering& l) const {
     StepShape& s = t.pending_shape;
     s = StepShape{};
-    const Event& e = t.pending;
+    const Event& e = *t.pending;
     switch (e.kind) {
       // Offsets: shapes of runs made on different threads are compared (parallel exploration).
       case EventKind::load: s.addr = arena_.offset(e.addr); s.reads = true; break;
@@ -551,8 +557,8 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // Has `t` made an event (`pending`, its last, names where)?
-  static bool has_event(const SimThread& t) { return t.pending.where.file != nullptr || t.pending.where.pc != 0; }
+  // Has `t` made an event (last_where, its last's, names where)?
+  static bool has_event(const SimThread& t) { return t.last_where.file != nullptr || t.last_where.pc != 0; }
 
   // The thread faulted: a finding, and it ends. (Out of line: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void faulted(ThreadId id) {
@@ -565,9 +571,9 @@ class Run final : public Door, public HostApi {
       // Where it was: after its last event; a thread that faulted before
       // any has no position but the fault's own.
       const bool placed = has_event(t);
-      const std::string after = placed ? " after " + describe(t.pending.where) : "";
+      const std::string after = placed ? " after " + describe(t.last_where) : "";
       add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
-                  placed ? std::vector<std::string>{describe(t.pending.where)} : std::vector<std::string>{});
+                  placed ? std::vector<std::string>{describe(t.last_where)} : std::vector<std::string>{});
     }
     exit_thread(id);
   }
@@ -577,7 +583,7 @@ class Run final : public Door, public HostApi {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", o_->local_time_limit);
     reach_limit(t.name + " ran " + seconds + " s of CPU time " +
-                (has_event(t) ? "after " + describe(t.pending.where) : std::string("from its start")) +
+                (has_event(t) ? "after " + describe(t.last_where) : std::string("from its start")) +
                 " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
                 "locals alone never ends (if it is only slow, raise --local-time-limit)");
   }
@@ -660,7 +666,7 @@ class Run final : public Door, public HostApi {
     p.previous = steps_ == 0 ? nullptr : &r_->steps[steps_ - 1].shape;
     const unsigned i = decide(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
-      return "run " + t.name + ": " + text(t.pending);
+      return "run " + t.name + ": " + text(*t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
@@ -1216,7 +1222,7 @@ class Run final : public Door, public HostApi {
       out_of_line([&] {
         const SimThread& first = threads_[w.arrived.front()];
         divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
-                       describe(e.where) + " while " + first.name + " waits in " + collective_name(first.pending) +
+                       describe(e.where) + " while " + first.name + " waits in " + collective_name(*first.pending) +
                        " with mask 0x" + hex(w.mask) + " at " + describe(w.where),
                    {first.name, t.name}, {describe(w.where), describe(e.where)});
       });
@@ -1291,13 +1297,13 @@ class Run final : public Door, public HostApi {
         for (ThreadId id : who)
           if (threads_[id].lane_value != 0) result[i] |= std::uint64_t{1} << threads_[id].place.lane;
       } else if (kind == EventKind::shfl) {
-        const std::uint32_t src = shuffle_source(t.pending, t.place.lane);
+        const std::uint32_t src = shuffle_source(*t.pending, t.place.lane);
         const SimThread* s = lane_thread(src);
         if (s == nullptr) {
           out_of_line([&] {
             divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
-                           describe(t.pending.where),
-                       {t.name}, {describe(t.pending.where)});
+                           describe(t.pending->where),
+                       {t.name}, {describe(t.pending->where)});
           });
           result[i] = t.lane_value;
         } else {
@@ -1722,21 +1728,21 @@ class Run final : public Door, public HostApi {
     int shown = 0;
     for (const SimThread& t : threads_) {
       std::string what;
-      if (t.state == State::spin) what = t.name + " spins on " + location(t.pending.addr) + " at " + describe(t.pending.where) + " waiting for a write that never comes";
-      else if (t.state == State::barrier && t.pending.kind != EventKind::barrier)
-        what = t.name + " waits in " + collective_name(t.pending) + " at " + describe(t.pending.where) +
+      if (t.state == State::spin) what = t.name + " spins on " + location(t.pending->addr) + " at " + describe(t.pending->where) + " waiting for a write that never comes";
+      else if (t.state == State::barrier && t.pending->kind != EventKind::barrier)
+        what = t.name + " waits in " + collective_name(*t.pending) + " at " + describe(t.pending->where) +
                " for lanes that never arrive";
       else if (t.state == State::barrier)
         what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
       else continue;
       if (shown++ < 4) msg += " " + what + ";";
       who.push_back(t.name);
-      where.push_back(describe(t.pending.where));
+      where.push_back(describe(t.pending->where));
     }
     if (shown > 4) msg += " and " + std::to_string(shown - 4) + " more;";
     if (threads_[0].state == State::sync)
-      msg += " the host waits in " + std::string(threads_[0].pending.label) + " at " +
-             describe(threads_[0].pending.where) + ";";
+      msg += " the host waits in " + std::string(threads_[0].pending->label) + " at " +
+             describe(threads_[0].pending->where) + ";";
     for (std::uint32_t b = 0; b < blocks_.size(); ++b)
       if (blocks_[b].launched && !blocks_[b].dispatched) {
         msg += " block " + std::to_string(b) + " never becomes resident (" +
