@@ -635,16 +635,19 @@ class Run final : public Door, public HostApi {
   // or by perform() at the end of a step (Run::decided_).
   enum class Next : std::uint8_t { step, none, abandoned };
   Next next_thread(ThreadId& chosen) {
-    // Waiters whose work finished and spinners whose location got a new
-    // write may run again (neither depends on the other). The runnable
-    // threads are the choice point's keys, listed again only where they
-    // changed since the decision before (keys_stale_).
+    // Waiters whose work finished (looked at only once some work ended:
+    // work_ended_) and spinners whose location got a new write may run
+    // again (neither depends on the other). The runnable threads are the
+    // choice point's keys, listed again only where they changed since the
+    // decision before (keys_stale_).
     ChoicePoint& p = next_thread_;
+    const bool work_ended = work_ended_;
+    work_ended_ = false;
     for (std::size_t w = 0; w < waiting_.size(); ++w)
       for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
         const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
         SimThread& t = threads_[id];
-        if (t.state == State::sync && wait_over(t)) t.state = State::runnable;
+        if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
         if (t.state == State::spin)
           for (auto [addr, n] : t.waiting_for)
             if (mm_->writes_to(addr) > n) {
@@ -1685,12 +1688,13 @@ class Run final : public Door, public HostApi {
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
+      work_ended_ = true;
       start_ready_ops();
       return;
     }
     Block& b = blocks_[t.block];
     --b.live;
-    --ops_[b.grid].unfinished;
+    if (--ops_[b.grid].unfinished == 0) work_ended_ = true;
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
       b.exited_early = true;
       b.first_exit = id;
@@ -1948,6 +1952,7 @@ class Run final : public Door, public HostApi {
     waiting_.clear();
     next_thread_.keys.clear();
     keys_stale_ = false;
+    work_ended_ = false;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -2023,6 +2028,10 @@ class Run final : public Door, public HostApi {
   // Invariant: unless set, next_thread_'s keys are the bits of runnable_, in
   // id order (next_thread() lists them again once pending() changed one).
   bool keys_stale_ = false;
+  // Invariant: unless set, no State::sync thread's wait_over() changed since
+  // the last thread decision checked them (next_thread()): a wait ends only
+  // where a stream operation or a grid does (exit_thread()).
+  bool work_ended_ = false;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
