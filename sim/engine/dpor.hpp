@@ -494,8 +494,9 @@ class Dpor final : public Chooser {
       told.resize(n);
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = r.steps[j];
-        const Told now{s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1, rmw_source[j] != 0};
-        if (j < from && !(told[j] == now)) from = j;
+        const Told now = told_of(s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1,
+                                 rmw_source[j] != 0);
+        if (j < from && told[j] != now) from = j;
         told[j] = now;
       }
     }
@@ -581,10 +582,12 @@ class Dpor final : public Chooser {
   // a spin wait counted or re-read its read (Step::counted, respun), whether
   // it is its thread's only load of its location, whether an RMW read its
   // write. The same for a repeated step, its races are those found before.
-  struct Told {
-    bool counted = false, respun = false, only_load = false, rmw_source = false;
-    bool operator==(const Told&) const = default;
-  };
+  // A bit each, in a byte compared and stored whole (a pass over every step
+  // of every run makes one).
+  using Told = std::uint8_t;
+  static Told told_of(bool counted, bool respun, bool only_load, bool rmw_source) {
+    return static_cast<Told>(counted | respun << 1 | only_load << 2 | rmw_source << 3);
+  }
 
   // Steps that may share a location: dependent() needs an address, commute()
   // a family (and equal addresses: commuting RMWs of none, if any, are
