@@ -740,10 +740,15 @@ class Dpor final : public Chooser {
   // `to` as a copy of `from`, resized in place (no call where the size is
   // the one `to` had, as most often for a reused node) and copied whole:
   // vector::operator= is out of line, and checks size and capacity anew.
+  // A single element (most thread decisions have one runnable thread) is
+  // assigned, not copied by a call to memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
     to.resize(from.size());
-    std::copy(from.begin(), from.end(), to.begin());
+    if (from.size() == 1)
+      to[0] = from[0];
+    else
+      std::copy(from.begin(), from.end(), to.begin());
   }
 
   // `v` as n zeros: cleared and grown, so that they are written by the
