@@ -346,11 +346,17 @@ class Dpor final : public Chooser {
       return 0;
     }
     // First choice: keep running the same thread when it may, else the lowest.
+    // (Most thread decisions have one runnable thread.)
+    const std::size_t count = n.keys.size();
     int pick = -1;
-    for (std::size_t k = 0; k < n.keys.size(); ++k)
-      if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
-    for (std::size_t k = 0; k < n.keys.size() && pick < 0; ++k)
-      if (allowed(n, k)) pick = static_cast<int>(k);
+    if (count == 1) {
+      if (allowed(n, 0)) pick = 0;
+    } else {
+      for (std::size_t k = 0; k < count; ++k)
+        if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
+      for (std::size_t k = 0; k < count && pick < 0; ++k)
+        if (allowed(n, k)) pick = static_cast<int>(k);
+    }
     if (pick < 0) {
       abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
       return 0;
