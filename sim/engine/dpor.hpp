@@ -1103,6 +1103,12 @@ class Dpor final : public Chooser {
   bool next(std::size_t floor = 0) {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
+      // A node of one alternative (most are: a thread decision with one
+      // runnable thread) has no other branch, and is no done node.
+      if (top.keys.size() == 1 && top.done.empty()) {
+        stack_.pop_back();
+        continue;
+      }
       const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const auto k = following(top, top.chosen, top.done)) {
