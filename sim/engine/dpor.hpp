@@ -273,42 +273,19 @@ class Dpor final : public Chooser {
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
     note_passing(i);
+    n.actor = p.actor;
+    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
     // The step since the previous thread node, as it turned out. (Before a
     // node replayed, it is the step the node above noted when it was made:
     // a node's choice changes only with the nodes below it gone.) The
     // previous thread node made a step: the run has one.
-    if (p.kind == ChoiceKind::thread && thread_nodes_.size() >= 2) {
+    if (thread_nodes_.size() >= 2) {
       Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
       prev.shapes[prev.chosen] = *p.previous;
     }
-    if (p.kind == ChoiceKind::thread) {
-      n.shapes.resize(p.keys.size());
-      if (predicts_)
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
-    } else {
-      n.shapes.clear();
-    }
-    n.actor = p.actor;
-    if (p.kind != ChoiceKind::thread) {
-      // The read of a half-asleep thread: older writes are suspect.
-      if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
-        n.suspect.resize(p.keys.size());
-        n.since = half_->second;
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
-      }
-      half_.reset();
-      if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
-      while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
-      if (p.kind == ChoiceKind::dispatch) {
-        n.members = p.members;
-        n.picks = p.picks;
-        n.backtrack.insert(n.chosen);
-      }
-      note_burst(n);
-      note_suspect(i);
-      note_inserting(i);
-      return n.chosen;
-    }
+    n.shapes.resize(p.keys.size());
+    if (predicts_)
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     n.step = thread_nodes_.size() - 1;
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
@@ -1133,6 +1110,30 @@ class Dpor final : public Chooser {
   }
 
  private:
+  // choose() for a value decision (node n, the run's i-th): out of line, so
+  // that thread decisions, most of them, pass through a smaller frame.
+  [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
+    n.shapes.clear();
+    // The read of a half-asleep thread: older writes are suspect.
+    if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
+      n.suspect.resize(p.keys.size());
+      n.since = half_->second;
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
+    }
+    half_.reset();
+    if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
+    while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
+    if (p.kind == ChoiceKind::dispatch) {
+      n.members = p.members;
+      n.picks = p.picks;
+      n.backtrack.insert(n.chosen);
+    }
+    note_burst(n);
+    note_suspect(i);
+    note_inserting(i);
+    return n.chosen;
+  }
+
   // following() past its inline case.
   [[gnu::noinline]] std::optional<unsigned> following_far(const Node& n, unsigned chosen,
                                                           const Alternatives& done) const {
