@@ -187,7 +187,7 @@ class Dpor final : public Chooser {
     std::size_t step = 0;      // thread decisions: the index of the step taken here
     Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
-    int preemptions = 0;                     // before this node
+    int preemptions = 0;                     // before this node (counted under a bound only)
     std::uint64_t actor = 0;
     // Back to a new node, its containers keeping their capacity: every field
     // above but keys and shapes, which choose() overwrites (left as they
@@ -293,7 +293,7 @@ class Dpor final : public Chooser {
       const Node* parent = &stack_[thread_nodes_[thread_nodes_.size() - 2]];
       const StepShape& taken = parent->shapes[parent->chosen];
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
-      n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
+      if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
       // A thread done at the parent sleeps from there, even if it ran
       // there half asleep since an earlier step: every run of it from the
       // parent was explored, so the later `since` holds (and where a commuting
