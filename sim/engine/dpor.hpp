@@ -1395,7 +1395,11 @@ class Dpor final : public Chooser {
     if (n.keys[k] == n.actor) return 0;
     return std::find(n.keys.begin(), n.keys.end(), n.actor) != n.keys.end() ? 1 : 0;
   }
-  bool allowed(const Node& n, std::size_t k) const {
+  // May alternative k of thread node n run: not asleep (half asleep at
+  // most), within the preemption bound? (A node with no sleeper in a search
+  // with no bound, most of them, is answered inline.)
+  bool allowed(const Node& n, std::size_t k) const { return (n.sleep.empty() && bound_ < 0) || allowed_far(n, k); }
+  [[gnu::noinline]] bool allowed_far(const Node& n, std::size_t k) const {
     auto it = n.sleep.find(n.keys[k]);
     if (it != n.sleep.end() && !it->second.half) return false;
     if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
