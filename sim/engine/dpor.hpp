@@ -1199,7 +1199,7 @@ class Dpor final : public Chooser {
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
   // (the next read decision of that thread) must return a newer write.
   void note_half(const Node& n) {
-    if (n.kind != ChoiceKind::thread) return;
+    if (n.kind != ChoiceKind::thread || n.sleep.empty()) return;
     auto it = n.sleep.find(n.keys[n.chosen]);
     if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
   }
