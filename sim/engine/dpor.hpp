@@ -172,8 +172,10 @@ class Dpor final : public Chooser {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
     // Thread decisions: each alternative's next step, the taken ones' as
-    // they turned out (each noted before it is read: the sleep sets read
-    // only those). Those of the others, as they were when the node was made,
+    // they turned out (each noted before it is read: the sleep sets of the
+    // node's later branches read only those; a node of one alternative has
+    // none, and its next node takes the step from the run). Those of the
+    // others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
     // done sets), so only a search that predicts (Dpor(predicts)) keeps
     // them; elsewhere they are left as they were. Value decisions: none.
@@ -277,13 +279,14 @@ class Dpor final : public Chooser {
     note_passing(i);
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // The step since the previous thread node, as it turned out. (Before a
-    // node replayed, it is the step the node above noted when it was made:
-    // a node's choice changes only with the nodes below it gone.) The
-    // previous thread node made a step: the run has one.
+    // The step since the previous thread node, as it turned out (the
+    // previous thread node made a step: the run has one), noted there where
+    // it has other alternatives. (Before a node replayed, it is the step the
+    // node above noted when it was made: a node's choice changes only with
+    // the nodes below it gone.)
     if (thread_nodes_.size() >= 2) {
       Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      prev.shapes[prev.chosen] = *p.previous;
+      if (prev.keys.size() > 1) prev.shapes[prev.chosen] = *p.previous;
     }
     n.shapes.resize(p.keys.size());
     if (predicts_)
@@ -293,7 +296,7 @@ class Dpor final : public Chooser {
     // next step is dependent with the step taken there.
     if (thread_nodes_.size() >= 2) {  // (n is stack_[i]: no node is added before the return)
       const Node* parent = &stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      const StepShape& taken = parent->shapes[parent->chosen];
+      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
       const std::uint64_t taken_thread = parent->keys[parent->chosen];
       if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
       // A thread done at the parent sleeps from there, even if it ran
