@@ -43,6 +43,16 @@ struct Made {
 };
 using Runs = std::deque<Made>;
 
+// The run a walk makes runs into, kept on each OS thread from one walk to the
+// next, so that its buffers (the steps, the log) keep their capacity: a
+// search of a few runs, as a litmus test's, no longer grows them anew. (A
+// walk takes it whole: one started while another is parked on the same
+// thread starts bare.)
+RunResult& spare_run() {
+  thread_local RunResult r;
+  return r;
+}
+
 // Where the runs go: the explorer (the whole search) or the subtree task
 // that consumes them in order.
 struct Sink {
@@ -188,7 +198,11 @@ class SubtreeSearch {
       std::vector<std::vector<TaskPtr>>& spawned;
       ~DropAll() { s.drop_from(spawned, 0); }
     } drop_all{*this, spawned};
-    RunResult r;  // each run into it, in the buffers of the one before
+    struct KeptRun {  // each run into it, in the buffers of the one before
+      RunResult r = std::move(spare_run());
+      ~KeptRun() { spare_run() = std::move(r); }
+    } kept;
+    RunResult& r = kept.r;
     for (;;) {
       if (!sink.go_on()) return false;
       d.begin_run(r);
