@@ -75,9 +75,17 @@ class Dpor final : public Chooser {
   Dpor(int preemption_bound, bool reads_choose, bool predicts = false)
       : bound_(preemption_bound), reads_choose_(reads_choose), predicts_(predicts) {
     stack_.adopt(std::move(kept_.stack));
+    adopt(thread_nodes_, kept_.thread_nodes);
+    adopt(done_nodes_, kept_.done_nodes);
+    adopt(dispatch_nodes_, kept_.dispatch_nodes);
+    adopt(prefix_, kept_.prefix);
   }
   ~Dpor() override {
     kept_.stack = stack_.release();
+    kept_.thread_nodes = std::move(thread_nodes_);
+    kept_.done_nodes = std::move(done_nodes_);
+    kept_.dispatch_nodes = std::move(dispatch_nodes_);
+    kept_.prefix = std::move(prefix_);
     kept() = std::move(kept_);
   }
   Dpor(const Dpor&) = delete;
@@ -737,6 +745,13 @@ class Dpor final : public Chooser {
       to[0] = from[0];
     else
       std::copy(from.begin(), from.end(), to.begin());
+  }
+
+  // `to` empty, with the buffer of `from` (kept from the search before).
+  template <class T>
+  static void adopt(std::vector<T>& to, std::vector<T>& from) {
+    to = std::move(from);
+    to.clear();
   }
 
   // `v` as n zeros: resized (no call where the size is the one `v` had, as
@@ -1450,6 +1465,9 @@ class Dpor final : public Chooser {
   // rows of structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
+    // The last search's lists of nodes and prefix (their capacity: adopt())
+    std::vector<std::size_t> thread_nodes, done_nodes, dispatch_nodes;
+    std::vector<unsigned> prefix;
     std::vector<std::uint32_t> step_clock;  // analyse()'s
     std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
     std::vector<Told> told;
