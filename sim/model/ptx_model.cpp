@@ -627,15 +627,15 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
 // The waiter's clock learns, of each joined thread, its own entry from the
 // thread itself (see Thread), and from each joined clock only its entries of
 // other threads: without them, the entries of the threads joined, a clock's
-// width is mostly theirs.
+// width is mostly theirs. The threads that never stepped (most of a large
+// launch's) all hold the view their start gave them (start_all()): one of
+// them is joined.
 void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   State& s = *s_;
   View& w = s.threads[waiter].view;
   const std::size_t end = std::size_t{first} + count;
   if (w.vc.size() < end) w.vc.resize(end, 0);
-  for (std::size_t k = first; k < end; ++k) {
-    const View& o = s.threads[k].view;
-    w.vc[k] = std::max(w.vc[k], s.threads[k].seq);
+  auto learn = [&](const View& o) {
     const std::size_t below = std::min<std::size_t>(first, o.vc.size());
     for (std::size_t i = 0; i < below; ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
     if (o.vc.size() > end) {
@@ -643,7 +643,18 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
       for (std::size_t i = end; i < o.vc.size(); ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
     }
     w.observe(o.observed);
+  };
+  std::size_t idle = end;  // one that never stepped
+  for (std::size_t k = first; k < end; ++k) {
+    const Thread& t = s.threads[k];
+    if (t.seq == 0) {
+      idle = k;
+      continue;
+    }
+    w.vc[k] = t.seq;  // (no clock knows more of it)
+    learn(t.view);
   }
+  if (idle != end) learn(s.threads[idle].view);
 }
 
 // (The writes hidden straight by known ones are what the thread would not
