@@ -131,6 +131,7 @@ struct Visit {
 struct Location {
   std::uintptr_t addr;
   std::uint32_t size;
+  bool overlapping = false;  // made with a finding (an overlapping access): never made again in place
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
@@ -147,6 +148,12 @@ struct Location {
   void clear() {
     addr = 0;
     size = 0;
+    overlapping = false;
+    forget_writes();
+  }
+  // Its writes and reads gone: the location as a run first accesses it
+  // (but for its initial write).
+  void forget_writes() {
     co.clear();
     writes.clear();
     last_read.clear();
@@ -181,9 +188,19 @@ struct PtxModel::State {
   PtxOptions opt;
   Reused<Thread> threads;
   Reused<Write> writes;
+  // The locations, by id in the order the run made them: [0, made) this
+  // run's; the rest the last run's that this one has not made (yet). A run
+  // of the same program accesses the same locations in the same order: the
+  // next one it makes is mostly the last run's next, made again in place
+  // (remake()) without searching or inserting into loc_at, nor checking for
+  // overlaps (the locations made before it are those the last run made
+  // before it). Once it makes another, the last run's rest are forgotten
+  // (forget_unmade()).
   Reused<Location> locs;
+  std::uint32_t made = 0;
   Reused<View> views;  // by ViewId
-  std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;  // (address, location), by address
+  // (address, location) of every location in locs, by address
+  std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
@@ -256,7 +273,7 @@ struct PtxModel::State {
   const Location* find(std::uintptr_t addr) const {
     if (const std::uint32_t id = recalled(addr); id != no_location) return &locs[id];
     auto it = at_or_above(addr);
-    if (it == loc_at.end() || it->first != addr) return nullptr;
+    if (it == loc_at.end() || it->first != addr || it->second >= made) return nullptr;
     remember(addr, it->second);
     return &locs[it->second];
   }
@@ -297,14 +314,17 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (A new one, or a finding, out of line; one
-  // above every address accessed so far, as a run's allocations come, without
-  // a search.)
+  // The location `op` accesses. (A new one, or a finding, out of line; the
+  // last run's next one made again without a search, see `locs`; one above
+  // every address accessed so far, as a run's allocations come, without a
+  // search.)
   std::uint32_t location(const MemOp& op) {
     if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
+    if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
+      return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
-    if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
+    if (next == loc_at.end() || next->first != op.addr || next->second >= made || locs[next->second].size != op.size)
       return make_location(op, next);
     remember(op.addr, next->second);
     return next->second;
@@ -314,6 +334,17 @@ struct PtxModel::State {
   // finding. `next`: the first entry of loc_at at its address or above.
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
+  // The last run's next location, made again (its entry of loc_at kept).
+  std::uint32_t remake();
+  // Nobody wrote location `id` yet: an initial pseudo-write that reads as
+  // uninitialised.
+  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
+    Write& init = writes.add();
+    init.loc = id;
+    init.info = {0, 0, true, true, 0};
+    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  }
+  void forget_unmade();
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -533,7 +564,7 @@ void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::
 }
 
 std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
-  if (next != loc_at.end() && next->first == op.addr) {
+  if (next != loc_at.end() && next->first == op.addr && next->second < made) {
     remember(op.addr, next->second);
     const Location& known = locs[next->second];
     if (known.size != op.size)
@@ -541,23 +572,40 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
                           std::to_string(known.size));
     return next->second;
   }
+  if (made < locs.size()) {  // (another location than the last run's next)
+    forget_unmade();
+    next = at_or_above(op.addr);
+  }
+  const std::size_t found = findings.size();
   if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
   if (next != loc_at.begin()) {
     auto prev = std::prev(next);
     if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
   }
-  const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
+  const bool overlapping = findings.size() != found;
+  const std::uint32_t id = made++;
   Location& l = locs.add();
   l.addr = op.addr;
   l.size = op.size;
+  l.overlapping = overlapping;
   loc_at.insert(next, {op.addr, id});
-  // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
-  Write& init = writes.add();
-  init.loc = id;
-  init.info = {0, 0, true, true, 0};
-  l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  initial_write(l, id);
   remember(op.addr, id);
   return id;
+}
+
+std::uint32_t PtxModel::State::remake() {
+  const std::uint32_t id = made++;
+  Location& l = locs[id];
+  l.forget_writes();
+  initial_write(l, id);
+  remember(l.addr, id);
+  return id;
+}
+
+void PtxModel::State::forget_unmade() {
+  std::erase_if(loc_at, [this](const auto& e) { return e.second >= made; });
+  while (locs.size() > made) locs.pop_back();
 }
 
 PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>(findings_)) { s_->opt = o; }
@@ -573,9 +621,8 @@ void PtxModel::reset() {
   State& s = *s_;
   s.threads.clear();
   s.writes.clear();
-  s.locs.clear();
+  s.made = 0;  // (the locations kept: see State::locs)
   s.views.clear();
-  s.loc_at.clear();
   s.sc_fences.clear();
   s.findings.clear();
   s.texts.clear();
@@ -895,6 +942,7 @@ std::uint64_t PtxModel::fingerprint() const {
   std::uint64_t rf = s.rf_hash;
   std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
+    if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
     const std::size_t n = l.co.size();
     // The first position of each one's run of commuting RMWs (without any,
