@@ -898,7 +898,12 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   all.vc.resize(width, 0);
   for (const ThreadId p : participants) all.join(s.threads[p].view);
   // Each participant's view joined with `all`, which already holds it: `all`.
-  for (const ThreadId p : participants) s.threads[p].view = all;
+  // (Its observed writes are among all's: merged, mostly none, not copied.)
+  for (const ThreadId p : participants) {
+    View& v = s.threads[p].view;
+    v.vc = all.vc;
+    v.observe(all.observed);
+  }
 }
 
 const WriteInfo& PtxModel::info(WriteId w) const { return s_->writes[w].info; }
