@@ -230,7 +230,9 @@ struct PtxModel::State {
   mutable std::vector<bool> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
   ViewId keep(const View& v) {
-    views.add() = v;
+    View& k = views.add();
+    k.vc = v.vc;
+    k.observe(v.observed);  // (mostly none: not copied)
     return static_cast<ViewId>(views.size() - 1);
   }
   View all_buf;  // barrier()'s
