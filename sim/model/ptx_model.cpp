@@ -36,6 +36,11 @@ struct View {
     if (!ws.empty()) merge_observed(ws);
   }
   void merge_observed(const std::vector<WriteId>& ws);
+  // One write (mostly newer than all: appended).
+  void observe_one(WriteId w) {
+    const auto at = std::lower_bound(observed.begin(), observed.end(), w);
+    if (at == observed.end() || *at != w) observed.insert(at, w);
+  }
   void clear() {
     vc.clear();
     observed.clear();
@@ -73,7 +78,7 @@ struct Write {
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
-  std::vector<WriteId> chain;         // writes observed by whoever observes this one (sorted: itself last)
+  std::vector<WriteId> chain;         // observed, besides itself, by whoever observes it (sorted; no initial write)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
   std::vector<WriteId> strong_rmws;   // the strong RMWs that read it (atomic_rmw, rmw_source: this write)
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
@@ -764,6 +769,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(x.chain);
+    if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : x.releases) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
         t.view.join(s.views[rel.view]);
@@ -841,11 +847,11 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     if (x.atomic_rmw) src.strong_rmws.push_back(id);
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
       // Observation passes through a chain of morally strong RMWs.
-      x.chain = src.chain;  // (all made before this write: smaller ids)
+      x.chain = src.chain;  // (all made before the source: smaller ids)
+      if (!src.info.initial) x.chain.push_back(w.rmw_source);
       x.releases = src.releases;
     }
   }
-  x.chain.push_back(id);
   if (x.strong) {
     if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
