@@ -36,6 +36,11 @@ struct View {
     if (!ws.empty()) merge_observed(ws);
   }
   void merge_observed(const std::vector<WriteId>& ws);
+  // One write (mostly newer than all: appended).
+  void observe_one(WriteId w) {
+    const auto at = std::lower_bound(observed.begin(), observed.end(), w);
+    if (at == observed.end() || *at != w) observed.insert(at, w);
+  }
   void clear() {
     vc.clear();
     observed.clear();
@@ -73,7 +78,7 @@ struct Write {
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
-  std::vector<WriteId> chain;         // writes observed by whoever observes this one (sorted: itself last)
+  std::vector<WriteId> chain;         // observed, besides itself, by whoever observes it (sorted; no initial write)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
   std::vector<WriteId> strong_rmws;   // the strong RMWs that read it (atomic_rmw, rmw_source: this write)
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
@@ -131,6 +136,7 @@ struct Visit {
 struct Location {
   std::uintptr_t addr;
   std::uint32_t size;
+  bool overlapping = false;  // made with a finding (an overlapping access): never made again in place
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
@@ -147,6 +153,12 @@ struct Location {
   void clear() {
     addr = 0;
     size = 0;
+    overlapping = false;
+    forget_writes();
+  }
+  // Its writes and reads gone: the location as a run first accesses it
+  // (but for its initial write).
+  void forget_writes() {
     co.clear();
     writes.clear();
     last_read.clear();
@@ -181,9 +193,19 @@ struct PtxModel::State {
   PtxOptions opt;
   Reused<Thread> threads;
   Reused<Write> writes;
+  // The locations, by id in the order the run made them: [0, made) this
+  // run's; the rest the last run's that this one has not made (yet). A run
+  // of the same program accesses the same locations in the same order: the
+  // next one it makes is mostly the last run's next, made again in place
+  // (remake()) without searching or inserting into loc_at, nor checking for
+  // overlaps (the locations made before it are those the last run made
+  // before it). Once it makes another, the last run's rest are forgotten
+  // (forget_unmade()).
   Reused<Location> locs;
+  std::uint32_t made = 0;
   Reused<View> views;  // by ViewId
-  std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;  // (address, location), by address
+  // (address, location) of every location in locs, by address
+  std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
@@ -213,7 +235,9 @@ struct PtxModel::State {
   mutable std::vector<bool> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
   ViewId keep(const View& v) {
-    views.add() = v;
+    View& k = views.add();
+    k.vc = v.vc;
+    k.observe(v.observed);  // (mostly none: not copied)
     return static_cast<ViewId>(views.size() - 1);
   }
   View all_buf;  // barrier()'s
@@ -256,7 +280,7 @@ struct PtxModel::State {
   const Location* find(std::uintptr_t addr) const {
     if (const std::uint32_t id = recalled(addr); id != no_location) return &locs[id];
     auto it = at_or_above(addr);
-    if (it == loc_at.end() || it->first != addr) return nullptr;
+    if (it == loc_at.end() || it->first != addr || it->second >= made) return nullptr;
     remember(addr, it->second);
     return &locs[it->second];
   }
@@ -297,14 +321,17 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (A new one, or a finding, out of line; one
-  // above every address accessed so far, as a run's allocations come, without
-  // a search.)
+  // The location `op` accesses. (A new one, or a finding, out of line; the
+  // last run's next one made again without a search, see `locs`; one above
+  // every address accessed so far, as a run's allocations come, without a
+  // search.)
   std::uint32_t location(const MemOp& op) {
     if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
+    if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
+      return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
-    if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
+    if (next == loc_at.end() || next->first != op.addr || next->second >= made || locs[next->second].size != op.size)
       return make_location(op, next);
     remember(op.addr, next->second);
     return next->second;
@@ -314,6 +341,17 @@ struct PtxModel::State {
   // finding. `next`: the first entry of loc_at at its address or above.
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
+  // The last run's next location, made again (its entry of loc_at kept).
+  std::uint32_t remake();
+  // Nobody wrote location `id` yet: an initial pseudo-write that reads as
+  // uninitialised.
+  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
+    Write& init = writes.add();
+    init.loc = id;
+    init.info = {0, 0, true, true, 0};
+    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  }
+  void forget_unmade();
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -533,7 +571,7 @@ void PtxModel::State::strong_positions(const MemOp& op, const Location& l, std::
 }
 
 std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
-  if (next != loc_at.end() && next->first == op.addr) {
+  if (next != loc_at.end() && next->first == op.addr && next->second < made) {
     remember(op.addr, next->second);
     const Location& known = locs[next->second];
     if (known.size != op.size)
@@ -541,23 +579,40 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
                           std::to_string(known.size));
     return next->second;
   }
+  if (made < locs.size()) {  // (another location than the last run's next)
+    forget_unmade();
+    next = at_or_above(op.addr);
+  }
+  const std::size_t found = findings.size();
   if (next != loc_at.end() && next->first < op.addr + op.size) unsupported(op, "overlapping access");
   if (next != loc_at.begin()) {
     auto prev = std::prev(next);
     if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
   }
-  const std::uint32_t id = static_cast<std::uint32_t>(locs.size());
+  const bool overlapping = findings.size() != found;
+  const std::uint32_t id = made++;
   Location& l = locs.add();
   l.addr = op.addr;
   l.size = op.size;
+  l.overlapping = overlapping;
   loc_at.insert(next, {op.addr, id});
-  // Nobody wrote it yet: an initial pseudo-write that reads as uninitialised.
-  Write& init = writes.add();
-  init.loc = id;
-  init.info = {0, 0, true, true, 0};
-  l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  initial_write(l, id);
   remember(op.addr, id);
   return id;
+}
+
+std::uint32_t PtxModel::State::remake() {
+  const std::uint32_t id = made++;
+  Location& l = locs[id];
+  l.forget_writes();
+  initial_write(l, id);
+  remember(l.addr, id);
+  return id;
+}
+
+void PtxModel::State::forget_unmade() {
+  std::erase_if(loc_at, [this](const auto& e) { return e.second >= made; });
+  while (locs.size() > made) locs.pop_back();
 }
 
 PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>(findings_)) { s_->opt = o; }
@@ -573,9 +628,8 @@ void PtxModel::reset() {
   State& s = *s_;
   s.threads.clear();
   s.writes.clear();
-  s.locs.clear();
+  s.made = 0;  // (the locations kept: see State::locs)
   s.views.clear();
-  s.loc_at.clear();
   s.sc_fences.clear();
   s.findings.clear();
   s.texts.clear();
@@ -627,15 +681,15 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
 // The waiter's clock learns, of each joined thread, its own entry from the
 // thread itself (see Thread), and from each joined clock only its entries of
 // other threads: without them, the entries of the threads joined, a clock's
-// width is mostly theirs.
+// width is mostly theirs. The threads that never stepped (most of a large
+// launch's) all hold the view their start gave them (start_all()): one of
+// them is joined.
 void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   State& s = *s_;
   View& w = s.threads[waiter].view;
   const std::size_t end = std::size_t{first} + count;
   if (w.vc.size() < end) w.vc.resize(end, 0);
-  for (std::size_t k = first; k < end; ++k) {
-    const View& o = s.threads[k].view;
-    w.vc[k] = std::max(w.vc[k], s.threads[k].seq);
+  auto learn = [&](const View& o) {
     const std::size_t below = std::min<std::size_t>(first, o.vc.size());
     for (std::size_t i = 0; i < below; ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
     if (o.vc.size() > end) {
@@ -643,7 +697,18 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
       for (std::size_t i = end; i < o.vc.size(); ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
     }
     w.observe(o.observed);
+  };
+  std::size_t idle = end;  // one that never stepped
+  for (std::size_t k = first; k < end; ++k) {
+    const Thread& t = s.threads[k];
+    if (t.seq == 0) {
+      idle = k;
+      continue;
+    }
+    w.vc[k] = t.seq;  // (no clock knows more of it)
+    learn(t.view);
   }
+  if (idle != end) learn(s.threads[idle].view);
 }
 
 // (The writes hidden straight by known ones are what the thread would not
@@ -704,6 +769,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(x.chain);
+    if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : x.releases) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
         t.view.join(s.views[rel.view]);
@@ -781,11 +847,11 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     if (x.atomic_rmw) src.strong_rmws.push_back(id);
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
       // Observation passes through a chain of morally strong RMWs.
-      x.chain = src.chain;  // (all made before this write: smaller ids)
+      x.chain = src.chain;  // (all made before the source: smaller ids)
+      if (!src.info.initial) x.chain.push_back(w.rmw_source);
       x.releases = src.releases;
     }
   }
-  x.chain.push_back(id);
   if (x.strong) {
     if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
@@ -840,7 +906,12 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   all.vc.resize(width, 0);
   for (const ThreadId p : participants) all.join(s.threads[p].view);
   // Each participant's view joined with `all`, which already holds it: `all`.
-  for (const ThreadId p : participants) s.threads[p].view = all;
+  // (Its observed writes are among all's: merged, mostly none, not copied.)
+  for (const ThreadId p : participants) {
+    View& v = s.threads[p].view;
+    v.vc = all.vc;
+    v.observe(all.observed);
+  }
 }
 
 const WriteInfo& PtxModel::info(WriteId w) const { return s_->writes[w].info; }
@@ -884,6 +955,7 @@ std::uint64_t PtxModel::fingerprint() const {
   std::uint64_t rf = s.rf_hash;
   std::uint64_t co = 0;
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
+    if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
     const std::size_t n = l.co.size();
     // The first position of each one's run of commuting RMWs (without any,
