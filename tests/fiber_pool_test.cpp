@@ -80,6 +80,21 @@ TEST(FiberPool, StartsWithTheOutermostPartZeroAfterAFrameWrittenOnlyAtItsBottom)
   }
 }
 
+// One nonzero byte at the bottom of a frame, at depths across the open part
+// and past it: the check finds it wherever it lies.
+TEST(FiberPool, StartsWithTheOutermostPartZeroAfterOneByteAtAnyDepth) {
+  for (std::size_t depth = 64; depth < 9 * 1024; depth += 200) {
+    FiberPool pool;
+    bool zero = false;
+    run_alone(pool, [depth] {
+      volatile char* frame = static_cast<char*>(__builtin_alloca(depth));
+      frame[0] = 0x5a;
+    });
+    run_alone(pool, [&] { zero = below_is_zero(); });
+    EXPECT_TRUE(zero) << "depth " << depth;
+  }
+}
+
 TEST(FiberPool, AFiberReadsDeepBelowAShallowOneAndFindsZeros) {
   FiberPool pool;
   bool zero = false;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <csetjmp>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -42,6 +43,23 @@ std::string cannot(const char* what) {
   return s;
 }
 
+// The offset in [low, low + n) of the first `written_step` bytes that are
+// not all zero, from the bottom up, or n if all are zero: one pass of wide
+// loads or'd together, not a memcmp against zeros (which reads twice the
+// bytes). `low` and `n` are multiples of written_step.
+constexpr std::size_t written_step = 256;
+using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
+[[gnu::target_clones("avx2", "default")]] std::size_t first_written(const char* low, std::size_t n) {
+  for (std::size_t k = 0; k < n; k += written_step) {
+    const Words* w = reinterpret_cast<const Words*>(low + k);
+    const Words a = ((w[0] | w[1]) | (w[2] | w[3])) | ((w[4] | w[5]) | (w[6] | w[7]));
+    const auto h = __builtin_shufflevector(a, a, 0, 1) | __builtin_shufflevector(a, a, 2, 3);
+    if ((h[0] | h[1]) != 0) return k;
+  }
+  return n;
+}
+static_assert(8 * sizeof(Words) == written_step);
+
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
 // Invariant: when a zeroed fiber (create()) starts on it, its outermost
 // `region` bytes (where a fiber's own frames live) are zero, so that what a
@@ -63,7 +81,6 @@ struct Stack {
   bool used = false;             // a fiber ran on it since it was mapped (zero) or cleared
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
-  std::size_t dirty = 0;         // how deep from the top clear() found the last fiber wrote
 
   char* top() const { return base + bytes; }
   char* closed_low() const { return top() - region; }
@@ -103,24 +120,16 @@ struct Stack {
   }
 
   // Restores the invariant. A fiber writes its stack from the top down, so
-  // below the lowest nonzero chunk of the part it may have written, it is
-  // still zero: only the rest is cleared. Fibers on one stack tend to reach
-  // as deep as the one before (the same thread of a launch, run again), so
-  // all below that depth is compared first, in one call, then chunk by
-  // chunk upwards; from the bottom when it was not all zero. (memcmp reads
-  // many words at a time.)
+  // below the lowest nonzero bytes of the part it may have written, it is
+  // still zero: that part is read from the bottom up to them (first_written),
+  // and only the rest is cleared.
   void clear() {
     if (!used) return;
     used = false;
     const std::size_t n = tripped ? region : reach;
-    static constexpr std::size_t chunk = 512;
-    static const char zero[FiberPool::zeroed_bytes] = {};
     char* const low = top() - n;
-    std::size_t k = n - std::min(n, std::max(dirty, chunk));
-    if (std::memcmp(low, zero, k) != 0) k = 0;
-    while (k + chunk <= n && std::memcmp(low + k, zero, chunk) == 0) k += chunk;
+    const std::size_t k = first_written(low, n);
     std::memset(low + k, 0, n - k);
-    dirty = n - k;
     if (!tripped) return;
     const std::size_t p = page_size();
     const auto pages = [p](std::size_t b) { return (b + p - 1) / p * p; };
