@@ -71,39 +71,64 @@ static_assert(8 * sizeof(Words) == written_step);
 // (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
 // handler opens it and marks the stack `tripped`. So a stack that did not
 // trip was written only in its open part, and only that part is checked and
-// cleared; one that tripped is checked whole, and its reach widened to what
-// its fiber used, so that a fiber of that depth does not trip again.
+// cleared; one that tripped is checked whole, and its reach widened to where
+// its fiber first touched the closed part, and by a page at least. (Not to
+// all its fiber wrote: a deep fiber is often a one-off, a first call that
+// formats a text, and would leave the stack wide for every fiber after it; a
+// fiber that comes back as deep trips again, once for each page it newly
+// reaches, at most.)
+// Protection goes by whole pages, so the open part ends at a page boundary;
+// the top lies `opening` bytes above one, not at one, so that a fiber that
+// writes less than that leaves less than a page of zeros to be checked. The
+// opening is deeper than the fibers of the shipped models write (2.5 KB at
+// most), but for the few that format a text, so a trip stays rare. It has to:
+// under valgrind, a push or call that faults is resumed with its stack
+// pointer already moved, and under callgrind (which keeps only the stack
+// pointer exact at a memory access) any faulting access is resumed from the
+// start of its block, so a trip can derail a run measured there.
 struct Stack {
+  static constexpr std::size_t opening = 3 * 1024;
   char* base = nullptr;          // lowest address: the guard page
   std::size_t bytes = 0;         // the mapping, guard page included
+  char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
-  std::size_t reach = 0;         // of them, the outermost that are open (whole pages)
+  std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
   bool used = false;             // a fiber ran on it since it was mapped (zero) or cleared
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
 
-  char* top() const { return base + bytes; }
-  char* closed_low() const { return top() - region; }
-  std::size_t closed() const { return region - reach; }
+  // The closed part: the whole pages below the open part that hold some of the region.
+  char* closed_low() const {
+    const std::size_t p = page_size();
+    return base + static_cast<std::size_t>(top - region - base) / p * p;
+  }
+  std::size_t closed() const { return reach < region ? static_cast<std::size_t>(top - reach - closed_low()) : 0; }
   bool in_closed(const void* a) const {
     auto c = static_cast<const char*>(a);
     return closed() > 0 && !tripped && c >= closed_low() && c < closed_low() + closed();
   }
+  // The reach that leaves the outermost `b` bytes open.
+  std::size_t reach_for(std::size_t b) const {
+    const std::size_t p = page_size();
+    return std::min(region, b <= opening ? opening : opening + (b - opening + p - 1) / p * p);
+  }
 
   void map(std::size_t usable) {
+    // (A page more than asked: the top lies inside the last one.)
     const std::size_t guard = page_size();
-    void* b = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    const std::size_t total = guard + usable + page_size();
+    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (b == MAP_FAILED) throw std::runtime_error(cannot("map a fiber stack"));
     if (mprotect(b, guard, PROT_NONE) != 0) {
       const std::string why = cannot("protect a fiber stack's guard page");
-      munmap(b, usable + guard);
+      munmap(b, total);
       throw std::runtime_error(why);
     }
     base = static_cast<char*>(b);
-    bytes = usable + guard;
+    bytes = total;
+    top = base + guard + usable + opening;
     region = std::min(FiberPool::zeroed_bytes, usable);
-    reach = std::min(region, guard);
+    reach = reach_for(0);
     close();
   }
   // (Should the system refuse, the whole region stays open and is checked whole.)
@@ -127,17 +152,16 @@ struct Stack {
     if (!used) return;
     used = false;
     const std::size_t n = tripped ? region : reach;
-    char* const low = top() - n;
+    char* const low = top - n;
     const std::size_t k = first_written(low, n);
     std::memset(low + k, 0, n - k);
     if (!tripped) return;
-    const std::size_t p = page_size();
-    const auto pages = [p](std::size_t b) { return (b + p - 1) / p * p; };
-    reach = std::min(region, std::max({reach + p, pages(n - k), pages(static_cast<std::size_t>(top() - touched))}));
+    reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
     close();
   }
 };
+static_assert(Stack::opening % written_step == 0);
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
@@ -348,7 +372,7 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   f->fault.clear();
   if (zeroed) f->stack.clear();
   f->stack.used = true;
-  f->context = ctx::make_fcontext(f->stack.top(), impl_->stack_bytes, entry);
+  f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
 
@@ -396,7 +420,7 @@ void FiberPool::suspend() {
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }
-const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top() : nullptr; }
+const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top : nullptr; }
 
 Status FiberPool::status(Id id) const { return impl_->at(id).status; }
 const std::string& FiberPool::fault(Id id) const { return impl_->at(id).fault; }
