@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <csetjmp>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -172,7 +171,9 @@ struct Fiber {
   std::string fault;
 };
 
-// Per OS thread: who runs now, where to return, where a fault jumps to.
+// Per OS thread: who runs now, and where to return: its resumer's context
+// (`caller`), where a fault or an overrun jumps too, from its handler, with
+// the `signal` that stopped the fiber.
 // `slice` counts resumes: a slice is the thread's time from one resume to
 // the next, in a fiber until it suspends. `limit` tells the watchdog (below)
 // how long a slice may last; the watchdog asks the thread to stop the fiber
@@ -181,7 +182,6 @@ struct Fiber {
 struct Running {
   Fiber* fiber = nullptr;
   ctx::fcontext_t caller = nullptr;
-  sigjmp_buf fault_jump;
   volatile sig_atomic_t signal = 0;
   std::atomic<std::uint64_t> slice{0};
   std::atomic<double> limit{0};
@@ -272,6 +272,15 @@ const char* signal_name(int sig) {
   }
 }
 
+// From a handler: back to the running fiber's resumer, which abandons it (the
+// handler's context is never resumed). Like a longjmp out of the handler,
+// without a sigreturn: the handlers block no signal (SA_NODEFER, empty mask).
+[[noreturn]] void stop_fiber(int sig) {
+  running.signal = sig;
+  ctx::jump_fcontext(running.caller, &running);
+  __builtin_unreachable();
+}
+
 void on_fault(int sig, siginfo_t* info, void*) {
   if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
       running.fiber->stack.trip(info->si_addr))
@@ -282,16 +291,14 @@ void on_fault(int sig, siginfo_t* info, void*) {
     raise(sig);
     return;
   }
-  running.signal = sig;
-  siglongjmp(running.fault_jump, 1);
+  stop_fiber(sig);
 }
 
 void on_overrun(int, siginfo_t*, void*) {
   // Not the slice the watchdog saw overrun (it has since ended): nothing to stop.
   if (running.fiber == nullptr || running.slice.load(std::memory_order_relaxed) != running.stop.load(std::memory_order_relaxed))
     return;
-  running.signal = SIGXCPU;
-  siglongjmp(running.fault_jump, 1);
+  stop_fiber(SIGXCPU);
 }
 
 void install_handlers() {
@@ -384,10 +391,11 @@ Status FiberPool::resume(Id id) {
   running.fiber = f;
   // (Only this thread writes `slice`: no atomic read-modify-write needed.)
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (sigsetjmp(running.fault_jump, 0) == 0) {
-    const bool first = f->status == Status::ready;
-    f->status = Status::suspended;
-    ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  const bool first = f->status == Status::ready;
+  f->status = Status::suspended;
+  // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
+  const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  if (t.data == nullptr) {
     f->context = t.fctx;
   } else if (running.signal == SIGXCPU) {
     // The watchdog stopped it: abandon it.
