@@ -80,6 +80,41 @@ TEST(FiberPool, StartsWithTheOutermostPartZeroAfterAFrameWrittenOnlyAtItsBottom)
   }
 }
 
+// One nonzero byte at the bottom of a frame, at depths across the open part
+// and past it: the check finds it wherever it lies.
+TEST(FiberPool, StartsWithTheOutermostPartZeroAfterOneByteAtAnyDepth) {
+  for (std::size_t depth = 64; depth < 9 * 1024; depth += 200) {
+    FiberPool pool;
+    bool zero = false;
+    run_alone(pool, [depth] {
+      volatile char* frame = static_cast<char*>(__builtin_alloca(depth));
+      frame[0] = 0x5a;
+    });
+    run_alone(pool, [&] { zero = below_is_zero(); });
+    EXPECT_TRUE(zero) << "depth " << depth;
+  }
+}
+
+// Calls that nest ever deeper first touch the closed part with a call or a
+// push (the trip happens mid-instruction): the fiber computes on unharmed,
+// and the next one starts zeroed.
+[[gnu::noinline]] std::uint64_t nest(int n, std::uint64_t a) {
+  volatile std::uint64_t pad[4] = {a, a + 1, a + 2, a + 3};
+  return n == 0 ? a : nest(n - 1, a * 31 + 7) ^ pad[n % 4];
+}
+TEST(FiberPool, AFiberThatNestsCallsPastTheOpenPartRunsOnAndTheNextStartsZeroed) {
+  const std::uint64_t expected = nest(200, 1);  // some 10 KB of frames
+  for (int round = 0; round < 2; ++round) {
+    FiberPool pool;
+    std::uint64_t got = 0;
+    bool zero = false;
+    run_alone(pool, [&] { got = nest(200, 1); });
+    EXPECT_EQ(got, expected) << "round " << round;
+    run_alone(pool, [&] { zero = below_is_zero(); });
+    EXPECT_TRUE(zero) << "round " << round;
+  }
+}
+
 TEST(FiberPool, AFiberReadsDeepBelowAShallowOneAndFindsZeros) {
   FiberPool pool;
   bool zero = false;

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <csetjmp>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -42,6 +42,24 @@ std::string cannot(const char* what) {
   return s;
 }
 
+// The offset in [low, low + n) of the first `written_step` bytes that are
+// not all zero, from the bottom up, or n if all are zero: one pass of wide
+// loads or'd together, not a memcmp against zeros (which reads twice the
+// bytes). `low` and `n` are multiples of written_step.
+constexpr std::size_t written_step = 512;
+using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
+[[gnu::target_clones("avx2", "default")]] std::size_t first_written(const char* low, std::size_t n) {
+  for (std::size_t k = 0; k < n; k += written_step) {
+    const Words* w = reinterpret_cast<const Words*>(low + k);
+    const Words a = (((w[0] | w[1]) | (w[2] | w[3])) | ((w[4] | w[5]) | (w[6] | w[7]))) |
+                    (((w[8] | w[9]) | (w[10] | w[11])) | ((w[12] | w[13]) | (w[14] | w[15])));
+    const auto h = __builtin_shufflevector(a, a, 0, 1) | __builtin_shufflevector(a, a, 2, 3);
+    if ((h[0] | h[1]) != 0) return k;
+  }
+  return n;
+}
+static_assert(16 * sizeof(Words) == written_step);
+
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
 // Invariant: when a zeroed fiber (create()) starts on it, its outermost
 // `region` bytes (where a fiber's own frames live) are zero, so that what a
@@ -53,40 +71,64 @@ std::string cannot(const char* what) {
 // (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
 // handler opens it and marks the stack `tripped`. So a stack that did not
 // trip was written only in its open part, and only that part is checked and
-// cleared; one that tripped is checked whole, and its reach widened to what
-// its fiber used, so that a fiber of that depth does not trip again.
+// cleared; one that tripped is checked whole, and its reach widened to where
+// its fiber first touched the closed part, and by a page at least. (Not to
+// all its fiber wrote: a deep fiber is often a one-off, a first call that
+// formats a text, and would leave the stack wide for every fiber after it; a
+// fiber that comes back as deep trips again, once for each page it newly
+// reaches, at most.)
+// Protection goes by whole pages, so the open part ends at a page boundary;
+// the top lies `opening` bytes above one, not at one, so that a fiber that
+// writes less than that leaves less than a page of zeros to be checked. The
+// opening is deeper than the fibers of the shipped models write (2.5 KB at
+// most), but for the few that format a text, so a trip stays rare. It has to:
+// under valgrind, a push or call that faults is resumed with its stack
+// pointer already moved, and under callgrind (which keeps only the stack
+// pointer exact at a memory access) any faulting access is resumed from the
+// start of its block, so a trip can derail a run measured there.
 struct Stack {
+  static constexpr std::size_t opening = 3 * 1024;
   char* base = nullptr;          // lowest address: the guard page
   std::size_t bytes = 0;         // the mapping, guard page included
+  char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
-  std::size_t reach = 0;         // of them, the outermost that are open (whole pages)
+  std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
   bool used = false;             // a fiber ran on it since it was mapped (zero) or cleared
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
-  std::size_t dirty = 0;         // how deep from the top clear() found the last fiber wrote
 
-  char* top() const { return base + bytes; }
-  char* closed_low() const { return top() - region; }
-  std::size_t closed() const { return region - reach; }
+  // The closed part: the whole pages below the open part that hold some of the region.
+  char* closed_low() const {
+    const std::size_t p = page_size();
+    return base + static_cast<std::size_t>(top - region - base) / p * p;
+  }
+  std::size_t closed() const { return reach < region ? static_cast<std::size_t>(top - reach - closed_low()) : 0; }
   bool in_closed(const void* a) const {
     auto c = static_cast<const char*>(a);
     return closed() > 0 && !tripped && c >= closed_low() && c < closed_low() + closed();
   }
+  // The reach that leaves the outermost `b` bytes open.
+  std::size_t reach_for(std::size_t b) const {
+    const std::size_t p = page_size();
+    return std::min(region, b <= opening ? opening : opening + (b - opening + p - 1) / p * p);
+  }
 
   void map(std::size_t usable) {
+    // (A page more than asked: the top lies inside the last one.)
     const std::size_t guard = page_size();
-    void* b = mmap(nullptr, usable + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    const std::size_t total = guard + usable + page_size();
+    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (b == MAP_FAILED) throw std::runtime_error(cannot("map a fiber stack"));
     if (mprotect(b, guard, PROT_NONE) != 0) {
       const std::string why = cannot("protect a fiber stack's guard page");
-      munmap(b, usable + guard);
+      munmap(b, total);
       throw std::runtime_error(why);
     }
     base = static_cast<char*>(b);
-    bytes = usable + guard;
+    bytes = total;
+    top = base + guard + usable + opening;
     region = std::min(FiberPool::zeroed_bytes, usable);
-    reach = std::min(region, guard);
+    reach = reach_for(0);
     close();
   }
   // (Should the system refuse, the whole region stays open and is checked whole.)
@@ -103,32 +145,23 @@ struct Stack {
   }
 
   // Restores the invariant. A fiber writes its stack from the top down, so
-  // below the lowest nonzero chunk of the part it may have written, it is
-  // still zero: only the rest is cleared. Fibers on one stack tend to reach
-  // as deep as the one before (the same thread of a launch, run again), so
-  // all below that depth is compared first, in one call, then chunk by
-  // chunk upwards; from the bottom when it was not all zero. (memcmp reads
-  // many words at a time.)
+  // below the lowest nonzero bytes of the part it may have written, it is
+  // still zero: that part is read from the bottom up to them (first_written),
+  // and only the rest is cleared.
   void clear() {
     if (!used) return;
     used = false;
     const std::size_t n = tripped ? region : reach;
-    static constexpr std::size_t chunk = 512;
-    static const char zero[FiberPool::zeroed_bytes] = {};
-    char* const low = top() - n;
-    std::size_t k = n - std::min(n, std::max(dirty, chunk));
-    if (std::memcmp(low, zero, k) != 0) k = 0;
-    while (k + chunk <= n && std::memcmp(low + k, zero, chunk) == 0) k += chunk;
+    char* const low = top - n;
+    const std::size_t k = first_written(low, n);
     std::memset(low + k, 0, n - k);
-    dirty = n - k;
     if (!tripped) return;
-    const std::size_t p = page_size();
-    const auto pages = [p](std::size_t b) { return (b + p - 1) / p * p; };
-    reach = std::min(region, std::max({reach + p, pages(n - k), pages(static_cast<std::size_t>(top() - touched))}));
+    reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
     close();
   }
 };
+static_assert(Stack::opening % written_step == 0);
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
@@ -139,7 +172,9 @@ struct Fiber {
   std::string fault;
 };
 
-// Per OS thread: who runs now, where to return, where a fault jumps to.
+// Per OS thread: who runs now, and where to return: its resumer's context
+// (`caller`), where a fault or an overrun jumps too, from its handler, with
+// the `signal` that stopped the fiber.
 // `slice` counts resumes: a slice is the thread's time from one resume to
 // the next, in a fiber until it suspends. `limit` tells the watchdog (below)
 // how long a slice may last; the watchdog asks the thread to stop the fiber
@@ -148,7 +183,6 @@ struct Fiber {
 struct Running {
   Fiber* fiber = nullptr;
   ctx::fcontext_t caller = nullptr;
-  sigjmp_buf fault_jump;
   volatile sig_atomic_t signal = 0;
   std::atomic<std::uint64_t> slice{0};
   std::atomic<double> limit{0};
@@ -239,6 +273,15 @@ const char* signal_name(int sig) {
   }
 }
 
+// From a handler: back to the running fiber's resumer, which abandons it (the
+// handler's context is never resumed). Like a longjmp out of the handler,
+// without a sigreturn: the handlers block no signal (SA_NODEFER, empty mask).
+[[noreturn]] void stop_fiber(int sig) {
+  running.signal = sig;
+  ctx::jump_fcontext(running.caller, &running);
+  __builtin_unreachable();
+}
+
 void on_fault(int sig, siginfo_t* info, void*) {
   if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
       running.fiber->stack.trip(info->si_addr))
@@ -249,16 +292,14 @@ void on_fault(int sig, siginfo_t* info, void*) {
     raise(sig);
     return;
   }
-  running.signal = sig;
-  siglongjmp(running.fault_jump, 1);
+  stop_fiber(sig);
 }
 
 void on_overrun(int, siginfo_t*, void*) {
   // Not the slice the watchdog saw overrun (it has since ended): nothing to stop.
   if (running.fiber == nullptr || running.slice.load(std::memory_order_relaxed) != running.stop.load(std::memory_order_relaxed))
     return;
-  running.signal = SIGXCPU;
-  siglongjmp(running.fault_jump, 1);
+  stop_fiber(SIGXCPU);
 }
 
 void install_handlers() {
@@ -339,7 +380,7 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   f->fault.clear();
   if (zeroed) f->stack.clear();
   f->stack.used = true;
-  f->context = ctx::make_fcontext(f->stack.top(), impl_->stack_bytes, entry);
+  f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
 
@@ -351,10 +392,11 @@ Status FiberPool::resume(Id id) {
   running.fiber = f;
   // (Only this thread writes `slice`: no atomic read-modify-write needed.)
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (sigsetjmp(running.fault_jump, 0) == 0) {
-    const bool first = f->status == Status::ready;
-    f->status = Status::suspended;
-    ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  const bool first = f->status == Status::ready;
+  f->status = Status::suspended;
+  // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
+  const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  if (t.data == nullptr) {
     f->context = t.fctx;
   } else if (running.signal == SIGXCPU) {
     // The watchdog stopped it: abandon it.
@@ -387,7 +429,7 @@ void FiberPool::suspend() {
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }
-const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top() : nullptr; }
+const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top : nullptr; }
 
 Status FiberPool::status(Id id) const { return impl_->at(id).status; }
 const std::string& FiberPool::fault(Id id) const { return impl_->at(id).fault; }
