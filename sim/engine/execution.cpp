@@ -813,7 +813,6 @@ class Run final : public Door, public HostApi {
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
     events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
     std::uint64_t result = 0;
-    std::string note;
     for (int i = 0; i < low.count; ++i) {
       const PtxOp& op = low.ops[i];
       if (op.kind == PtxKind::fence_sc || op.kind == PtxKind::fence_acq_rel) {
@@ -826,13 +825,13 @@ class Run final : public Door, public HostApi {
       m.addr = e.addr;
       m.size = e.size;
       m.event = ev;
+      WriteId w = no_write;  // a read: the write it returned
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
         place_write(m, e, true);
         changed_shared_state(threads_[cur_]);
-        if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
-        const WriteId w = choose_read(m, e, local);
+        w = choose_read(m, e, local);
         result = mm_->info(w).value;
         if (fails_cas(e, result)) {
           // A compare-and-swap that fails writes nothing: it is the load part
@@ -841,19 +840,29 @@ class Run final : public Door, public HostApi {
           m.op = load_part(m.op);
         }
         mm_->read(m, w);
-        if (o_->keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           events_[ev].write = place_write(m, e, false);
           changed_shared_state(threads_[cur_]);
-          if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
       if (mm_->has_findings()) collect_findings();
-      trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
+      trace(threads_[cur_], [&, w, result] {
+        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+      });
     }
     return result;
+  }
+  // What access `e` did as memory operation `m`, for its trace line: a store
+  // (`w` no_write) its value; a read the write `w` it returned, of value
+  // `result`, and an RMW's write besides. (Formatted in the trace's own
+  // frame: see out_of_line().)
+  std::string access_note(const Event& e, const MemOp& m, WriteId w, std::uint64_t result) const {
+    if (w == no_write) return location(e.addr) + " = " + format_value(e.type, e.operand);
+    std::string note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+    if (m.op.kind == PtxKind::atom) note += ", writes " + format_value(e.type, m.value);
+    return note;
   }
 
   std::string from(WriteId w) const {
