@@ -108,13 +108,57 @@ struct Fault {
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
+// The run's scratch memory (Run::scratch_): a monotonic buffer that starts
+// over with each run (release()). Its containers that allocate on a read
+// (spin visits) take their memory through ScratchAllocator: from the free
+// part of the last block it took, inline, where a polymorphic allocator
+// would make a virtual call for each.
+class Scratch final : public std::pmr::monotonic_buffer_resource {
+ public:
+  using monotonic_buffer_resource::monotonic_buffer_resource;
+  void* take(std::size_t bytes, std::size_t align) {
+    const std::uintptr_t at = (free_ + align - 1) & ~(align - 1);
+    if (at + bytes > end_) return take_block(bytes, align);
+    free_ = at + bytes;
+    return reinterpret_cast<void*>(at);
+  }
+  void release() {
+    free_ = end_ = 0;
+    monotonic_buffer_resource::release();
+  }
+
+ private:
+  static constexpr std::size_t block = 4096;
+  // A new block to take from (out of line: seldom); a request larger than a
+  // quarter of one is allocated by itself.
+  [[gnu::noinline]] void* take_block(std::size_t bytes, std::size_t align) {
+    if (bytes > block / 4) return allocate(bytes, align);
+    const auto b = reinterpret_cast<std::uintptr_t>(allocate(block, alignof(std::max_align_t)));
+    free_ = b;
+    end_ = b + block;
+    return take(bytes, align);
+  }
+  std::uintptr_t free_ = 0, end_ = 0;  // of the block take() allocates in
+};
+template <class T>
+struct ScratchAllocator {
+  using value_type = T;
+  explicit ScratchAllocator(Scratch* s) : scratch(s) {}
+  template <class U>
+  ScratchAllocator(const ScratchAllocator<U>& a) : scratch(a.scratch) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(scratch->take(n * sizeof(T), alignof(T))); }
+  void deallocate(T*, std::size_t) {}  // (all of it at once, when the run starts over)
+  bool operator==(const ScratchAllocator&) const = default;
+  Scratch* scratch;
+};
+
 // A thread of the run. (The run's threads take the records of those of the
 // run before it, Reused: clear() keeps the name, for the run to replace only
 // where it differs, as it seldom does from run to run, and the containers'
 // capacity; `visits`, in the run's scratch memory, is emptied before that
 // starts over.)
 struct SimThread {
-  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
+  explicit SimThread(Scratch* scratch) : visits(ScratchAllocator<std::pair<const SpinKey, Visit>>(scratch)) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -160,7 +204,7 @@ struct SimThread {
     std::uint32_t state_capacity;   // a spot's entry: of `state`
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
-  std::pmr::map<SpinKey, Visit> visits;
+  std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
@@ -1026,7 +1070,7 @@ class Run final : public Door, public HostApi {
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
     const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
     if (words > spot.state_capacity) {
-      spot.state = std::pmr::polymorphic_allocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
+      spot.state = ScratchAllocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
       spot.state_capacity = words;
     }
     std::copy_n(l.registers, LocalState::saved_registers, spot.state);
@@ -1997,7 +2041,7 @@ class Run final : public Door, public HostApi {
   // The run's node containers (spin visits, warps, shared arrays) allocate
   // here; it starts over with each run, in a buffer kept from run to run.
   std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
-  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
+  Scratch scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
   Reused<SimThread> threads_;
   std::vector<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
