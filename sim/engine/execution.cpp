@@ -1583,12 +1583,11 @@ class Run final : public Door, public HostApi {
     std::vector<Placement>& places = places_;
     places.clear();
     for (std::uint32_t b = 0; b < nb; ++b) {
-      Block blk;
+      Block& blk = blocks_.emplace_back();
       blk.grid = op;
       blk.first = static_cast<std::uint32_t>(threads_.size());
       blk.count = nt;
       blk.live = nt;
-      blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread& t = new_thread();
         if (t.name != shape.names[b * nt + i]) t.name = shape.names[b * nt + i];
@@ -1705,6 +1704,16 @@ class Run final : public Door, public HostApi {
     unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
     if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
+    // The blocks waiting for a slot, in id order: the dispatch choice's
+    // alternatives, listed once a fill (each dispatch takes out its own).
+    ChoicePoint& p = dispatch_;
+    p.keys.clear();
+    p.members.clear();
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
+      if (blocks_[b].launched && !blocks_[b].dispatched) {
+        p.keys.push_back(b);
+        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
+      }
     while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
 
@@ -1713,22 +1722,18 @@ class Run final : public Door, public HostApi {
 
   bool undispatched() const { return undispatched_ != 0; }
 
-  // Which block takes a free slot is a choice: CUDA promises no dispatch order.
+  // Which block takes a free slot is a choice: CUDA promises no dispatch
+  // order. (Of the blocks waiting, dispatch_'s keys: fill_slots().)
   void dispatch_one(unsigned picks) {
     ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
-    p.keys.clear();
-    p.members.clear();
-    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (blocks_[b].launched && !blocks_[b].dispatched) {
-        p.keys.push_back(b);
-        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
-      }
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
+    p.keys.erase(p.keys.begin() + i);
+    p.members.erase(p.members.begin() + i);
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
