@@ -681,25 +681,28 @@ class Run final : public Door, public HostApi {
   Next next_thread(ThreadId& chosen) {
     // Waiters whose work finished (looked at only once some work ended:
     // work_ended_) and spinners whose location got a new write may run
-    // again (neither depends on the other). The runnable threads are the
-    // choice point's keys, listed again only where they changed since the
-    // decision before (keys_stale_).
+    // again (neither depends on the other); while no work ended and no
+    // thread spins (spinning_), none is looked at. The runnable threads are
+    // the choice point's keys, listed again only where they changed since
+    // the decision before (keys_stale_).
     ChoicePoint& p = next_thread_;
     const bool work_ended = work_ended_;
     work_ended_ = false;
-    for (std::size_t w = 0; w < waiting_.size(); ++w)
-      for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
-        const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-        SimThread& t = threads_[id];
-        if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
-        if (t.state == State::spin)
-          for (auto [addr, n] : t.waiting_for)
-            if (mm_->writes_to(addr) > n) {
-              t.state = State::runnable;
-              break;
-            }
-        if (t.state == State::runnable) pending(id, true);
-      }
+    if (work_ended || spinning_ != 0)
+      for (std::size_t w = 0; w < waiting_.size(); ++w)
+        for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
+          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+          SimThread& t = threads_[id];
+          if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
+          if (t.state == State::spin)
+            for (auto [addr, n] : t.waiting_for)
+              if (mm_->writes_to(addr) > n) {
+                t.state = State::runnable;
+                --spinning_;
+                break;
+              }
+          if (t.state == State::runnable) pending(id, true);
+        }
     if (keys_stale_) {
       p.keys.clear();
       for (std::size_t w = 0; w < runnable_.size(); ++w)
@@ -1170,6 +1173,7 @@ class Run final : public Door, public HostApi {
           wait = step_;
         }
         t.state = State::spin;
+        ++spinning_;
         pending(cur_, true);
         fiber::FiberPool::suspend();
         continue;
@@ -2011,6 +2015,7 @@ class Run final : public Door, public HostApi {
     next_thread_.keys.clear();
     keys_stale_ = false;
     work_ended_ = false;
+    spinning_ = 0;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -2090,6 +2095,9 @@ class Run final : public Door, public HostApi {
   // the last thread decision checked them (next_thread()): a wait ends only
   // where a stream operation or a grid does (exit_thread()).
   bool work_ended_ = false;
+  // Invariant: the threads in State::spin (choose_read() makes one,
+  // next_thread() wakes it).
+  std::uint32_t spinning_ = 0;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
