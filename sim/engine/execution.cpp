@@ -1831,30 +1831,35 @@ class Run final : public Door, public HostApi {
     for (const ModelFinding& f : model_findings_) {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
-      if (const FormattedFinding* known = formatted(f, r)) {
+      if (const FormattedFinding* known = formatted(f, r))
         add_finding(known->finding, known->key);
-        continue;
-      }
-      const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
-      std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
-                        " at " + wa;
-      if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
-      msg.append(" (").append(f.detail).append(")");
-      std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
-      if (f.event_b != f.event_a) {
-        who.push_back(threads_[f.thread_b].name);
-        where.push_back(wb);
-      }
-      Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
-      std::string key = out.key();
-      if (formatted_.size() < max_formatted) {
-        const bool two = f.event_b != f.event_a;
-        formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
-                              threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
-                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
-      }
-      add_finding(out, key);
+      else
+        format_model_finding(f, r);
     }
+  }
+  // `f` (in allocation `r`), formatted into a finding of the run, and kept
+  // so for later runs (formatted_). (Out of line, with its texts: see
+  // out_of_line().)
+  [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
+    const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
+    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
+                      " at " + wa;
+    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
+    msg.append(" (").append(f.detail).append(")");
+    std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
+    if (f.event_b != f.event_a) {
+      who.push_back(threads_[f.thread_b].name);
+      where.push_back(wb);
+    }
+    Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
+    std::string key = out.key();
+    if (formatted_.size() < max_formatted) {
+      const bool two = f.event_b != f.event_a;
+      formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
+                            threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
+    }
+    add_finding(out, key);
   }
 
   // The allocation `a` lies in, if any (location() names it).
