@@ -2032,7 +2032,8 @@ class Run final : public Door, public HostApi {
     stopped_ = false;
     limit_.clear();
     in_step_ = false;
-    fault_ = {FindingKind::kernel_fault, ""};
+    fault_.kind = FindingKind::kernel_fault;
+    fault_.message.clear();
     fault_where_.clear();
     findings_ = 0;
     seen_findings_.clear();
