@@ -1552,19 +1552,21 @@ class Run final : public Door, public HostApi {
   // the finished work did.
   [[gnu::noinline]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
-    std::vector<ThreadId>& from = from_;
+    // (Listed in the step's own learns, where the wait is a step.)
+    std::vector<ThreadId>& from = step_ < r_->steps.size() ? r_->steps[step_].learns : from_;
     from.clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
+      from.reserve(d.threads);
       for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
       mm_->join_all(cur_, d.first_thread, d.threads);
     } else {
+      from.reserve(t.waits_for.size());
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
       // (From the last, the latest and mostly the widest clock, so that the
       // first join widens the waiter's clock for the others.)
       for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
     }
-    if (step_ < r_->steps.size()) r_->steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
   }
@@ -2153,7 +2155,7 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
-  std::vector<ThreadId> from_;             // wait()'s
+  std::vector<ThreadId> from_;             // wait()'s, outside a step
   std::vector<Placement> places_;          // reserve_grid()'s
   // Its keys are kept from one thread decision to the next (keys_stale_).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
