@@ -444,7 +444,7 @@ class Run final : public Door, public HostApi {
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
-    r_->outcome.add(std::string(name), t, bits);
+    r_->outcome.add(name, t, bits);
   }
 
  private:
