@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/event.hpp"
@@ -21,7 +22,13 @@ struct Observed {
 
 class Outcome {
  public:
-  void add(std::string name, ValueType t, std::uint64_t bits) { values_.push_back({std::move(name), t, bits}); }
+  // (Made in place: a run observes a few values, each a step of its host.)
+  void add(std::string_view name, ValueType t, std::uint64_t bits) {
+    Observed& v = values_.emplace_back();
+    v.name = name;
+    v.type = t;
+    v.bits = bits;
+  }
   void clear() { values_.clear(); }
   const std::vector<Observed>& values() const { return values_; }
   bool has(const std::string& n) const {

@@ -108,13 +108,57 @@ struct Fault {
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
+// The run's scratch memory (Run::scratch_): a monotonic buffer that starts
+// over with each run (release()). Its containers that allocate on a read
+// (spin visits) take their memory through ScratchAllocator: from the free
+// part of the last block it took, inline, where a polymorphic allocator
+// would make a virtual call for each.
+class Scratch final : public std::pmr::monotonic_buffer_resource {
+ public:
+  using monotonic_buffer_resource::monotonic_buffer_resource;
+  void* take(std::size_t bytes, std::size_t align) {
+    const std::uintptr_t at = (free_ + align - 1) & ~(align - 1);
+    if (at + bytes > end_) return take_block(bytes, align);
+    free_ = at + bytes;
+    return reinterpret_cast<void*>(at);
+  }
+  void release() {
+    free_ = end_ = 0;
+    monotonic_buffer_resource::release();
+  }
+
+ private:
+  static constexpr std::size_t block = 4096;
+  // A new block to take from (out of line: seldom); a request larger than a
+  // quarter of one is allocated by itself.
+  [[gnu::noinline]] void* take_block(std::size_t bytes, std::size_t align) {
+    if (bytes > block / 4) return allocate(bytes, align);
+    const auto b = reinterpret_cast<std::uintptr_t>(allocate(block, alignof(std::max_align_t)));
+    free_ = b;
+    end_ = b + block;
+    return take(bytes, align);
+  }
+  std::uintptr_t free_ = 0, end_ = 0;  // of the block take() allocates in
+};
+template <class T>
+struct ScratchAllocator {
+  using value_type = T;
+  explicit ScratchAllocator(Scratch* s) : scratch(s) {}
+  template <class U>
+  ScratchAllocator(const ScratchAllocator<U>& a) : scratch(a.scratch) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(scratch->take(n * sizeof(T), alignof(T))); }
+  void deallocate(T*, std::size_t) {}  // (all of it at once, when the run starts over)
+  bool operator==(const ScratchAllocator&) const = default;
+  Scratch* scratch;
+};
+
 // A thread of the run. (The run's threads take the records of those of the
 // run before it, Reused: clear() keeps the name, for the run to replace only
 // where it differs, as it seldom does from run to run, and the containers'
 // capacity; `visits`, in the run's scratch memory, is emptied before that
 // starts over.)
 struct SimThread {
-  explicit SimThread(std::pmr::memory_resource* scratch) : visits(scratch) {}
+  explicit SimThread(Scratch* scratch) : visits(ScratchAllocator<std::pair<const SpinKey, Visit>>(scratch)) {}
   std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
@@ -160,7 +204,7 @@ struct SimThread {
     std::uint32_t state_capacity;   // a spot's entry: of `state`
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
-  std::pmr::map<SpinKey, Visit> visits;
+  std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
@@ -400,7 +444,7 @@ class Run final : public Door, public HostApi {
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
-    r_->outcome.add(std::string(name), t, bits);
+    r_->outcome.add(name, t, bits);
   }
 
  private:
@@ -637,25 +681,28 @@ class Run final : public Door, public HostApi {
   Next next_thread(ThreadId& chosen) {
     // Waiters whose work finished (looked at only once some work ended:
     // work_ended_) and spinners whose location got a new write may run
-    // again (neither depends on the other). The runnable threads are the
-    // choice point's keys, listed again only where they changed since the
-    // decision before (keys_stale_).
+    // again (neither depends on the other); while no work ended and no
+    // thread spins (spinning_), none is looked at. The runnable threads are
+    // the choice point's keys, listed again only where they changed since
+    // the decision before (keys_stale_).
     ChoicePoint& p = next_thread_;
     const bool work_ended = work_ended_;
     work_ended_ = false;
-    for (std::size_t w = 0; w < waiting_.size(); ++w)
-      for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
-        const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-        SimThread& t = threads_[id];
-        if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
-        if (t.state == State::spin)
-          for (auto [addr, n] : t.waiting_for)
-            if (mm_->writes_to(addr) > n) {
-              t.state = State::runnable;
-              break;
-            }
-        if (t.state == State::runnable) pending(id, true);
-      }
+    if (work_ended || spinning_ != 0)
+      for (std::size_t w = 0; w < waiting_.size(); ++w)
+        for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
+          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+          SimThread& t = threads_[id];
+          if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
+          if (t.state == State::spin)
+            for (auto [addr, n] : t.waiting_for)
+              if (mm_->writes_to(addr) > n) {
+                t.state = State::runnable;
+                --spinning_;
+                break;
+              }
+          if (t.state == State::runnable) pending(id, true);
+        }
     if (keys_stale_) {
       p.keys.clear();
       for (std::size_t w = 0; w < runnable_.size(); ++w)
@@ -813,7 +860,6 @@ class Run final : public Door, public HostApi {
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
     events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
     std::uint64_t result = 0;
-    std::string note;
     for (int i = 0; i < low.count; ++i) {
       const PtxOp& op = low.ops[i];
       if (op.kind == PtxKind::fence_sc || op.kind == PtxKind::fence_acq_rel) {
@@ -826,13 +872,13 @@ class Run final : public Door, public HostApi {
       m.addr = e.addr;
       m.size = e.size;
       m.event = ev;
+      WriteId w = no_write;  // a read: the write it returned
       if (op.kind == PtxKind::st) {
         m.value = e.operand;
         place_write(m, e, true);
         changed_shared_state(threads_[cur_]);
-        if (o_->keep_trace) note = location(e.addr) + " = " + format_value(e.type, e.operand);
       } else {
-        const WriteId w = choose_read(m, e, local);
+        w = choose_read(m, e, local);
         result = mm_->info(w).value;
         if (fails_cas(e, result)) {
           // A compare-and-swap that fails writes nothing: it is the load part
@@ -841,19 +887,29 @@ class Run final : public Door, public HostApi {
           m.op = load_part(m.op);
         }
         mm_->read(m, w);
-        if (o_->keep_trace) note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
         if (m.op.kind == PtxKind::atom) {
           m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
           m.rmw_source = w;
           events_[ev].write = place_write(m, e, false);
           changed_shared_state(threads_[cur_]);
-          if (o_->keep_trace) note += ", writes " + format_value(e.type, m.value);
         }
       }
       if (mm_->has_findings()) collect_findings();
-      trace(threads_[cur_], [&] { return ptx_name(op) + " " + note + " at " + describe(e.where); });
+      trace(threads_[cur_], [&, w, result] {
+        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+      });
     }
     return result;
+  }
+  // What access `e` did as memory operation `m`, for its trace line: a store
+  // (`w` no_write) its value; a read the write `w` it returned, of value
+  // `result`, and an RMW's write besides. (Formatted in the trace's own
+  // frame: see out_of_line().)
+  std::string access_note(const Event& e, const MemOp& m, WriteId w, std::uint64_t result) const {
+    if (w == no_write) return location(e.addr) + " = " + format_value(e.type, e.operand);
+    std::string note = location(e.addr) + " -> " + format_value(e.type, result) + from(w);
+    if (m.op.kind == PtxKind::atom) note += ", writes " + format_value(e.type, m.value);
+    return note;
   }
 
   std::string from(WriteId w) const {
@@ -1017,7 +1073,7 @@ class Run final : public Door, public HostApi {
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
     const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
     if (words > spot.state_capacity) {
-      spot.state = std::pmr::polymorphic_allocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
+      spot.state = ScratchAllocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
       spot.state_capacity = words;
     }
     std::copy_n(l.registers, LocalState::saved_registers, spot.state);
@@ -1117,6 +1173,7 @@ class Run final : public Door, public HostApi {
           wait = step_;
         }
         t.state = State::spin;
+        ++spinning_;
         pending(cur_, true);
         fiber::FiberPool::suspend();
         continue;
@@ -1495,19 +1552,21 @@ class Run final : public Door, public HostApi {
   // the finished work did.
   [[gnu::noinline]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
-    std::vector<ThreadId>& from = from_;
+    // (Listed in the step's own learns, where the wait is a step.)
+    std::vector<ThreadId>& from = step_ < r_->steps.size() ? r_->steps[step_].learns : from_;
     from.clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
+      from.reserve(d.threads);
       for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
       mm_->join_all(cur_, d.first_thread, d.threads);
     } else {
+      from.reserve(t.waits_for.size());
       for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
       // (From the last, the latest and mostly the widest clock, so that the
       // first join widens the waiter's clock for the others.)
       for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
     }
-    if (step_ < r_->steps.size()) r_->steps[step_].learns = from;
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
   }
@@ -1530,12 +1589,11 @@ class Run final : public Door, public HostApi {
     std::vector<Placement>& places = places_;
     places.clear();
     for (std::uint32_t b = 0; b < nb; ++b) {
-      Block blk;
+      Block& blk = blocks_.emplace_back();
       blk.grid = op;
       blk.first = static_cast<std::uint32_t>(threads_.size());
       blk.count = nt;
       blk.live = nt;
-      blocks_.push_back(blk);
       for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread& t = new_thread();
         if (t.name != shape.names[b * nt + i]) t.name = shape.names[b * nt + i];
@@ -1652,6 +1710,16 @@ class Run final : public Door, public HostApi {
     unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
     if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
+    // The blocks waiting for a slot, in id order: the dispatch choice's
+    // alternatives, listed once a fill (each dispatch takes out its own).
+    ChoicePoint& p = dispatch_;
+    p.keys.clear();
+    p.members.clear();
+    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
+      if (blocks_[b].launched && !blocks_[b].dispatched) {
+        p.keys.push_back(b);
+        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
+      }
     while (undispatched() && (resident_slots() == 0 || resident() < resident_slots())) dispatch_one(picks--);
   }
 
@@ -1660,22 +1728,18 @@ class Run final : public Door, public HostApi {
 
   bool undispatched() const { return undispatched_ != 0; }
 
-  // Which block takes a free slot is a choice: CUDA promises no dispatch order.
+  // Which block takes a free slot is a choice: CUDA promises no dispatch
+  // order. (Of the blocks waiting, dispatch_'s keys: fill_slots().)
   void dispatch_one(unsigned picks) {
     ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
-    p.keys.clear();
-    p.members.clear();
-    for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-      if (blocks_[b].launched && !blocks_[b].dispatched) {
-        p.keys.push_back(b);
-        p.members.emplace_back(blocks_[b].first, blocks_[b].count);
-      }
     const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
+    p.keys.erase(p.keys.begin() + i);
+    p.members.erase(p.members.begin() + i);
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
@@ -1769,30 +1833,35 @@ class Run final : public Door, public HostApi {
     for (const ModelFinding& f : model_findings_) {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
-      if (const FormattedFinding* known = formatted(f, r)) {
+      if (const FormattedFinding* known = formatted(f, r))
         add_finding(known->finding, known->key);
-        continue;
-      }
-      const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
-      std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
-                        " at " + wa;
-      if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
-      msg.append(" (").append(f.detail).append(")");
-      std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
-      if (f.event_b != f.event_a) {
-        who.push_back(threads_[f.thread_b].name);
-        where.push_back(wb);
-      }
-      Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
-      std::string key = out.key();
-      if (formatted_.size() < max_formatted) {
-        const bool two = f.event_b != f.event_a;
-        formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
-                              threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
-                              r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
-      }
-      add_finding(out, key);
+      else
+        format_model_finding(f, r);
     }
+  }
+  // `f` (in allocation `r`), formatted into a finding of the run, and kept
+  // so for later runs (formatted_). (Out of line, with its texts: see
+  // out_of_line().)
+  [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
+    const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
+    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
+                      " at " + wa;
+    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
+    msg.append(" (").append(f.detail).append(")");
+    std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
+    if (f.event_b != f.event_a) {
+      who.push_back(threads_[f.thread_b].name);
+      where.push_back(wb);
+    }
+    Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
+    std::string key = out.key();
+    if (formatted_.size() < max_formatted) {
+      const bool two = f.event_b != f.event_a;
+      formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
+                            threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
+    }
+    add_finding(out, key);
   }
 
   // The allocation `a` lies in, if any (location() names it).
@@ -1953,6 +2022,7 @@ class Run final : public Door, public HostApi {
     next_thread_.keys.clear();
     keys_stale_ = false;
     work_ended_ = false;
+    spinning_ = 0;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -1964,7 +2034,8 @@ class Run final : public Door, public HostApi {
     stopped_ = false;
     limit_.clear();
     in_step_ = false;
-    fault_ = {FindingKind::kernel_fault, ""};
+    fault_.kind = FindingKind::kernel_fault;
+    fault_.message.clear();
     fault_where_.clear();
     findings_ = 0;
     seen_findings_.clear();
@@ -1988,7 +2059,7 @@ class Run final : public Door, public HostApi {
   // The run's node containers (spin visits, warps, shared arrays) allocate
   // here; it starts over with each run, in a buffer kept from run to run.
   std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
-  std::pmr::monotonic_buffer_resource scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
+  Scratch scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
   Reused<SimThread> threads_;
   std::vector<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
@@ -2032,6 +2103,9 @@ class Run final : public Door, public HostApi {
   // the last thread decision checked them (next_thread()): a wait ends only
   // where a stream operation or a grid does (exit_thread()).
   bool work_ended_ = false;
+  // Invariant: the threads in State::spin (choose_read() makes one,
+  // next_thread() wakes it).
+  std::uint32_t spinning_ = 0;
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
@@ -2081,7 +2155,7 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
-  std::vector<ThreadId> from_;             // wait()'s
+  std::vector<ThreadId> from_;             // wait()'s, outside a step
   std::vector<Placement> places_;          // reserve_grid()'s
   // Its keys are kept from one thread decision to the next (keys_stale_).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
