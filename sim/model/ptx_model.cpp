@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <type_traits>
 
 #include "sim/core/reused.hpp"
 
@@ -12,22 +13,81 @@ namespace scopesim {
 
 namespace {
 
+// A vector clock: entry i is the last event of thread i known, 0 past its
+// width. Its entries are its own, or borrowed from a clock that stays
+// unchanged as long as it lends them (a kept view's, State::views: a kernel's
+// start lends its view to all the kernel's threads, most of which never act):
+// readers read through `at_` either way, and only a change (own()) copies
+// borrowed entries into its own first.
+class Clock {
+ public:
+  Clock() = default;
+  Clock(const Clock& o) { *this = o; }
+  // (own_'s buffer moves with it: `at_` stays valid, and so do the entries
+  // it lends.)
+  Clock(Clock&&) noexcept = default;
+  Clock& operator=(Clock&&) noexcept = default;
+  // A copy of `o`'s entries, its own.
+  Clock& operator=(const Clock& o) {
+    if (own_.size() < o.n_) own_.resize(o.n_);
+    std::copy_n(o.at_, o.n_, own_.data());
+    at_ = own_.data();
+    n_ = o.n_;
+    return *this;
+  }
+
+  std::size_t size() const { return n_; }
+  std::uint32_t operator[](std::size_t i) const { return at_[i]; }
+  // `o`'s entries, borrowed (`o` unchanged until this clock is changed or cleared).
+  void borrow(const Clock& o) {
+    at_ = o.at_;
+    n_ = o.n_;
+  }
+  // Its entries, its own and at least `width` wide, to change.
+  std::uint32_t* own(std::size_t width) {
+    if (at_ != own_.data() || n_ < width) [[unlikely]]
+      make_own(width);
+    return own_.data();
+  }
+  void join(const Clock& o) {
+    std::uint32_t* e = own(o.n_);
+    for (std::size_t i = 0; i < o.n_; ++i) e[i] = std::max(e[i], o.at_[i]);
+  }
+  void clear() {
+    at_ = own_.data();
+    n_ = 0;
+  }
+
+ private:
+  void make_own(std::size_t width);
+  const std::uint32_t* at_ = nullptr;  // own_.data(), or the lender's entries
+  std::size_t n_ = 0;
+  // Its own entries (its first n_, where `at_` points at them); never
+  // shrinks, so that a clock reused from run to run seldom allocates.
+  std::vector<std::uint32_t> own_;
+};
+
+void Clock::make_own(std::size_t width) {
+  const bool borrowed = at_ != own_.data();
+  const std::size_t n = std::max(n_, width);
+  if (own_.size() < n) own_.resize(n);  // (keeps its own entries)
+  if (borrowed) std::copy_n(at_, n_, own_.data());
+  std::fill(own_.data() + n_, own_.data() + n, 0);
+  at_ = own_.data();
+  n_ = n;
+}
+
 // What a thread knows: every event of thread i up to vc[i] (program order and
 // synchronization, transitively), plus single writes it observed through a
 // morally strong read (semantics.md: "a strong read that observed a write
 // carries that write forward" — the write alone, not its past).
 struct View {
-  std::vector<std::uint32_t> vc;
+  Clock vc;
   std::vector<WriteId> observed;  // sorted
 
   bool knows_event(ThreadId t, std::uint32_t seq) const { return t < vc.size() && seq <= vc[t]; }
   void join(const View& o) {
-    if (vc.empty()) {
-      vc = o.vc;  // (a kernel's thread at its start: it knew nothing)
-    } else {
-      if (vc.size() < o.vc.size()) vc.resize(o.vc.size(), 0);
-      for (std::size_t i = 0; i < o.vc.size(); ++i) vc[i] = std::max(vc[i], o.vc[i]);
-    }
+    vc.join(o.vc);
     observe(o.observed);
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
@@ -54,8 +114,9 @@ void View::merge_observed(const std::vector<WriteId>& ws) {
   std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
   observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
 }
-// A view kept for later acquirers (a release's), in State::views; never
-// changed once made.
+// A view kept for later acquirers (a release's) or as a kernel's start
+// (start_all(), whose threads borrow its clock), in State::views; never
+// changed once made (until reset(), which forgets the threads too).
 using ViewId = std::uint32_t;
 inline constexpr ViewId no_view = ~ViewId{0};
 
@@ -108,7 +169,8 @@ struct Thread {
   // never steps adds no width to the clocks that join its view. No clock
   // knows more of a thread's events than the thread itself, its `seq`
   // (entries are copied from its own, never made up): join_all() takes that
-  // for a joined thread's entry instead of the maximum over all.
+  // for a joined thread's entry instead of the maximum over all. A kernel's
+  // thread borrows its start's clock until its first event (start_all()).
   View view;
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
@@ -203,7 +265,10 @@ struct PtxModel::State {
   // (forget_unmade()).
   Reused<Location> locs;
   std::uint32_t made = 0;
-  Reused<View> views;  // by ViewId
+  // By ViewId. (Moving a view keeps its clock's entries where they are:
+  // those a kernel's threads borrow stay valid as this grows.)
+  Reused<View> views;
+  static_assert(std::is_nothrow_move_constructible_v<View>);
   // (address, location) of every location in locs, by address
   std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;
   struct ScFence {
@@ -395,8 +460,7 @@ struct PtxModel::State {
 
   std::uint32_t step(Thread& t, ThreadId id) {
     ++t.seq;
-    if (t.view.vc.size() <= id) t.view.vc.resize(id + 1, 0);  // (its first event: see Thread::view)
-    t.view.vc[id] = t.seq;
+    t.view.vc.own(id + 1)[id] = t.seq;  // (its first event widens it: see Thread::view)
     return t.seq;
   }
 
@@ -670,10 +734,12 @@ void PtxModel::join(ThreadId waiter, ThreadId ended) {
 
 void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   State& s = *s_;
-  const View& v = s.threads[from].view;
+  // `from`'s view, kept: each thread borrows its clock (most of a large
+  // launch's never act, and never copy it).
+  const View& v = s.views[s.keep(s.threads[from].view)];
   for (ThreadId k = first; k < first + count; ++k) {
     View& to = s.threads[k].view;  // (empty: see the interface)
-    to.vc = v.vc;
+    to.vc.borrow(v.vc);
     to.observe(v.observed);
   }
 }
@@ -688,13 +754,13 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   State& s = *s_;
   View& w = s.threads[waiter].view;
   const std::size_t end = std::size_t{first} + count;
-  if (w.vc.size() < end) w.vc.resize(end, 0);
+  std::uint32_t* e = w.vc.own(end);
   auto learn = [&](const View& o) {
     const std::size_t below = std::min<std::size_t>(first, o.vc.size());
-    for (std::size_t i = 0; i < below; ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
+    for (std::size_t i = 0; i < below; ++i) e[i] = std::max(e[i], o.vc[i]);
     if (o.vc.size() > end) {
-      if (w.vc.size() < o.vc.size()) w.vc.resize(o.vc.size(), 0);
-      for (std::size_t i = end; i < o.vc.size(); ++i) w.vc[i] = std::max(w.vc[i], o.vc[i]);
+      e = w.vc.own(o.vc.size());
+      for (std::size_t i = end; i < o.vc.size(); ++i) e[i] = std::max(e[i], o.vc[i]);
     }
     w.observe(o.observed);
   };
@@ -705,7 +771,7 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
       idle = k;
       continue;
     }
-    w.vc[k] = t.seq;  // (no clock knows more of it)
+    e[k] = t.seq;  // (no clock knows more of it)
     learn(t.view);
   }
   if (idle != end) learn(s.threads[idle].view);
@@ -903,7 +969,7 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   }
   // (As wide as the widest clock at once: no join widens it.)
   all.clear();
-  all.vc.resize(width, 0);
+  all.vc.own(width);
   for (const ThreadId p : participants) all.join(s.threads[p].view);
   // Each participant's view joined with `all`, which already holds it: `all`.
   // (Its observed writes are among all's: merged, mostly none, not copied.)
