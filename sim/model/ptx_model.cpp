@@ -16,9 +16,10 @@ namespace {
 // A vector clock: entry i is the last event of thread i known, 0 past its
 // width. Its entries are its own, or borrowed from a clock that stays
 // unchanged as long as it lends them (a kept view's, State::views: a kernel's
-// start lends its view to all the kernel's threads, most of which never act):
-// readers read through `at_` either way, and only a change (own()) copies
-// borrowed entries into its own first.
+// start lends its view to all the kernel's threads, most of which never act,
+// and a barrier its joined view to its participants): readers read through
+// `at_` either way, and only a change (own()) copies borrowed entries into
+// its own first.
 class Clock {
  public:
   Clock() = default;
@@ -45,10 +46,13 @@ class Clock {
   }
   // Its entries, its own and at least `width` wide, to change.
   std::uint32_t* own(std::size_t width) {
-    if (at_ != own_.data() || n_ < width) [[unlikely]]
+    if (borrowed() || n_ < width) [[unlikely]]
       make_own(width);
     return own_.data();
   }
+  bool borrowed() const { return at_ != own_.data(); }
+  // Are its entries `o`'s (borrowed from one lender, or one is the other's)?
+  bool same(const Clock& o) const { return at_ == o.at_ && n_ == o.n_; }
   void join(const Clock& o) {
     std::uint32_t* e = own(o.n_);
     for (std::size_t i = 0; i < o.n_; ++i) e[i] = std::max(e[i], o.at_[i]);
@@ -68,10 +72,10 @@ class Clock {
 };
 
 void Clock::make_own(std::size_t width) {
-  const bool borrowed = at_ != own_.data();
+  const bool was_borrowed = borrowed();
   const std::size_t n = std::max(n_, width);
   if (own_.size() < n) own_.resize(n);  // (keeps its own entries)
-  if (borrowed) std::copy_n(at_, n_, own_.data());
+  if (was_borrowed) std::copy_n(at_, n_, own_.data());
   std::fill(own_.data() + n_, own_.data() + n, 0);
   at_ = own_.data();
   n_ = n;
@@ -114,9 +118,9 @@ void View::merge_observed(const std::vector<WriteId>& ws) {
   std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
   observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
 }
-// A view kept for later acquirers (a release's) or as a kernel's start
-// (start_all(), whose threads borrow its clock), in State::views; never
-// changed once made (until reset(), which forgets the threads too).
+// A view kept for later acquirers (a release's) or lent (a kernel's start,
+// a barrier's joined view: their threads borrow its clock), in State::views;
+// never changed once made (until reset(), which forgets the threads too).
 using ViewId = std::uint32_t;
 inline constexpr ViewId no_view = ~ViewId{0};
 
@@ -170,7 +174,9 @@ struct Thread {
   // knows more of a thread's events than the thread itself, its `seq`
   // (entries are copied from its own, never made up): join_all() takes that
   // for a joined thread's entry instead of the maximum over all. A kernel's
-  // thread borrows its start's clock until its first event (start_all()).
+  // thread borrows its start's clock until its first event (start_all()),
+  // and a barrier's joined clock if it had not acted since it last borrowed
+  // (barrier()).
   View view;
   std::uint32_t seq = 0;
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
@@ -266,7 +272,7 @@ struct PtxModel::State {
   Reused<Location> locs;
   std::uint32_t made = 0;
   // By ViewId. (Moving a view keeps its clock's entries where they are:
-  // those a kernel's threads borrow stay valid as this grows.)
+  // those threads borrow stay valid as this grows.)
   Reused<View> views;
   static_assert(std::is_nothrow_move_constructible_v<View>);
   // (address, location) of every location in locs, by address
@@ -305,7 +311,6 @@ struct PtxModel::State {
     k.observe(v.observed);  // (mostly none: not copied)
     return static_cast<ViewId>(views.size() - 1);
   }
-  View all_buf;  // barrier()'s
 
   // The location last looked up (an access looks its location up several
   // times), and the locations looked up lately, by a hash of their address
@@ -957,25 +962,41 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
 
 Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
+// Each participant's view becomes `all`, the join of theirs after each one's
+// event here, kept. One that borrowed its clock (it had not acted since its
+// kernel's start or the barrier before: most of a large launch's) borrows
+// all's; one that acted since takes a copy now (it mostly acts again, and
+// its next event would copy it then). The borrowed clocks mostly have one
+// lender, joined once; each one's event, its own entry, goes straight into
+// all's clock (no clock knows more of a thread than the thread itself).
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
-  View& all = s.all_buf;
   std::size_t width = 0;
   for (const ThreadId p : participants) {
     Thread& t = s.threads[p];
-    s.step(t, p);
+    ++t.seq;  // (its event: see above)
     s.acquire_pending(t, p, Scope::cta);
-    width = std::max(width, t.view.vc.size());
+    width = std::max({width, t.view.vc.size(), std::size_t{p} + 1});
   }
-  // (As wide as the widest clock at once: no join widens it.)
-  all.clear();
-  all.vc.own(width);
-  for (const ThreadId p : participants) all.join(s.threads[p].view);
-  // Each participant's view joined with `all`, which already holds it: `all`.
-  // (Its observed writes are among all's: merged, mostly none, not copied.)
+  View& all = s.views.add();
+  std::uint32_t* e = all.vc.own(width);  // (as wide as the widest clock at once: no join widens it)
+  const Clock* joined = nullptr;         // the last one joined
+  for (const ThreadId p : participants) {
+    const View& v = s.threads[p].view;
+    if (joined == nullptr || !v.vc.same(*joined)) {
+      all.vc.join(v.vc);
+      joined = &v.vc;
+    }
+    e[p] = s.threads[p].seq;
+    all.observe(v.observed);
+  }
+  // (Each one's observed writes are among all's: merged, mostly none, not copied.)
   for (const ThreadId p : participants) {
     View& v = s.threads[p].view;
-    v.vc = all.vc;
+    if (v.vc.borrowed())
+      v.vc.borrow(all.vc);
+    else
+      v.vc = all.vc;
     v.observe(all.observed);
   }
 }
