@@ -742,11 +742,10 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   // `from`'s view, kept: each thread borrows its clock (most of a large
   // launch's never act, and never copy it).
   const View& v = s.views[s.keep(s.threads[from].view)];
-  for (ThreadId k = first; k < first + count; ++k) {
-    View& to = s.threads[k].view;  // (empty: see the interface)
-    to.vc.borrow(v.vc);
-    to.observe(v.observed);
-  }
+  for (ThreadId k = first; k < first + count; ++k)
+    s.threads[k].view.vc.borrow(v.vc);  // (empty until now: see the interface)
+  if (!v.observed.empty())  // (mostly none: looked at once, not for each thread)
+    for (ThreadId k = first; k < first + count; ++k) s.threads[k].view.observe(v.observed);
 }
 
 // The waiter's clock learns, of each joined thread, its own entry from the
