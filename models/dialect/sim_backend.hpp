@@ -72,8 +72,10 @@ inline Door& door() {
   return *d;
 }
 
-// Hands `e` to the engine with the caller's local state (LocalState).
-std::uint64_t perform(const Event& e);
+// Hands `e` to the engine with its lowering and the caller's local state (LocalState).
+std::uint64_t perform_lowered(const Event& e, Lowering lowering);
+// `e` lowered inline, where the caller's constants fold the lowering.
+[[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(e, lower(e)); }
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.

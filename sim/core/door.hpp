@@ -1,13 +1,14 @@
 // The door between the kernel dialect and the engine. While a simulated
 // thread runs, `current_door()` is the engine's implementation; every dialect
-// operation becomes one `perform(Event, LocalState)` call that returns the
-// value read (or 0). Code running outside the simulator (no door) touches no
-// simulated memory.
+// operation becomes one `perform(Event, Lowering, LocalState)` call that
+// returns the value read (or 0). Code running outside the simulator (no door)
+// touches no simulated memory.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
 #include "sim/core/event.hpp"
+#include "sim/core/lowering.hpp"
 
 namespace scopesim {
 
@@ -24,7 +25,10 @@ struct Coords {
 class Door {
  public:
   virtual ~Door() = default;
-  virtual std::uint64_t perform(const Event& e, LocalState local) = 0;
+  // `lowering`: lower(e), which the caller makes (inline, where the dialect's
+  // constants fold it); beside the Event, not in it, so that the Event on the
+  // calling thread's stack (which spin-assume hashes) keeps its layout.
+  virtual std::uint64_t perform(const Event& e, Lowering lowering, LocalState local) = 0;
   virtual const Coords& coords() const = 0;
   // Is this address simulated memory (an allocation or its guard zone)? Other
   // addresses (locals on a fiber's stack) are the thread's own. Every plain

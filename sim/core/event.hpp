@@ -1,7 +1,7 @@
 // The one door into the engine: an Event describes one operation of the kernel
 // dialect at the CUDA C++ level (kind, address and size, order, scope, source
-// location). The engine lowers it to PTX operations (lowering.hpp) before the
-// memory model sees it. Values travel as raw bits (up to 8 bytes).
+// location). Whoever performs it lowers it to PTX operations (lowering.hpp),
+// which the memory model sees. Values travel as raw bits (up to 8 bytes).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -22,7 +22,7 @@ struct PtxOp {
 // seq_cst accesses). An empty lowering (relaxed fence) orders nothing.
 struct Lowering {
   PtxOp ops[2];
-  std::uint8_t count = 0;
+  std::uint16_t count = 0;  // (two bytes: a Lowering is one word, passed in one register)
   void push(PtxOp op) { ops[count++] = op; }
 };
 
@@ -46,8 +46,8 @@ inline Sem access_sem(Order o, EventKind kind) {
 
 }  // namespace detail
 
-// Inline in the engine, which lowers every event it performs: called, it
-// returned the Lowering packed in a register, stored back byte by byte.
+// Inline where an event is performed (Door::perform's caller): the dialect's
+// constants fold it there, and the engine lowers none.
 [[gnu::always_inline]] inline Lowering lower(const Event& e) {
   Lowering out;
   const Scope s = e.scope;

@@ -308,7 +308,7 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- Door ----
-  std::uint64_t perform(const Event& e, LocalState local) override {
+  std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
     if (o_->cut && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -316,8 +316,7 @@ class Run final : public Door, public HostApi {
     }
     SimThread& t = threads_[cur_];
     if (++t.steps > o_->max_steps) past_step_bound(t, e);
-    // Lowered once: the step's shape and its execution read the same PtxOps.
-    const Lowering low = lower(e);
+    // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
     if (is_local(e)) return execute(e, low, local);
     t.pending = &e;
     t.last_where = e.where;
@@ -1434,7 +1433,7 @@ class Run final : public Door, public HostApi {
     e.kind = EventKind::stream_op;
     e.label = label(d.kind);
     e.where = d.where;
-    perform(e, {});
+    perform(e, {}, {});
   }
 
   std::string describe_op(const OpData& d) const {
@@ -1504,14 +1503,14 @@ class Run final : public Door, public HostApi {
     start.kind = EventKind::stream_op;
     start.label = label(d.kind);
     start.where = d.where;
-    perform(start, {});
+    perform(start, {}, {});
     if (d.kind == OpKind::kernel) {
       Event end;
       end.kind = EventKind::wait;
       end.label = "kernel end";
       end.where = d.where;
       threads_[cur_].waits_for = {op};
-      perform(end, {});
+      perform(end, {}, {});
     } else if (d.kind == OpKind::copy) {
       // Element by element, plain loads and stores (a copy engine orders nothing).
       for (std::size_t i = 0; i < d.count; ++i) {
@@ -1524,8 +1523,8 @@ class Run final : public Door, public HostApi {
         Event st = ld;
         st.kind = EventKind::store;
         st.addr = d.dst + i * d.size;
-        st.operand = perform(ld, {});
-        perform(st, {});
+        st.operand = perform(ld, lower(ld), {});
+        perform(st, lower(st), {});
       }
     }
   }
@@ -1545,7 +1544,7 @@ class Run final : public Door, public HostApi {
     e.kind = EventKind::wait;
     e.label = what;
     e.where = where;
-    perform(e, {});
+    perform(e, {}, {});
   }
 
   // A wait event, scheduled once wait_over(): the waiter learns everything

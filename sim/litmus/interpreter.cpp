@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "sim/core/door.hpp"
+#include "sim/core/lowering.hpp"
 #include "sim/litmus/layout.hpp"
 #include "sim/litmus/program.hpp"
 
@@ -144,7 +145,7 @@ class Interpreter {
   }
 
  private:
-  static std::uint64_t perform(const Event& e) { return current_door()->perform(e, {}); }
+  static std::uint64_t perform(const Event& e) { return current_door()->perform(e, lower(e), {}); }
 
   // The thread loops in local code without touching memory: it does not
   // terminate. It keeps performing events that do nothing (relaxed fences:
@@ -287,7 +288,7 @@ models::Model to_model(std::shared_ptr<const Program> p) {
       const auto a = reinterpret_cast<std::uintptr_t>(h.alloc(name, 4, 4));
       Event e = cell_event(EventKind::store, a, init);
       e.operand = bits(v);
-      current_door()->perform(e, {});
+      current_door()->perform(e, lower(e), {});
       return a;
     };
     for (const auto& [name, v] : l->locations) cells->location[name] = cell(name, v);
@@ -311,7 +312,8 @@ models::Model to_model(std::shared_ptr<const Program> p) {
     const Where end{p->file.c_str(), p->condition.line, 0};
     for (const Term& t : terms(*p->condition.expr)) {
       const std::uintptr_t a = t.kind == Term::Kind::reg ? cells->result[t.thread].at(t.name) : cells->location.at(t.name);
-      const std::int32_t v = value(current_door()->perform(cell_event(EventKind::load, a, end), {}));
+      const Event e = cell_event(EventKind::load, a, end);
+      const std::int32_t v = value(current_door()->perform(e, lower(e), {}));
       final_values[t.outcome_name()] = v;
       h.observe(t.outcome_name(), ValueType::i32, bits(v));
     }
