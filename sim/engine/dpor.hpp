@@ -287,74 +287,24 @@ class Dpor final : public Chooser {
     note_passing(i);
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // The step since the previous thread node, as it turned out (the
-    // previous thread node made a step: the run has one), noted there where
-    // it has other alternatives. (Before a node replayed, it is the step the
-    // node above noted when it was made: a node's choice changes only with
-    // the nodes below it gone.)
-    if (thread_nodes_.size() >= 2) {
-      Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      if (prev.keys.size() > 1) prev.shapes[prev.chosen] = *p.previous;
-    }
-    n.shapes.resize(p.keys.size());
-    if (predicts_)
-      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+    // n's parent: the previous thread node, if any. (n is stack_[i]: no node
+    // is added before the return.)
+    Node* parent = thread_nodes_.size() >= 2 ? &stack_[thread_nodes_[thread_nodes_.size() - 2]] : nullptr;
+    // The step since the parent, as it turned out (the parent made a step:
+    // the run has one), noted there where it has other alternatives. (Before
+    // a node replayed, it is the step the node above noted when it was made:
+    // a node's choice changes only with the nodes below it gone.)
+    if (parent != nullptr && parent->keys.size() > 1) parent->shapes[parent->chosen] = *p.previous;
     n.step = thread_nodes_.size() - 1;
-    // Sleep set: inherited from the previous thread node, minus threads whose
-    // next step is dependent with the step taken there.
-    if (thread_nodes_.size() >= 2) {  // (n is stack_[i]: no node is added before the return)
-      const Node* parent = &stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
-      const std::uint64_t taken_thread = parent->keys[parent->chosen];
-      if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      // A thread done at the parent sleeps from there, even if it ran
-      // there half asleep since an earlier step: every run of it from the
-      // parent was explored, so the later `since` holds (and where a commuting
-      // RMW was first kept asleep, the earlier node, stays).
-      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
-        if (q == taken_thread) return;
-        // A spin wait touches no location, but a write there after it wakes
-        // the waiter, whose read may then return the old write once more;
-        // run before the wait, the write leaves the re-read nothing to wait
-        // for, and spin-assume keeps it from the old write: so it wakes.
-        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
-        if (dependent(s.shape, taken)) {
-          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
-          s.half = true;
-        } else if (commute(s.shape, taken) && s.kept == npos) {
-          s.kept = i;
-        }
-        const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
-      };
-      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
-      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
-        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
-    }
-    if (settled_repeat()) {
-      abandoned_ = true;  // every way on repeats an explored execution
+    // Most thread decisions have one runnable thread and inherit no sleeper
+    // (the parent has none, and no done thread): in a search with no bound
+    // and no suspect read, that thread runs, with nothing to check or note.
+    if (n.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
+        (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+      n.backtrack.insert(0);
       return 0;
     }
-    // First choice: keep running the same thread when it may, else the lowest.
-    // (Most thread decisions have one runnable thread.)
-    const std::size_t count = n.keys.size();
-    int pick = -1;
-    if (count == 1) {
-      if (allowed(n, 0)) pick = 0;
-    } else {
-      for (std::size_t k = 0; k < count; ++k)
-        if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
-      for (std::size_t k = 0; k < count && pick < 0; ++k)
-        if (allowed(n, k)) pick = static_cast<int>(k);
-    }
-    if (pick < 0) {
-      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
-      return 0;
-    }
-    n.chosen = static_cast<unsigned>(pick);
-    n.backtrack.insert(n.chosen);
-    note_half(n);
-    return static_cast<unsigned>(pick);
+    return choose_thread(n, p, i, parent);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -384,7 +334,7 @@ class Dpor final : public Chooser {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
     if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
       Node& node = stack_[thread_nodes_[n - 1]];
-      node.shapes[node.chosen] = r.steps[n - 1].shape;
+      if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
@@ -1131,6 +1081,69 @@ class Dpor final : public Chooser {
   }
 
  private:
+  // choose() for a thread decision past its common case (node n, the run's
+  // i-th; `parent`: the previous thread node, if any): out of line.
+  [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
+    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes: Node::shapes)
+      n.shapes.resize(p.keys.size());
+      if (predicts_)
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+    }
+    // Sleep set: inherited from the previous thread node, minus threads whose
+    // next step is dependent with the step taken there.
+    if (parent != nullptr) {
+      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
+      const std::uint64_t taken_thread = parent->keys[parent->chosen];
+      if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
+      // A thread done at the parent sleeps from there, even if it ran
+      // there half asleep since an earlier step: every run of it from the
+      // parent was explored, so the later `since` holds (and where a commuting
+      // RMW was first kept asleep, the earlier node, stays).
+      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
+        if (q == taken_thread) return;
+        // A spin wait touches no location, but a write there after it wakes
+        // the waiter, whose read may then return the old write once more;
+        // run before the wait, the write leaves the re-read nothing to wait
+        // for, and spin-assume keeps it from the old write: so it wakes.
+        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
+        if (dependent(s.shape, taken)) {
+          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
+          s.half = true;
+        } else if (commute(s.shape, taken) && s.kept == npos) {
+          s.kept = i;
+        }
+        const auto [it, fresh] = n.sleep.emplace(q, s);
+        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+      };
+      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
+      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
+        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
+    }
+    if (settled_repeat()) {
+      abandoned_ = true;  // every way on repeats an explored execution
+      return 0;
+    }
+    // First choice: keep running the same thread when it may, else the lowest.
+    const std::size_t count = n.keys.size();
+    int pick = -1;
+    if (count == 1) {
+      if (allowed(n, 0)) pick = 0;
+    } else {
+      for (std::size_t k = 0; k < count; ++k)
+        if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
+      for (std::size_t k = 0; k < count && pick < 0; ++k)
+        if (allowed(n, k)) pick = static_cast<int>(k);
+    }
+    if (pick < 0) {
+      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
+      return 0;
+    }
+    n.chosen = static_cast<unsigned>(pick);
+    n.backtrack.insert(n.chosen);
+    note_half(n);
+    return static_cast<unsigned>(pick);
+  }
+
   // choose() for a value decision (node n, the run's i-th): out of line, so
   // that thread decisions, most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
