@@ -340,61 +340,21 @@ class Dpor final : public Chooser {
     std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
     named.resize(n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
-    for (std::size_t j = same; j < n; ++j) {
-      threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
-      for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
-      named[j] = threads;
-    }
-    // Witnesses are needed only where two steps commute.
-    const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
-                                       [](const Step& s) { return s.shape.commutes != 0; });
     Columns& columns = kept_.columns;
-    std::size_t rows_kept = same;  // the steps whose clock rows are kept
-    {
-      std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
-      std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
-      // Those whose first step the run does not repeat have none yet. (Of a
-      // Kept taken whole from this thread's, none are left: min.)
-      std::size_t stepping = std::min(kept_.stepping, stepped.size());
-      while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
-        const ThreadId t = stepped[--stepping];
-        first[t] = npos;
-        columns.of[t] = 0;
-      }
-      first.resize(threads, npos);
-      columns.of.resize(threads, 0);
-      if (stepped.size() < threads) stepped.resize(threads);
-      for (std::size_t j = same; j < n; ++j)
-        if (first[r.steps[j].thread] == npos) {
-          first[r.steps[j].thread] = j;
-          stepped[stepping] = r.steps[j].thread;
-          columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(stepping++);
-        }
-      kept_.stepping = stepping;
-      // The rows kept of the run before keep their layout while the width does.
-      if (same == 0 || stepping > columns.width) {
-        columns.width = stepping;
-        rows_kept = 0;
-      }
+    std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
+    std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
+    // Those whose first step the run does not repeat have none yet. (Of a
+    // Kept taken whole from this thread's, none are left: min.)
+    std::size_t stepping = std::min(kept_.stepping, stepped.size());
+    std::size_t sized = first.size();  // (first, columns.of and stepped grow together)
+    while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
+      const ThreadId t = stepped[--stepping];
+      first[t] = npos;
+      columns.of[t] = 0;
     }
-    structural_kept_ = std::min(structural_kept_, rows_kept);
-    structural_made_ = false;
     Locations& places = kept_.places;
-    if (same > 0) Earlier::forget(same, places, kept_.earlier);
-    places.number(r.steps, same, n);
-    std::optional<Witnesses> witnesses;
-    if (commuting) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
-    wake_commuting_sleepers(r.steps, same, n);
-    Earlier earlier(r.steps, same, n, places, kept_.earlier);
-    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
-    // Vector clocks of an entry per thread that takes a step (the last known
-    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
-    // to run), its thread's clock after it, and each thread's clock
-    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
-    // it walks j, and reads only earlier steps' rows besides.)
-    Clocks step_clock(kept_.step_clock, n, columns);
+    Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
+    places.resume(same, n);
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
     // write of its location is placed: see the race walk). (An RMW's
@@ -406,11 +366,55 @@ class Dpor final : public Chooser {
     // whose coherence decision took such a slot: inserting_.)
     std::vector<std::uint8_t>& inserted = kept_.inserted;
     inserted.resize(n);
-    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), 0);
+    // Witnesses are needed only where two steps commute.
+    std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
+    if (commuting >= same) commuting = npos;
+    // One pass over the steps the run does not repeat: the threads they name,
+    // the threads' first steps, their locations and earlier steps, the RMWs
+    // that took a slot before the end, and the sleepers their reads wake.
+    for (std::size_t j = same; j < n; ++j) {
+      const Step& s = r.steps[j];
+      threads = std::max<std::size_t>(threads, s.thread + 1);
+      for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : s.learns) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : s.spawned) threads = std::max<std::size_t>(threads, t + 1);
+      named[j] = threads;
+      if (sized < threads) {
+        sized = threads;
+        first.resize(threads, npos);
+        columns.of.resize(threads, 0);
+        stepped.resize(threads);
+      }
+      if (first[s.thread] == npos) {
+        first[s.thread] = j;
+        stepped[stepping] = s.thread;
+        columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
+      }
+      earlier.link(j, places.number(s.shape, j));
+      if (s.shape.commutes != 0 && commuting == npos) commuting = j;
+      inserted[j] = s.shape.reads && s.shape.writes && !s.precedes.empty();
+      wake_commuting_sleepers(s.shape, j);
+    }
     for (const auto& [node, j] : inserting_)
       if (j >= same && j < n) inserted[j] = 1;
-    for (std::size_t j = same; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
+    kept_.stepping = stepping;
+    std::size_t rows_kept = same;  // the steps whose clock rows are kept
+    // The rows kept of the run before keep their layout while the width does.
+    if (same == 0 || stepping > columns.width) {
+      columns.width = stepping;
+      rows_kept = 0;
+    }
+    structural_kept_ = std::min(structural_kept_, rows_kept);
+    structural_made_ = false;
+    std::optional<Witnesses> witnesses;
+    if (commuting != npos) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
+    // Vector clocks of an entry per thread that takes a step (the last known
+    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
+    // to run), its thread's clock after it, and each thread's clock
+    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
+    // it walks j, and reads only earlier steps' rows besides.)
+    Clocks step_clock(kept_.step_clock, n, columns);
     // Writes an RMW read: the RMW goes right after its source in the list, so
     // where the list put that write beside a racing one decides which side of
     // it the RMW falls on. And loads of a location their thread reads more
@@ -419,7 +423,7 @@ class Dpor final : public Chooser {
     std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
     zeros(rmw_source, n);
     std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
-    zeros(reads, places.count * columns.width);
+    zeros(reads, places.count() * columns.width);
     const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
       return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
     };
@@ -544,10 +548,11 @@ class Dpor final : public Chooser {
   // keeps per location is a vector, not a map.
   struct Locations {
     std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
-    std::size_t count = 0;
-    // The first n steps, of which those before `same` are the run's before
-    // (numbered then: the locations they touched first keep their numbers).
-    void number(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
+    std::size_t count() const { return addrs_.size(); }
+    // For a run of n steps, of which those before `same` are the run's
+    // before (numbered then: the locations they touched first keep their
+    // numbers), before the steps from `same` on are numbered (number()).
+    void resume(std::size_t same, std::size_t n) {
       while (!addrs_.empty() && first_.back() >= same) {
         const std::uintptr_t a = addrs_.back();
         if (direct(a)) near_[a / 4] = 0;
@@ -557,9 +562,9 @@ class Dpor final : public Chooser {
       }
       if (addrs_.size() <= kFew) numbers_.clear();
       of.resize(n);
-      for (std::size_t j = same; j < n; ++j) of[j] = located(steps[j].shape) ? find(steps[j].shape.addr, j) : npos;
-      count = addrs_.size();
     }
+    // Step j, doing `s`, after the steps before it: its location's number.
+    std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
 
    private:
     // Addresses are offsets in the run's simulated memory: the aligned ones
@@ -621,37 +626,36 @@ class Dpor final : public Chooser {
     };
     // Over the first n steps, of which those before `same` are the run's
     // before (their links kept, and the per-location ones of the steps since
-    // forgotten: forget()).
+    // forgotten, from `places` as the run before numbered them); each later
+    // step linked in order (link()).
     Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
         : steps_(steps), b_(b) {
+      if (same == 0) b.last.clear();
+      // Each location's last step back to the last before `same` (to none
+      // for a location first touched since, which may be numbered anew).
+      for (std::size_t j = places.of.size(); j-- > same;)
+        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
       b.same.resize(n);
       b.host.resize(n);
       b.fence.resize(n);
-      if (same == 0) b.last.assign(places.count, 0);
-      b.last.resize(places.count, 0);
-      std::size_t host = 0, fence = 0;
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
-        host = s.global ? same : b.host[same - 1];
-        fence = s.fence_sc ? same : b.fence[same - 1];
-      }
-      for (std::size_t j = same; j < n; ++j) {
-        const StepShape& s = steps[j].shape;
-        b.host[j] = host;
-        b.fence[j] = fence;
-        if (s.global) host = j + 1;
-        if (s.fence_sc) fence = j + 1;
-        if (!located(s)) continue;
-        std::size_t& last = b.last[places.of[j]];
-        b.same[j] = last;
-        last = j + 1;
+        host_ = s.global ? same : b.host[same - 1];
+        fence_ = s.fence_sc ? same : b.fence[same - 1];
       }
     }
-    // Before the run's locations are numbered again (with the numbers of the
-    // run before): each location's last step back to the last before `same`.
-    static void forget(std::size_t same, const Locations& places, Buffers& b) {
-      for (std::size_t j = places.of.size(); j-- > same;)
-        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
+    // Step j, after the steps before it, of location `at` (npos: not located()).
+    void link(std::size_t j, std::size_t at) {
+      const StepShape& s = steps_[j].shape;
+      b_.host[j] = host_;
+      b_.fence[j] = fence_;
+      if (s.global) host_ = j + 1;
+      if (s.fence_sc) fence_ = j + 1;
+      if (at == npos) return;
+      if (at == b_.last.size()) b_.last.push_back(0);  // (locations are numbered in order)
+      std::size_t& last = b_.last[at];
+      b_.same[j] = last;
+      last = j + 1;
     }
     // Yields the candidates below step j, the latest first.
     class Cursor {
@@ -680,7 +684,8 @@ class Dpor final : public Chooser {
 
    private:
     const std::vector<Step>& steps_;
-    const Buffers& b_;
+    Buffers& b_;
+    std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
   // `to` as a copy of `from`, resized in place (no call where the size is
@@ -831,7 +836,7 @@ class Dpor final : public Chooser {
               Buffers& b)
         : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
-      b.next.assign(n ? places.count : 0, 0);
+      b.next.assign(n ? places.count() : 0, 0);
       for (std::size_t j = n; j-- > 0;) {
         const StepShape& s = steps[j].shape;
         if (s.addr == 0) continue;
@@ -1028,21 +1033,23 @@ class Dpor final : public Chooser {
 
   // A step that reads a location while a thread sleeps whose commuting RMW of
   // it the rule kept asleep: the reader might have told the order of that RMW
-  // and the one it stayed asleep behind, so it wakes where it was kept.
-  // (Steps before `same`, repeated, woke theirs when the run before was analysed.)
-  void wake_commuting_sleepers(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
-    for (std::size_t k = same; k < n; ++k) {
-      const StepShape& reader = steps[k].shape;
-      if (!reader.reads || reader.addr == 0 || reader.commutes != 0) continue;
-      std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
-      for (const auto& [q, s] : stack_[thread_nodes_[k]].sleep)
-        if (s.kept != npos && s.shape.addr == reader.addr && s.shape.commutes != 0) wake.emplace_back(q, s.kept);
-      for (const auto& [q, node] : wake) {
-        Node& at = stack_[node];
-        at.sleep.erase(q);
-        const auto k = std::find(at.keys.begin(), at.keys.end(), q);
-        if (k != at.keys.end()) at.backtrack.insert(static_cast<std::size_t>(k - at.keys.begin()));
-      }
+  // and the one it stayed asleep behind, so it wakes where it was kept. For
+  // step k, doing `reader` (the steps the run repeats woke theirs when the
+  // run before was analysed).
+  // (Most steps wake none: asked inline, the rest out of line.)
+  void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
+    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && !stack_[thread_nodes_[k]].sleep.empty())
+      wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
+  }
+  [[gnu::noinline]] void wake_commuting_sleepers_far(const StepShape& reader, const Node& node) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
+    for (const auto& [q, s] : node.sleep)
+      if (s.kept != npos && s.shape.addr == reader.addr && s.shape.commutes != 0) wake.emplace_back(q, s.kept);
+    for (const auto& [q, at] : wake) {
+      Node& kept = stack_[at];
+      kept.sleep.erase(q);
+      const auto k = std::find(kept.keys.begin(), kept.keys.end(), q);
+      if (k != kept.keys.end()) kept.backtrack.insert(static_cast<std::size_t>(k - kept.keys.begin()));
     }
   }
 
@@ -1474,8 +1481,8 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, stepped, places, earlier, inserted; structural_kept_: the
-  // rows of structural_rows).
+  // first_step, stepped, places, earlier, inserted, commuting;
+  // structural_kept_: the rows of structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     // The last search's lists of nodes and prefix (their capacity: adopt())
@@ -1488,6 +1495,7 @@ class Dpor final : public Chooser {
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
     std::vector<std::uint8_t> inserted, rmw_source;  // per step (bytes: read by the race walk for each pair)
+    std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reads_of;
     Locations places;
