@@ -196,7 +196,10 @@ class Dpor final : public Chooser {
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned picks = 1;  // dispatch: blocks dispatched together (ChoicePoint::picks)
     unsigned chosen = 0;
-    std::size_t step = 0;      // thread decisions: the index of the step taken here
+    // The thread decisions the run made before this node's (a thread node's:
+    // the index of the step taken here).
+    std::size_t step = 0;
+    std::size_t call = 0;  // its decision's place among those that ask the strategy (Chooser::prefix())
     Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node (counted under a bound only)
@@ -213,6 +216,7 @@ class Dpor final : public Chooser {
       picks = 1;
       chosen = 0;
       step = 0;
+      call = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
@@ -224,15 +228,20 @@ class Dpor final : public Chooser {
   // The search's stack of nodes. A popped node stays in its place above the
   // top, so that the node pushed there next reuses its containers (moving a
   // node to a spare list and back cost some 190 instructions a new node).
+  // A thread decision of one runnable thread that inherits no sleeper (most
+  // of them: see choose()) has no node: it has no other branch, nothing
+  // sleeps there, and a race with its step adds no backtrack entry (its
+  // thread is the only one there). The run still takes its decision in the
+  // prefix (0), and thread_nodes_ has npos for its step.
   using Nodes = Reused<Node>;
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
     repeated_ = 0;  // the steps of the run before that begin before the branch next() took (the top node)
     if (stack_.size() > 0) {
-      const std::size_t branch = stack_.size() - 1;
-      repeated_ = steps_before(branch);
-      if (repeated_ > 0 && stack_[branch].kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
+      const Node& branch = stack_.back();
+      repeated_ = branch.step;
+      if (repeated_ > 0 && branch.kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
     }
     run_ = &run;
     abandoned_ = false;
@@ -251,19 +260,26 @@ class Dpor final : public Chooser {
       for (std::size_t i = 0; i < nodes; ++i)
         if (stack_[i].kind == ChoiceKind::thread && !stack_[i].done.empty()) done_nodes_.push_back(i);
     }
-    while (!thread_nodes_.empty() && thread_nodes_.back() >= kept) thread_nodes_.pop_back();
+    thread_nodes_.resize(kept > 0 ? stack_[kept].step : 0);  // (note_passing() makes those of the nodes from `kept`)
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
-    // Before the top: the half-asleep thread of the last thread node, the
-    // burst of the dispatch nodes after it.
+    // Before the top: the half-asleep thread of the last thread decision (if
+    // it has a node), the burst of the dispatch nodes after it (those before
+    // the top with no thread decision between).
     half_.reset();
     burst_.reset();
-    if (!thread_nodes_.empty()) note_half(stack_[thread_nodes_.back()]);
-    for (std::size_t i = thread_nodes_.empty() ? 0 : thread_nodes_.back() + 1; i < kept; ++i) note_burst(stack_[i]);
-    const std::size_t filled = std::min(prefix_.size(), kept);  // (the run before's prefix)
-    prefix_.resize(nodes);
-    for (std::size_t i = filled; i < nodes; ++i) prefix_[i] = stack_[i].chosen;
+    if (!thread_nodes_.empty() && thread_nodes_.back() != npos) note_half(stack_[thread_nodes_.back()]);
+    std::size_t burst = kept;
+    while (burst > 0 && stack_[burst - 1].kind != ChoiceKind::thread && stack_[burst - 1].step == thread_nodes_.size())
+      --burst;
+    for (std::size_t i = burst; i < kept; ++i) note_burst(stack_[i]);
+    // The prefix: each node's choice in its place, 0 (the one thread) in
+    // those between. (The run before's holds up to the top's place.)
+    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
+    prefix_.resize(nodes > 0 ? stack_.back().call + 1 : 0);
+    std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.end(), 0u);
+    for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
       note_passing(i);
@@ -276,35 +292,43 @@ class Dpor final : public Chooser {
       }
     }
     call_ = nodes;
+    asked_ = prefix_.size();
   }
 
-  // Asked past the prefix only: a new node.
+  // Asked past the prefix only: a new node, or a thread decision with none.
   unsigned choose(const ChoicePoint& p) override {
+    const std::size_t call = asked_++;
+    Node* parent = nullptr;  // a thread decision's: the node of the one before, if it has one
+    if (p.kind == ChoiceKind::thread) {
+      if (!thread_nodes_.empty() && thread_nodes_.back() != npos) parent = &stack_[thread_nodes_.back()];
+      // The step since the parent, as it turned out (the parent made a
+      // step: the run has one), noted there where it has other
+      // alternatives. (Before a node replayed, it is the step the node
+      // above noted when it was made: a node's choice changes only with the
+      // nodes below it gone.)
+      if (parent != nullptr && parent->keys.size() > 1) parent->shapes[parent->chosen] = *p.previous;
+      // Most thread decisions have one runnable thread and inherit no
+      // sleeper (the one before has none, and no done thread): in a search
+      // with no bound and no suspect read, that thread runs, with nothing to
+      // check or note, and no node (Nodes).
+      if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
+          (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+        thread_nodes_.push_back(npos);
+        half_.reset();
+        burst_.reset();
+        return 0;
+      }
+    }
     const std::size_t i = call_++;
-    Node& n = stack_.add();
+    Node& n = stack_.add();  // (may move the nodes: parent is found again)
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
+    n.step = thread_nodes_.size();
+    n.call = call;
     note_passing(i);
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // n's parent: the previous thread node, if any. (n is stack_[i]: no node
-    // is added before the return.)
-    Node* parent = thread_nodes_.size() >= 2 ? &stack_[thread_nodes_[thread_nodes_.size() - 2]] : nullptr;
-    // The step since the parent, as it turned out (the parent made a step:
-    // the run has one), noted there where it has other alternatives. (Before
-    // a node replayed, it is the step the node above noted when it was made:
-    // a node's choice changes only with the nodes below it gone.)
-    if (parent != nullptr && parent->keys.size() > 1) parent->shapes[parent->chosen] = *p.previous;
-    n.step = thread_nodes_.size() - 1;
-    // Most thread decisions have one runnable thread and inherit no sleeper
-    // (the parent has none, and no done thread): in a search with no bound
-    // and no suspect read, that thread runs, with nothing to check or note.
-    if (n.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
-        (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
-      n.backtrack.insert(0);
-      return 0;
-    }
-    return choose_thread(n, p, i, parent);
+    return choose_thread(n, p, i, parent != nullptr ? &stack_[thread_nodes_[n.step - 1]] : nullptr);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -332,7 +356,8 @@ class Dpor final : public Chooser {
   // per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
-    if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
+    if (n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose() noted each
+                                                   // earlier one at the next thread decision)
       Node& node = stack_[thread_nodes_[n - 1]];
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
@@ -522,7 +547,8 @@ class Dpor final : public Chooser {
         step_clock.join(cj, step_clock.row(i));
       }
       if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
+      for (const std::size_t i : races)  // (a step of no node has no other thread to add)
+        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
       advance(clock, step_clock, sj, j);
     }
     analysed_ = n;
@@ -897,15 +923,9 @@ class Dpor final : public Chooser {
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at)))
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, d.step))
         d.backtrack.insert_all(d.keys.size());
     }
-  }
-  // The steps of the run that began before node `at` (the last of them may
-  // have made the node's decision: a block's exit, a kernel's start).
-  std::size_t steps_before(std::size_t at) const {
-    return static_cast<std::size_t>(std::lower_bound(thread_nodes_.begin(), thread_nodes_.end(), at) -
-                                    thread_nodes_.begin());
   }
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n
   // steps, from step `from` (the first after the node) on?
@@ -1038,7 +1058,8 @@ class Dpor final : public Chooser {
   // run before was analysed).
   // (Most steps wake none: asked inline, the rest out of line.)
   void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
-    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && !stack_[thread_nodes_[k]].sleep.empty())
+    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+        !stack_[thread_nodes_[k]].sleep.empty())
       wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
   }
   [[gnu::noinline]] void wake_commuting_sleepers_far(const StepShape& reader, const Node& node) {
@@ -1088,8 +1109,9 @@ class Dpor final : public Chooser {
   }
 
  private:
-  // choose() for a thread decision past its common case (node n, the run's
-  // i-th; `parent`: the previous thread node, if any): out of line.
+  // choose() for a thread decision that has a node (n, the run's i-th;
+  // `parent`: the node of the thread decision before, if it has one): out of
+  // line.
   [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
     if (n.keys.size() > 1) {  // (a node of one alternative has no shapes: Node::shapes)
       n.shapes.resize(p.keys.size());
@@ -1420,10 +1442,12 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
   }
-  // The run passes node i (its kind set): a thread node is a step's, a
-  // dispatch node with a choice is noted for note_dispatch_order().
+  // The run passes node i (its kind and step set): a thread node is a
+  // step's (after those of the steps of no node before it), a dispatch node
+  // with a choice is noted for note_dispatch_order().
   void note_passing(std::size_t i) {
     const Node& n = stack_[i];
+    if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
       half_.reset();
@@ -1515,9 +1539,10 @@ class Dpor final : public Chooser {
   }
   Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
   Nodes stack_;
-  std::vector<std::size_t> thread_nodes_;
+  std::vector<std::size_t> thread_nodes_;  // per step of the run: its thread node (npos: none, Nodes)
   std::vector<std::size_t> done_nodes_;  // the thread nodes on the stack with a done thread, ascending (next())
   std::size_t call_ = 0;  // the nodes the run passed so far (after it, those the run before passed)
+  std::size_t asked_ = 0;  // the decisions of the run so far that asked the strategy (Node::call)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
   std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
