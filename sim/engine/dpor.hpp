@@ -296,39 +296,24 @@ class Dpor final : public Chooser {
   }
 
   // Asked past the prefix only: a new node, or a thread decision with none.
+  // Most thread decisions have one runnable thread and inherit no sleeper
+  // (the one before has none, and no done thread): in a search with no
+  // bound and no suspect read, that thread runs, with nothing to check or
+  // note, and no node (Nodes). Those are taken here; a node is made out of
+  // line (add_node()).
   unsigned choose(const ChoicePoint& p) override {
-    const std::size_t call = asked_++;
-    Node* parent = nullptr;  // a thread decision's: the node of the one before, if it has one
     if (p.kind == ChoiceKind::thread) {
-      if (!thread_nodes_.empty() && thread_nodes_.back() != npos) parent = &stack_[thread_nodes_.back()];
-      // The step since the parent, as it turned out (the parent made a
-      // step: the run has one), noted there where it has other
-      // alternatives. (Before a node replayed, it is the step the node
-      // above noted when it was made: a node's choice changes only with the
-      // nodes below it gone.)
-      if (parent != nullptr && parent->keys.size() > 1) parent->shapes[parent->chosen] = *p.previous;
-      // Most thread decisions have one runnable thread and inherit no
-      // sleeper (the one before has none, and no done thread): in a search
-      // with no bound and no suspect read, that thread runs, with nothing to
-      // check or note, and no node (Nodes).
+      const Node* parent = note_previous(p);
       if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
           (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
-        thread_nodes_.push_back(npos);
+        ++asked_;
+        thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
         half_.reset();
         burst_.reset();
         return 0;
       }
     }
-    const std::size_t i = call_++;
-    Node& n = stack_.add();  // (may move the nodes: parent is found again)
-    n.kind = p.kind;
-    overwrite(n.keys, p.keys);
-    n.step = thread_nodes_.size();
-    n.call = call;
-    note_passing(i);
-    n.actor = p.actor;
-    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    return choose_thread(n, p, i, parent != nullptr ? &stack_[thread_nodes_[n.step - 1]] : nullptr);
+    return add_node(p);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -1109,6 +1094,33 @@ class Dpor final : public Chooser {
   }
 
  private:
+  // Thread decision p: the node of the thread decision before, if it has
+  // one, where the step since (the run has made it), as it turned out, is
+  // noted if the node has other alternatives. (Before a node replayed, it is
+  // the step the node above noted when it was made: a node's choice changes
+  // only with the nodes below it gone.)
+  Node* note_previous(const ChoicePoint& p) {
+    if (thread_nodes_.empty() || thread_nodes_.back() == npos) return nullptr;
+    Node& parent = stack_[thread_nodes_.back()];
+    if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
+    return &parent;
+  }
+  // choose() for a decision that has a node.
+  [[gnu::noinline]] unsigned add_node(const ChoicePoint& p) {
+    const std::size_t i = call_++;
+    Node& n = stack_.add();
+    n.kind = p.kind;
+    overwrite(n.keys, p.keys);
+    n.step = thread_nodes_.size();
+    n.call = asked_++;
+    note_passing(i);
+    n.actor = p.actor;
+    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
+    // The node of the thread decision before. (n is stack_[i]: no node is
+    // added before the return.)
+    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
+    return choose_thread(n, p, i, before != npos ? &stack_[before] : nullptr);
+  }
   // choose() for a thread decision that has a node (n, the run's i-th;
   // `parent`: the node of the thread decision before, if it has one): out of
   // line.
