@@ -425,41 +425,45 @@ class Dpor final : public Chooser {
     // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
     // it walks j, and reads only earlier steps' rows besides.)
     Clocks step_clock(kept_.step_clock, n, columns);
-    // Writes an RMW read: the RMW goes right after its source in the list, so
-    // where the list put that write beside a racing one decides which side of
-    // it the RMW falls on. And loads of a location their thread reads more
-    // than once in the run: run earlier, with fewer writes to choose from, a
-    // spin wait may repeat them. (One pass over the run's reads finds both.)
-    std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
-    zeros(rmw_source, n);
-    std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
-    zeros(reads, places.count() * columns.width);
-    const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
-      return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
-    };
+    // What later steps tell of each step (Told), in one pass over the run: a
+    // step's own bits where it is met, and what a read tells of an earlier
+    // step then: that the write an RMW read is an RMW's source (the RMW goes
+    // right after its source in the list, so where the list put that write
+    // beside a racing one decides which side of it the RMW falls on), and
+    // that a load is no longer its thread's only one of its location (run
+    // earlier, with fewer writes to choose from, a spin wait may repeat it).
+    std::vector<Told>& now = kept_.told_now;
+    zeros(now, n);
+    std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
+    zeros(reader, places.count() * columns.width);
     for (std::size_t j = 0; j < n; ++j) {
       const Step& s = r.steps[j];
-      if (!s.shape.reads) continue;
-      if (s.shape.addr != 0) ++reads_of(j);
-      if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
-        rmw_source[s.reads_from - 1] = 1;
+      Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
+      if (s.shape.reads) {
+        if (s.shape.addr != 0) {
+          std::uint32_t& one = reader[places.of[j] * columns.width + columns.of[s.thread]];
+          if (one == 0) {
+            one = static_cast<std::uint32_t>(j + 1);
+            t |= told_only_load;
+          } else if (one != several) {
+            now[one - 1] &= static_cast<Told>(~told_only_load);
+            one = several;
+          }
+        }
+        if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+          now[s.reads_from - 1] |= told_rmw_source;
+      }
+      now[j] |= t;
     }
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise, or whose races with
     // commuting RMWs rested on a reader this run does not repeat (or on there
     // being none that could tell their order: on every later step).
-    std::size_t from = rows_kept;
-    {
-      std::vector<Told>& told = kept_.told;  // per step, of the run analysed before up to analysed_
-      told.resize(n);
-      for (std::size_t j = 0; j < n; ++j) {
-        const Step& s = r.steps[j];
-        const Told now = told_of(s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1,
-                                 rmw_source[j] != 0);
-        if (j < from && told[j] != now) from = j;
-        told[j] = now;
-      }
-    }
+    std::size_t from = static_cast<std::size_t>(
+        std::mismatch(now.begin(), now.begin() + static_cast<std::ptrdiff_t>(rows_kept), kept_.told.begin()).first -
+        now.begin());
+    kept_.told.swap(now);
+    const std::vector<Told>& told = kept_.told;  // (this run's, kept)
     std::vector<std::pair<std::size_t, std::size_t>>& rested = kept_.rested;  // the steps walked that asked, ascending
     for (const auto& [j, on] : rested)
       if (j >= from || on > same) {
@@ -520,11 +524,12 @@ class Dpor final : public Chooser {
         // order offers later writes every slot the other would. Unless an
         // RMW read the weak store's write: it goes right after it, so before
         // the later store in this order and after it in the other.
-        if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
+        if (reads_choose_ &&
+            (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
             ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
-            (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
+            (!si.shape.reads || (told[j] & told_only_load) != 0)) {
           if (sj.reads_from == i + 1) step_clock.join(cj, step_clock.row(i));
           continue;
         }
@@ -543,12 +548,12 @@ class Dpor final : public Chooser {
   // a spin wait counted or re-read its read (Step::counted, respun), whether
   // it is its thread's only load of its location, whether an RMW read its
   // write. The same for a repeated step, its races are those found before.
-  // A bit each, in a byte compared and stored whole (a pass over every step
-  // of every run makes one).
+  // A bit each, in a byte made in one pass over every step of every run,
+  // compared whole with the run before's, and read by the race walk.
   using Told = std::uint8_t;
-  static Told told_of(bool counted, bool respun, bool only_load, bool rmw_source) {
-    return static_cast<Told>(counted | respun << 1 | only_load << 2 | rmw_source << 3);
-  }
+  static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
+  // Kept::reader: a location's reads by a thread so far, none, one (1 + its step) or several.
+  static constexpr std::uint32_t several = ~std::uint32_t{0};
 
   // Steps that may share a location: dependent() needs an address, commute()
   // a family (and equal addresses: commuting RMWs of none, if any, are
@@ -1526,14 +1531,15 @@ class Dpor final : public Chooser {
     std::vector<unsigned> prefix;
     std::vector<std::uint32_t> step_clock;  // analyse()'s
     std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
-    std::vector<Told> told;
+    std::vector<Told> told;      // analyse()'s, per step
+    std::vector<Told> told_now;  // (a run's, made beside the run before's, then swapped with it)
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::uint8_t> inserted, rmw_source;  // per step (bytes: read by the race walk for each pair)
+    std::vector<std::uint8_t> inserted;  // per step (bytes: read by the race walk for each pair)
     std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    std::vector<std::uint32_t> reads_of;
+    std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
