@@ -1175,8 +1175,9 @@ class Dpor final : public Chooser {
     if (count == 1) {
       if (allowed(n, 0)) pick = 0;
     } else {
-      for (std::size_t k = 0; k < count; ++k)
-        if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
+      const auto actor = std::find(n.keys.begin(), n.keys.end(), p.actor);  // (the keys are distinct threads)
+      if (actor != n.keys.end() && allowed(n, static_cast<std::size_t>(actor - n.keys.begin())))
+        pick = static_cast<int>(actor - n.keys.begin());
       for (std::size_t k = 0; k < count && pick < 0; ++k)
         if (allowed(n, k)) pick = static_cast<int>(k);
     }
