@@ -805,14 +805,28 @@ class Dpor final : public Chooser {
       return c;
     }
     // Joins thread t's clock into `c`, the row of the step being made.
-    void join(std::uint32_t* c, ThreadId t) const {
-      const std::size_t k = set_[t];
-      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+    void join(std::uint32_t* c, ThreadId t) const { join_set(c, set_[t]); }
+    // The same for each of `threads`. (A wait learns many threads, often
+    // listed together where they share a clock, the row of a kernel's start
+    // or of a barrier: such a clock is looked at once for them all.)
+    void join(std::uint32_t* c, const std::vector<ThreadId>& threads) const {
+      std::size_t last = 0;
+      for (const ThreadId t : threads) {
+        const std::size_t k = set_[t];
+        if (k == last) continue;
+        last = k;
+        join_set(c, k);
+      }
     }
     // Thread t's clock is step j's row.
     void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
 
    private:
+    // Joins the clock that is step k - 1's row (k = 0: none) into `c`, unless
+    // `c` is that row or knows that step.
+    void join_set(std::uint32_t* c, std::size_t k) const {
+      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+    }
     // (Out of line: seldom reached, so that the passes' step loops stay small.)
     [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     std::vector<std::size_t>& set_;  // per thread: 1 + the step whose row is its clock (0: none)
@@ -824,7 +838,7 @@ class Dpor final : public Chooser {
   // wait learns what the threads it waited for did, one way (Step::learns:
   // they learn nothing back, a later waiter on them must not learn this one).
   static void learn(const ThreadClocks& clock, const Step& s, std::uint32_t* c) {
-    for (ThreadId t : s.learns) clock.join(c, t);
+    clock.join(c, s.learns);
   }
   // After step j: program order, then a barrier's completion joins the clocks
   // of every participant (Step::joins). The step's row is then the clock of
