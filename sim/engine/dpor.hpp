@@ -196,7 +196,10 @@ class Dpor final : public Chooser {
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
     unsigned picks = 1;  // dispatch: blocks dispatched together (ChoicePoint::picks)
     unsigned chosen = 0;
-    std::size_t step = 0;      // thread decisions: the index of the step taken here
+    // The thread decisions the run made before this node's (a thread node's:
+    // the index of the step taken here).
+    std::size_t step = 0;
+    std::size_t call = 0;  // its decision's place among those that ask the strategy (Chooser::prefix())
     Alternatives backtrack, done;  // dispatch: backtrack holds the blocks to dispatch here
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node (counted under a bound only)
@@ -213,6 +216,7 @@ class Dpor final : public Chooser {
       picks = 1;
       chosen = 0;
       step = 0;
+      call = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
@@ -224,15 +228,20 @@ class Dpor final : public Chooser {
   // The search's stack of nodes. A popped node stays in its place above the
   // top, so that the node pushed there next reuses its containers (moving a
   // node to a spare list and back cost some 190 instructions a new node).
+  // A thread decision of one runnable thread that inherits no sleeper (most
+  // of them: see choose()) has no node: it has no other branch, nothing
+  // sleeps there, and a race with its step adds no backtrack entry (its
+  // thread is the only one there). The run still takes its decision in the
+  // prefix (0), and thread_nodes_ has npos for its step.
   using Nodes = Reused<Node>;
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
     repeated_ = 0;  // the steps of the run before that begin before the branch next() took (the top node)
     if (stack_.size() > 0) {
-      const std::size_t branch = stack_.size() - 1;
-      repeated_ = steps_before(branch);
-      if (repeated_ > 0 && stack_[branch].kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
+      const Node& branch = stack_.back();
+      repeated_ = branch.step;
+      if (repeated_ > 0 && branch.kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
     }
     run_ = &run;
     abandoned_ = false;
@@ -251,19 +260,26 @@ class Dpor final : public Chooser {
       for (std::size_t i = 0; i < nodes; ++i)
         if (stack_[i].kind == ChoiceKind::thread && !stack_[i].done.empty()) done_nodes_.push_back(i);
     }
-    while (!thread_nodes_.empty() && thread_nodes_.back() >= kept) thread_nodes_.pop_back();
+    thread_nodes_.resize(kept > 0 ? stack_[kept].step : 0);  // (note_passing() makes those of the nodes from `kept`)
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
-    // Before the top: the half-asleep thread of the last thread node, the
-    // burst of the dispatch nodes after it.
+    // Before the top: the half-asleep thread of the last thread decision (if
+    // it has a node), the burst of the dispatch nodes after it (those before
+    // the top with no thread decision between).
     half_.reset();
     burst_.reset();
-    if (!thread_nodes_.empty()) note_half(stack_[thread_nodes_.back()]);
-    for (std::size_t i = thread_nodes_.empty() ? 0 : thread_nodes_.back() + 1; i < kept; ++i) note_burst(stack_[i]);
-    const std::size_t filled = std::min(prefix_.size(), kept);  // (the run before's prefix)
-    prefix_.resize(nodes);
-    for (std::size_t i = filled; i < nodes; ++i) prefix_[i] = stack_[i].chosen;
+    if (!thread_nodes_.empty() && thread_nodes_.back() != npos) note_half(stack_[thread_nodes_.back()]);
+    std::size_t burst = kept;
+    while (burst > 0 && stack_[burst - 1].kind != ChoiceKind::thread && stack_[burst - 1].step == thread_nodes_.size())
+      --burst;
+    for (std::size_t i = burst; i < kept; ++i) note_burst(stack_[i]);
+    // The prefix: each node's choice in its place, 0 (the one thread) in
+    // those between. (The run before's holds up to the top's place.)
+    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
+    prefix_.resize(nodes > 0 ? stack_.back().call + 1 : 0);
+    std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.end(), 0u);
+    for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
       note_passing(i);
@@ -276,85 +292,28 @@ class Dpor final : public Chooser {
       }
     }
     call_ = nodes;
+    asked_ = prefix_.size();
   }
 
-  // Asked past the prefix only: a new node.
+  // Asked past the prefix only: a new node, or a thread decision with none.
+  // Most thread decisions have one runnable thread and inherit no sleeper
+  // (the one before has none, and no done thread): in a search with no
+  // bound and no suspect read, that thread runs, with nothing to check or
+  // note, and no node (Nodes). Those are taken here; a node is made out of
+  // line (add_node()).
   unsigned choose(const ChoicePoint& p) override {
-    const std::size_t i = call_++;
-    Node& n = stack_.add();
-    n.kind = p.kind;
-    overwrite(n.keys, p.keys);
-    note_passing(i);
-    n.actor = p.actor;
-    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // The step since the previous thread node, as it turned out (the
-    // previous thread node made a step: the run has one), noted there where
-    // it has other alternatives. (Before a node replayed, it is the step the
-    // node above noted when it was made: a node's choice changes only with
-    // the nodes below it gone.)
-    if (thread_nodes_.size() >= 2) {
-      Node& prev = stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      if (prev.keys.size() > 1) prev.shapes[prev.chosen] = *p.previous;
+    if (p.kind == ChoiceKind::thread) {
+      const Node* parent = note_previous(p);
+      if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
+          (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+        ++asked_;
+        thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
+        half_.reset();
+        burst_.reset();
+        return 0;
+      }
     }
-    n.shapes.resize(p.keys.size());
-    if (predicts_)
-      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
-    n.step = thread_nodes_.size() - 1;
-    // Sleep set: inherited from the previous thread node, minus threads whose
-    // next step is dependent with the step taken there.
-    if (thread_nodes_.size() >= 2) {  // (n is stack_[i]: no node is added before the return)
-      const Node* parent = &stack_[thread_nodes_[thread_nodes_.size() - 2]];
-      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
-      const std::uint64_t taken_thread = parent->keys[parent->chosen];
-      if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      // A thread done at the parent sleeps from there, even if it ran
-      // there half asleep since an earlier step: every run of it from the
-      // parent was explored, so the later `since` holds (and where a commuting
-      // RMW was first kept asleep, the earlier node, stays).
-      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
-        if (q == taken_thread) return;
-        // A spin wait touches no location, but a write there after it wakes
-        // the waiter, whose read may then return the old write once more;
-        // run before the wait, the write leaves the re-read nothing to wait
-        // for, and spin-assume keeps it from the old write: so it wakes.
-        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
-        if (dependent(s.shape, taken)) {
-          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
-          s.half = true;
-        } else if (commute(s.shape, taken) && s.kept == npos) {
-          s.kept = i;
-        }
-        const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
-      };
-      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
-      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
-        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
-    }
-    if (settled_repeat()) {
-      abandoned_ = true;  // every way on repeats an explored execution
-      return 0;
-    }
-    // First choice: keep running the same thread when it may, else the lowest.
-    // (Most thread decisions have one runnable thread.)
-    const std::size_t count = n.keys.size();
-    int pick = -1;
-    if (count == 1) {
-      if (allowed(n, 0)) pick = 0;
-    } else {
-      for (std::size_t k = 0; k < count; ++k)
-        if (n.keys[k] == p.actor && allowed(n, k)) pick = static_cast<int>(k);
-      for (std::size_t k = 0; k < count && pick < 0; ++k)
-        if (allowed(n, k)) pick = static_cast<int>(k);
-    }
-    if (pick < 0) {
-      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
-      return 0;
-    }
-    n.chosen = static_cast<unsigned>(pick);
-    n.backtrack.insert(n.chosen);
-    note_half(n);
-    return static_cast<unsigned>(pick);
+    return add_node(p);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -382,69 +341,30 @@ class Dpor final : public Chooser {
   // per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
-    if (n > 0) {  // the last step as it turned out (choose() noted each earlier one at the next thread node)
+    if (n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose() noted each
+                                                   // earlier one at the next thread decision)
       Node& node = stack_[thread_nodes_[n - 1]];
-      node.shapes[node.chosen] = r.steps[n - 1].shape;
+      if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
     named.resize(n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
-    for (std::size_t j = same; j < n; ++j) {
-      threads = std::max<std::size_t>(threads, r.steps[j].thread + 1);
-      for (ThreadId t : r.steps[j].joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : r.steps[j].learns) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : r.steps[j].spawned) threads = std::max<std::size_t>(threads, t + 1);
-      named[j] = threads;
-    }
-    // Witnesses are needed only where two steps commute.
-    const bool commuting = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(n),
-                                       [](const Step& s) { return s.shape.commutes != 0; });
     Columns& columns = kept_.columns;
-    std::size_t rows_kept = same;  // the steps whose clock rows are kept
-    {
-      std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
-      std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
-      // Those whose first step the run does not repeat have none yet. (Of a
-      // Kept taken whole from this thread's, none are left: min.)
-      std::size_t stepping = std::min(kept_.stepping, stepped.size());
-      while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
-        const ThreadId t = stepped[--stepping];
-        first[t] = npos;
-        columns.of[t] = 0;
-      }
-      first.resize(threads, npos);
-      columns.of.resize(threads, 0);
-      if (stepped.size() < threads) stepped.resize(threads);
-      for (std::size_t j = same; j < n; ++j)
-        if (first[r.steps[j].thread] == npos) {
-          first[r.steps[j].thread] = j;
-          stepped[stepping] = r.steps[j].thread;
-          columns.of[r.steps[j].thread] = static_cast<std::uint32_t>(stepping++);
-        }
-      kept_.stepping = stepping;
-      // The rows kept of the run before keep their layout while the width does.
-      if (same == 0 || stepping > columns.width) {
-        columns.width = stepping;
-        rows_kept = 0;
-      }
+    std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
+    std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
+    // Those whose first step the run does not repeat have none yet. (Of a
+    // Kept taken whole from this thread's, none are left: min.)
+    std::size_t stepping = std::min(kept_.stepping, stepped.size());
+    std::size_t sized = first.size();  // (first, columns.of and stepped grow together)
+    while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
+      const ThreadId t = stepped[--stepping];
+      first[t] = npos;
+      columns.of[t] = 0;
     }
-    structural_kept_ = std::min(structural_kept_, rows_kept);
-    structural_made_ = false;
     Locations& places = kept_.places;
-    if (same > 0) Earlier::forget(same, places, kept_.earlier);
-    places.number(r.steps, same, n);
-    std::optional<Witnesses> witnesses;
-    if (commuting) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
-    wake_commuting_sleepers(r.steps, same, n);
-    Earlier earlier(r.steps, same, n, places, kept_.earlier);
-    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
-    // Vector clocks of an entry per thread that takes a step (the last known
-    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
-    // to run), its thread's clock after it, and each thread's clock
-    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
-    // it walks j, and reads only earlier steps' rows besides.)
-    Clocks step_clock(kept_.step_clock, n, columns);
+    Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
+    places.resume(same, n);
     // A write that took a coherence slot before the end of the list may hide
     // older writes from a reader; one placed last hides nothing (until another
     // write of its location is placed: see the race walk). (An RMW's
@@ -456,46 +376,94 @@ class Dpor final : public Chooser {
     // whose coherence decision took such a slot: inserting_.)
     std::vector<std::uint8_t>& inserted = kept_.inserted;
     inserted.resize(n);
-    std::fill(inserted.begin() + static_cast<std::ptrdiff_t>(same), inserted.end(), 0);
+    // Witnesses are needed only where two steps commute.
+    std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
+    if (commuting >= same) commuting = npos;
+    // One pass over the steps the run does not repeat: the threads they name,
+    // the threads' first steps, their locations and earlier steps, the RMWs
+    // that took a slot before the end, and the sleepers their reads wake.
+    for (std::size_t j = same; j < n; ++j) {
+      const Step& s = r.steps[j];
+      threads = std::max<std::size_t>(threads, s.thread + 1);
+      for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : s.learns) threads = std::max<std::size_t>(threads, t + 1);
+      for (ThreadId t : s.spawned) threads = std::max<std::size_t>(threads, t + 1);
+      named[j] = threads;
+      if (sized < threads) {
+        sized = threads;
+        first.resize(threads, npos);
+        columns.of.resize(threads, 0);
+        stepped.resize(threads);
+      }
+      if (first[s.thread] == npos) {
+        first[s.thread] = j;
+        stepped[stepping] = s.thread;
+        columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
+      }
+      earlier.link(j, places.number(s.shape, j));
+      if (s.shape.commutes != 0 && commuting == npos) commuting = j;
+      inserted[j] = s.shape.reads && s.shape.writes && !s.precedes.empty();
+      wake_commuting_sleepers(s.shape, j);
+    }
     for (const auto& [node, j] : inserting_)
       if (j >= same && j < n) inserted[j] = 1;
-    for (std::size_t j = same; j < n; ++j)
-      if (r.steps[j].shape.reads && r.steps[j].shape.writes && !r.steps[j].precedes.empty()) inserted[j] = 1;
-    // Writes an RMW read: the RMW goes right after its source in the list, so
-    // where the list put that write beside a racing one decides which side of
-    // it the RMW falls on. And loads of a location their thread reads more
-    // than once in the run: run earlier, with fewer writes to choose from, a
-    // spin wait may repeat them. (One pass over the run's reads finds both.)
-    std::vector<std::uint8_t>& rmw_source = kept_.rmw_source;
-    zeros(rmw_source, n);
-    std::vector<std::uint32_t>& reads = kept_.reads_of;  // per location and column
-    zeros(reads, places.count * columns.width);
-    const auto reads_of = [&](std::size_t j) -> std::uint32_t& {  // (step j's location and thread)
-      return reads[places.of[j] * columns.width + columns.of[r.steps[j].thread]];
-    };
+    kept_.stepping = stepping;
+    std::size_t rows_kept = same;  // the steps whose clock rows are kept
+    // The rows kept of the run before keep their layout while the width does.
+    if (same == 0 || stepping > columns.width) {
+      columns.width = stepping;
+      rows_kept = 0;
+    }
+    structural_kept_ = std::min(structural_kept_, rows_kept);
+    structural_made_ = false;
+    std::optional<Witnesses> witnesses;
+    if (commuting != npos) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+    if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
+    // Vector clocks of an entry per thread that takes a step (the last known
+    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
+    // to run), its thread's clock after it, and each thread's clock
+    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
+    // it walks j, and reads only earlier steps' rows besides.)
+    Clocks step_clock(kept_.step_clock, n, columns);
+    // What later steps tell of each step (Told), in one pass over the run: a
+    // step's own bits where it is met, and what a read tells of an earlier
+    // step then: that the write an RMW read is an RMW's source (the RMW goes
+    // right after its source in the list, so where the list put that write
+    // beside a racing one decides which side of it the RMW falls on), and
+    // that a load is no longer its thread's only one of its location (run
+    // earlier, with fewer writes to choose from, a spin wait may repeat it).
+    std::vector<Told>& now = kept_.told_now;
+    zeros(now, n);
+    std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
+    zeros(reader, places.count() * columns.width);
     for (std::size_t j = 0; j < n; ++j) {
       const Step& s = r.steps[j];
-      if (!s.shape.reads) continue;
-      if (s.shape.addr != 0) ++reads_of(j);
-      if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
-        rmw_source[s.reads_from - 1] = 1;
+      Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
+      if (s.shape.reads) {
+        if (s.shape.addr != 0) {
+          std::uint32_t& one = reader[places.of[j] * columns.width + columns.of[s.thread]];
+          if (one == 0) {
+            one = static_cast<std::uint32_t>(j + 1);
+            t |= told_only_load;
+          } else if (one != several) {
+            now[one - 1] &= static_cast<Told>(~told_only_load);
+            one = several;
+          }
+        }
+        if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+          now[s.reads_from - 1] |= told_rmw_source;
+      }
+      now[j] |= t;
     }
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise, or whose races with
     // commuting RMWs rested on a reader this run does not repeat (or on there
     // being none that could tell their order: on every later step).
-    std::size_t from = rows_kept;
-    {
-      std::vector<Told>& told = kept_.told;  // per step, of the run analysed before up to analysed_
-      told.resize(n);
-      for (std::size_t j = 0; j < n; ++j) {
-        const Step& s = r.steps[j];
-        const Told now = told_of(s.counted, s.respun, s.shape.reads && s.shape.addr != 0 && reads_of(j) == 1,
-                                 rmw_source[j] != 0);
-        if (j < from && told[j] != now) from = j;
-        told[j] = now;
-      }
-    }
+    std::size_t from = static_cast<std::size_t>(
+        std::mismatch(now.begin(), now.begin() + static_cast<std::ptrdiff_t>(rows_kept), kept_.told.begin()).first -
+        now.begin());
+    kept_.told.swap(now);
+    const std::vector<Told>& told = kept_.told;  // (this run's, kept)
     std::vector<std::pair<std::size_t, std::size_t>>& rested = kept_.rested;  // the steps walked that asked, ascending
     for (const auto& [j, on] : rested)
       if (j >= from || on > same) {
@@ -556,11 +524,12 @@ class Dpor final : public Chooser {
         // order offers later writes every slot the other would. Unless an
         // RMW read the weak store's write: it goes right after it, so before
         // the later store in this order and after it in the other.
-        if (reads_choose_ && (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !rmw_source[i])))
+        if (reads_choose_ &&
+            (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
             ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
-            (!si.shape.reads || (sj.shape.addr != 0 && reads_of(j) == 1))) {
+            (!si.shape.reads || (told[j] & told_only_load) != 0)) {
           if (sj.reads_from == i + 1) step_clock.join(cj, step_clock.row(i));
           continue;
         }
@@ -568,7 +537,8 @@ class Dpor final : public Chooser {
         step_clock.join(cj, step_clock.row(i));
       }
       if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
+      for (const std::size_t i : races)  // (a step of no node has no other thread to add)
+        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
       advance(clock, step_clock, sj, j);
     }
     analysed_ = n;
@@ -578,12 +548,12 @@ class Dpor final : public Chooser {
   // a spin wait counted or re-read its read (Step::counted, respun), whether
   // it is its thread's only load of its location, whether an RMW read its
   // write. The same for a repeated step, its races are those found before.
-  // A bit each, in a byte compared and stored whole (a pass over every step
-  // of every run makes one).
+  // A bit each, in a byte made in one pass over every step of every run,
+  // compared whole with the run before's, and read by the race walk.
   using Told = std::uint8_t;
-  static Told told_of(bool counted, bool respun, bool only_load, bool rmw_source) {
-    return static_cast<Told>(counted | respun << 1 | only_load << 2 | rmw_source << 3);
-  }
+  static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
+  // Kept::reader: a location's reads by a thread so far, none, one (1 + its step) or several.
+  static constexpr std::uint32_t several = ~std::uint32_t{0};
 
   // Steps that may share a location: dependent() needs an address, commute()
   // a family (and equal addresses: commuting RMWs of none, if any, are
@@ -594,10 +564,11 @@ class Dpor final : public Chooser {
   // keeps per location is a vector, not a map.
   struct Locations {
     std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
-    std::size_t count = 0;
-    // The first n steps, of which those before `same` are the run's before
-    // (numbered then: the locations they touched first keep their numbers).
-    void number(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
+    std::size_t count() const { return addrs_.size(); }
+    // For a run of n steps, of which those before `same` are the run's
+    // before (numbered then: the locations they touched first keep their
+    // numbers), before the steps from `same` on are numbered (number()).
+    void resume(std::size_t same, std::size_t n) {
       while (!addrs_.empty() && first_.back() >= same) {
         const std::uintptr_t a = addrs_.back();
         if (direct(a)) near_[a / 4] = 0;
@@ -607,9 +578,9 @@ class Dpor final : public Chooser {
       }
       if (addrs_.size() <= kFew) numbers_.clear();
       of.resize(n);
-      for (std::size_t j = same; j < n; ++j) of[j] = located(steps[j].shape) ? find(steps[j].shape.addr, j) : npos;
-      count = addrs_.size();
     }
+    // Step j, doing `s`, after the steps before it: its location's number.
+    std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
 
    private:
     // Addresses are offsets in the run's simulated memory: the aligned ones
@@ -671,37 +642,36 @@ class Dpor final : public Chooser {
     };
     // Over the first n steps, of which those before `same` are the run's
     // before (their links kept, and the per-location ones of the steps since
-    // forgotten: forget()).
+    // forgotten, from `places` as the run before numbered them); each later
+    // step linked in order (link()).
     Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
         : steps_(steps), b_(b) {
+      if (same == 0) b.last.clear();
+      // Each location's last step back to the last before `same` (to none
+      // for a location first touched since, which may be numbered anew).
+      for (std::size_t j = places.of.size(); j-- > same;)
+        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
       b.same.resize(n);
       b.host.resize(n);
       b.fence.resize(n);
-      if (same == 0) b.last.assign(places.count, 0);
-      b.last.resize(places.count, 0);
-      std::size_t host = 0, fence = 0;
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
-        host = s.global ? same : b.host[same - 1];
-        fence = s.fence_sc ? same : b.fence[same - 1];
-      }
-      for (std::size_t j = same; j < n; ++j) {
-        const StepShape& s = steps[j].shape;
-        b.host[j] = host;
-        b.fence[j] = fence;
-        if (s.global) host = j + 1;
-        if (s.fence_sc) fence = j + 1;
-        if (!located(s)) continue;
-        std::size_t& last = b.last[places.of[j]];
-        b.same[j] = last;
-        last = j + 1;
+        host_ = s.global ? same : b.host[same - 1];
+        fence_ = s.fence_sc ? same : b.fence[same - 1];
       }
     }
-    // Before the run's locations are numbered again (with the numbers of the
-    // run before): each location's last step back to the last before `same`.
-    static void forget(std::size_t same, const Locations& places, Buffers& b) {
-      for (std::size_t j = places.of.size(); j-- > same;)
-        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
+    // Step j, after the steps before it, of location `at` (npos: not located()).
+    void link(std::size_t j, std::size_t at) {
+      const StepShape& s = steps_[j].shape;
+      b_.host[j] = host_;
+      b_.fence[j] = fence_;
+      if (s.global) host_ = j + 1;
+      if (s.fence_sc) fence_ = j + 1;
+      if (at == npos) return;
+      if (at == b_.last.size()) b_.last.push_back(0);  // (locations are numbered in order)
+      std::size_t& last = b_.last[at];
+      b_.same[j] = last;
+      last = j + 1;
     }
     // Yields the candidates below step j, the latest first.
     class Cursor {
@@ -730,7 +700,8 @@ class Dpor final : public Chooser {
 
    private:
     const std::vector<Step>& steps_;
-    const Buffers& b_;
+    Buffers& b_;
+    std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
   // `to` as a copy of `from`, resized in place (no call where the size is
@@ -834,14 +805,28 @@ class Dpor final : public Chooser {
       return c;
     }
     // Joins thread t's clock into `c`, the row of the step being made.
-    void join(std::uint32_t* c, ThreadId t) const {
-      const std::size_t k = set_[t];
-      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+    void join(std::uint32_t* c, ThreadId t) const { join_set(c, set_[t]); }
+    // The same for each of `threads`. (A wait learns many threads, often
+    // listed together where they share a clock, the row of a kernel's start
+    // or of a barrier: such a clock is looked at once for them all.)
+    void join(std::uint32_t* c, const std::vector<ThreadId>& threads) const {
+      std::size_t last = 0;
+      for (const ThreadId t : threads) {
+        const std::size_t k = set_[t];
+        if (k == last) continue;
+        last = k;
+        join_set(c, k);
+      }
     }
     // Thread t's clock is step j's row.
     void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
 
    private:
+    // Joins the clock that is step k - 1's row (k = 0: none) into `c`, unless
+    // `c` is that row or knows that step.
+    void join_set(std::uint32_t* c, std::size_t k) const {
+      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+    }
     // (Out of line: seldom reached, so that the passes' step loops stay small.)
     [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     std::vector<std::size_t>& set_;  // per thread: 1 + the step whose row is its clock (0: none)
@@ -853,7 +838,7 @@ class Dpor final : public Chooser {
   // wait learns what the threads it waited for did, one way (Step::learns:
   // they learn nothing back, a later waiter on them must not learn this one).
   static void learn(const ThreadClocks& clock, const Step& s, std::uint32_t* c) {
-    for (ThreadId t : s.learns) clock.join(c, t);
+    clock.join(c, s.learns);
   }
   // After step j: program order, then a barrier's completion joins the clocks
   // of every participant (Step::joins). The step's row is then the clock of
@@ -881,7 +866,7 @@ class Dpor final : public Chooser {
               Buffers& b)
         : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
-      b.next.assign(n ? places.count : 0, 0);
+      b.next.assign(n ? places.count() : 0, 0);
       for (std::size_t j = n; j-- > 0;) {
         const StepShape& s = steps[j].shape;
         if (s.addr == 0) continue;
@@ -942,15 +927,9 @@ class Dpor final : public Chooser {
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
       if (d.backtrack.size() == d.keys.size()) continue;
-      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, steps_before(at)))
+      if (!r.completed || !isolated(r.steps, n, threads, earlier, d, d.step))
         d.backtrack.insert_all(d.keys.size());
     }
-  }
-  // The steps of the run that began before node `at` (the last of them may
-  // have made the node's decision: a block's exit, a kernel's start).
-  std::size_t steps_before(std::size_t at) const {
-    return static_cast<std::size_t>(std::lower_bound(thread_nodes_.begin(), thread_nodes_.end(), at) -
-                                    thread_nodes_.begin());
   }
   // Are the blocks waiting at dispatch node `d` isolated in the run's first n
   // steps, from step `from` (the first after the node) on?
@@ -1078,21 +1057,24 @@ class Dpor final : public Chooser {
 
   // A step that reads a location while a thread sleeps whose commuting RMW of
   // it the rule kept asleep: the reader might have told the order of that RMW
-  // and the one it stayed asleep behind, so it wakes where it was kept.
-  // (Steps before `same`, repeated, woke theirs when the run before was analysed.)
-  void wake_commuting_sleepers(const std::vector<Step>& steps, std::size_t same, std::size_t n) {
-    for (std::size_t k = same; k < n; ++k) {
-      const StepShape& reader = steps[k].shape;
-      if (!reader.reads || reader.addr == 0 || reader.commutes != 0) continue;
-      std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
-      for (const auto& [q, s] : stack_[thread_nodes_[k]].sleep)
-        if (s.kept != npos && s.shape.addr == reader.addr && s.shape.commutes != 0) wake.emplace_back(q, s.kept);
-      for (const auto& [q, node] : wake) {
-        Node& at = stack_[node];
-        at.sleep.erase(q);
-        const auto k = std::find(at.keys.begin(), at.keys.end(), q);
-        if (k != at.keys.end()) at.backtrack.insert(static_cast<std::size_t>(k - at.keys.begin()));
-      }
+  // and the one it stayed asleep behind, so it wakes where it was kept. For
+  // step k, doing `reader` (the steps the run repeats woke theirs when the
+  // run before was analysed).
+  // (Most steps wake none: asked inline, the rest out of line.)
+  void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
+    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+        !stack_[thread_nodes_[k]].sleep.empty())
+      wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
+  }
+  [[gnu::noinline]] void wake_commuting_sleepers_far(const StepShape& reader, const Node& node) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> wake;  // (thread, node)
+    for (const auto& [q, s] : node.sleep)
+      if (s.kept != npos && s.shape.addr == reader.addr && s.shape.commutes != 0) wake.emplace_back(q, s.kept);
+    for (const auto& [q, at] : wake) {
+      Node& kept = stack_[at];
+      kept.sleep.erase(q);
+      const auto k = std::find(kept.keys.begin(), kept.keys.end(), q);
+      if (k != kept.keys.end()) kept.backtrack.insert(static_cast<std::size_t>(k - kept.keys.begin()));
     }
   }
 
@@ -1131,6 +1113,98 @@ class Dpor final : public Chooser {
   }
 
  private:
+  // Thread decision p: the node of the thread decision before, if it has
+  // one, where the step since (the run has made it), as it turned out, is
+  // noted if the node has other alternatives. (Before a node replayed, it is
+  // the step the node above noted when it was made: a node's choice changes
+  // only with the nodes below it gone.)
+  Node* note_previous(const ChoicePoint& p) {
+    if (thread_nodes_.empty() || thread_nodes_.back() == npos) return nullptr;
+    Node& parent = stack_[thread_nodes_.back()];
+    if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
+    return &parent;
+  }
+  // choose() for a decision that has a node.
+  [[gnu::noinline]] unsigned add_node(const ChoicePoint& p) {
+    const std::size_t i = call_++;
+    Node& n = stack_.add();
+    n.kind = p.kind;
+    overwrite(n.keys, p.keys);
+    n.step = thread_nodes_.size();
+    n.call = asked_++;
+    note_passing(i);
+    n.actor = p.actor;
+    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
+    // The node of the thread decision before. (n is stack_[i]: no node is
+    // added before the return.)
+    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
+    return choose_thread(n, p, i, before != npos ? &stack_[before] : nullptr);
+  }
+  // choose() for a thread decision that has a node (n, the run's i-th;
+  // `parent`: the node of the thread decision before, if it has one): out of
+  // line.
+  [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
+    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes: Node::shapes)
+      n.shapes.resize(p.keys.size());
+      if (predicts_)
+        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+    }
+    // Sleep set: inherited from the previous thread node, minus threads whose
+    // next step is dependent with the step taken there.
+    if (parent != nullptr) {
+      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
+      const std::uint64_t taken_thread = parent->keys[parent->chosen];
+      if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
+      // A thread done at the parent sleeps from there, even if it ran
+      // there half asleep since an earlier step: every run of it from the
+      // parent was explored, so the later `since` holds (and where a commuting
+      // RMW was first kept asleep, the earlier node, stays).
+      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
+        if (q == taken_thread) return;
+        // A spin wait touches no location, but a write there after it wakes
+        // the waiter, whose read may then return the old write once more;
+        // run before the wait, the write leaves the re-read nothing to wait
+        // for, and spin-assume keeps it from the old write: so it wakes.
+        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
+        if (dependent(s.shape, taken)) {
+          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
+          s.half = true;
+        } else if (commute(s.shape, taken) && s.kept == npos) {
+          s.kept = i;
+        }
+        const auto [it, fresh] = n.sleep.emplace(q, s);
+        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+      };
+      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
+      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
+        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
+    }
+    if (settled_repeat()) {
+      abandoned_ = true;  // every way on repeats an explored execution
+      return 0;
+    }
+    // First choice: keep running the same thread when it may, else the lowest.
+    const std::size_t count = n.keys.size();
+    int pick = -1;
+    if (count == 1) {
+      if (allowed(n, 0)) pick = 0;
+    } else {
+      const auto actor = std::find(n.keys.begin(), n.keys.end(), p.actor);  // (the keys are distinct threads)
+      if (actor != n.keys.end() && allowed(n, static_cast<std::size_t>(actor - n.keys.begin())))
+        pick = static_cast<int>(actor - n.keys.begin());
+      for (std::size_t k = 0; k < count && pick < 0; ++k)
+        if (allowed(n, k)) pick = static_cast<int>(k);
+    }
+    if (pick < 0) {
+      abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
+      return 0;
+    }
+    n.chosen = static_cast<unsigned>(pick);
+    n.backtrack.insert(n.chosen);
+    note_half(n);
+    return static_cast<unsigned>(pick);
+  }
+
   // choose() for a value decision (node n, the run's i-th): out of line, so
   // that thread decisions, most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
@@ -1400,10 +1474,12 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
   }
-  // The run passes node i (its kind set): a thread node is a step's, a
-  // dispatch node with a choice is noted for note_dispatch_order().
+  // The run passes node i (its kind and step set): a thread node is a
+  // step's (after those of the steps of no node before it), a dispatch node
+  // with a choice is noted for note_dispatch_order().
   void note_passing(std::size_t i) {
     const Node& n = stack_[i];
+    if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
       half_.reset();
@@ -1461,8 +1537,8 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, stepped, places, earlier, inserted; structural_kept_: the
-  // rows of structural_rows).
+  // first_step, stepped, places, earlier, inserted, commuting;
+  // structural_kept_: the rows of structural_rows).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     // The last search's lists of nodes and prefix (their capacity: adopt())
@@ -1470,13 +1546,15 @@ class Dpor final : public Chooser {
     std::vector<unsigned> prefix;
     std::vector<std::uint32_t> step_clock;  // analyse()'s
     std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
-    std::vector<Told> told;
+    std::vector<Told> told;      // analyse()'s, per step
+    std::vector<Told> told_now;  // (a run's, made beside the run before's, then swapped with it)
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::uint8_t> inserted, rmw_source;  // per step (bytes: read by the race walk for each pair)
+    std::vector<std::uint8_t> inserted;  // per step (bytes: read by the race walk for each pair)
+    std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    std::vector<std::uint32_t> reads_of;
+    std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
@@ -1494,9 +1572,10 @@ class Dpor final : public Chooser {
   }
   Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
   Nodes stack_;
-  std::vector<std::size_t> thread_nodes_;
+  std::vector<std::size_t> thread_nodes_;  // per step of the run: its thread node (npos: none, Nodes)
   std::vector<std::size_t> done_nodes_;  // the thread nodes on the stack with a done thread, ascending (next())
   std::size_t call_ = 0;  // the nodes the run passed so far (after it, those the run before passed)
+  std::size_t asked_ = 0;  // the decisions of the run so far that asked the strategy (Node::call)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
   std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)

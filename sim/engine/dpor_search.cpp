@@ -318,10 +318,13 @@ class SubtreeSearch {
              const std::vector<std::uint64_t>& order, std::uint64_t& serial) {
     if (s_.jobs < 2) return;
     const auto& stack = d.stack_;
-    std::size_t threads_below = 0;
-    std::size_t high = stack.size();  // nodes above `high` have split_above thread nodes below them
-    while (high > floor && threads_below < s_.split_above)
-      if (stack[--high].kind == ChoiceKind::thread) ++threads_below;
+    if (stack.size() <= floor) return;
+    // Nodes above `high` have split_above thread decisions below them on the
+    // stack (those between its nodes included, Dpor::Nodes).
+    const auto decisions = [](const Dpor::Node& n) { return n.step + (n.kind == ChoiceKind::thread ? 1 : 0); };
+    const std::size_t made = decisions(stack[stack.size() - 1]);
+    std::size_t high = stack.size();
+    while (high > floor && made - decisions(stack[high - 1]) < s_.split_above) --high;
     if (high <= floor) return;
     if (queued_.load(std::memory_order_relaxed) >= pool_->idle() + s_.stock) return;  // (after every run of every walk: no lock)
     std::size_t queued = 0;  // (a task leaves `queued` under the lock; counting them without it is close enough)

@@ -15,8 +15,8 @@ struct DporSearch {
   unsigned jobs = 1;          // threads that run executions
   // With jobs > 1: while a thread has no task, or fewer than `stock` wait
   // beyond those the idle threads will take, subtrees are handed over at
-  // nodes with at least `split_above` thread decisions below them in the run
-  // just made, at most `offered` waiting per walk (docs/performance.md: tuned
+  // nodes with at least `split_above` thread decisions below them on the
+  // stack, at most `offered` waiting per walk (docs/performance.md: tuned
   // on histogram.plain_rmw). None changes what reaches `take`.
   std::size_t split_above = 12;
   std::size_t offered = 4;
