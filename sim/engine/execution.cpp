@@ -5,6 +5,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <bit>
 #include <map>
@@ -824,9 +825,17 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
+  // An access within one allocation passes; the one it was last found in at
+  // its address's hint is looked at first (regions never change in a run,
+  // so a hint is only ever a guess to check: one of another run is as good).
   void check_bounds(const Event& e) {
-    for (const Region& r : regions_)
-      if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
+    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) return;
+    for (std::uint32_t k = 0; k < regions_.size(); ++k)
+      if (e.addr >= regions_[k].begin && e.addr + e.size <= regions_[k].end) {
+        hint = k;
+        return;
+      }
     out_of_bounds(e);
   }
   // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
@@ -2160,6 +2169,7 @@ class Run final : public Door, public HostApi {
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
+  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by a hash of the address
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 
