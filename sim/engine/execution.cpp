@@ -89,12 +89,10 @@ struct Region {
   void clear() { begin = end = 0; }
 };
 
-// A read's program point, the thread's local state there, and its location;
-// or, not `keyed`, its spot: its program point and location only (state 0).
+// A read's program point, the thread's local state there, and its location.
 struct SpinKey {
   std::uint64_t where, state;
   std::uintptr_t addr;
-  bool keyed;
   auto operator<=>(const SpinKey&) const = default;
 };
 
@@ -188,9 +186,9 @@ struct SimThread {
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
   std::size_t settled_reads = 0;  // of its reads, the first this many no spin wait can count any more
-  // A visit is keyed (its state hashed, Run::local_state) only once a second
-  // read comes to its spot with the same `mods`, as most reads are the first
-  // at theirs: the spot's entry (its SpinKey not `keyed`) holds the first
+  // A visit is keyed (its state hashed, Run::local_state; in `visits`) only
+  // once a second read comes to its spot with the same `mods`, as most reads
+  // are the first at theirs: the spot's entry (in `spots`) holds the first
   // read there since `mods` last changed, and that read's state (registers,
   // then stack words), kept to be hashed if a second read comes. (An entry of
   // an earlier `mods` is dead: the next read at its spot takes it over, and
@@ -206,6 +204,60 @@ struct SimThread {
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
   std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
+  // The spots' entries, by program point and location (where_key(), address):
+  // a read looks its spot up, and the first read there makes its entry, so
+  // a map's node for each was most of a read's cost outside the memory
+  // model. Kept from run to run with their capacity; a spot is never taken
+  // out within a run.
+  class Spots {
+   public:
+    // The entry of spot (where, addr), and whether it was there; a new one
+    // is Visit{} (valid until the next new one).
+    std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
+      if (2 * (entries_.size() + 1) > slots_.size()) [[unlikely]]
+        grow();
+      const std::size_t mask = slots_.size() - 1;
+      std::size_t i = slot(where, addr) & mask;
+      for (; slots_[i] != 0; i = (i + 1) & mask) {
+        Entry& k = entries_[slots_[i] - 1];
+        if (k.where == where && k.addr == addr) return {&k.visit, true};
+      }
+      Entry& k = entries_.emplace_back();
+      k.where = where;
+      k.addr = addr;
+      slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      return {&k.visit, false};
+    }
+    void clear() {
+      if (entries_.empty()) return;
+      entries_.clear();
+      std::fill(slots_.begin(), slots_.end(), 0);
+    }
+
+   private:
+    struct Entry {
+      std::uint64_t where;
+      std::uintptr_t addr;
+      Visit visit;
+    };
+    static std::size_t slot(std::uint64_t where, std::uintptr_t addr) {
+      return ((where ^ addr * 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL) >> 32;
+    }
+    // Twice as many slots (at least 8), the entries placed again.
+    [[gnu::noinline]] void grow() {
+      slots_.assign(std::max<std::size_t>(8, 2 * slots_.size()), 0);
+      const std::size_t mask = slots_.size() - 1;
+      for (std::size_t k = 0; k < entries_.size(); ++k) {
+        std::size_t i = slot(entries_[k].where, entries_[k].addr) & mask;
+        while (slots_[i] != 0) i = (i + 1) & mask;
+        slots_[i] = static_cast<std::uint32_t>(k + 1);
+      }
+    }
+    std::vector<Entry> entries_;
+    // Open addressing: 1 + an index into entries_, 0 where free; a power of
+    // two, at least twice as many as the entries.
+    std::vector<std::uint32_t> slots_;
+  } spots;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
@@ -234,6 +286,7 @@ struct SimThread {
     mods = 0;
     settled_reads = 0;
     visits.clear();
+    spots.clear();
     reads.clear();
     read_steps.clear();
     waiting_for.clear();
@@ -1119,20 +1172,16 @@ class Run final : public Door, public HostApi {
     // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
     // both.
     SimThread::Visit* first = nullptr;
-    SpinKey vkey{where_key(e.where), 0, e.addr, false};
+    SpinKey vkey{where_key(e.where), 0, e.addr};
     {
       SimThread& t = threads_[cur_];
-      auto spot = t.visits.lower_bound(vkey);
-      const bool known = spot != t.visits.end() && spot->first == vkey;
-      if (known && spot->second.mods == t.mods) {
-        if (!spot->second.repeated)
-          t.visits.insert_or_assign({vkey.where, kept_state(spot->second), vkey.addr, true}, spot->second);
-        spot->second.repeated = true;
+      const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
+      if (known && spot->mods == t.mods) {
+        if (!spot->repeated) t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        spot->repeated = true;
         vkey.state = local_state(local, t.body_frame);
-        vkey.keyed = true;
       } else {
-        if (!known) spot = t.visits.emplace_hint(spot, vkey, SimThread::Visit{});
-        first = &spot->second;
+        first = spot;
         first->mods = t.mods;
         first->repeated = false;
         keep_state(t, *first, local);
