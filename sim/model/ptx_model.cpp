@@ -391,12 +391,17 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (A new one, or a finding, out of line; the
-  // last run's next one made again without a search, see `locs`; one above
-  // every address accessed so far, as a run's allocations come, without a
-  // search.)
-  std::uint32_t location(const MemOp& op) {
+  // The location `op` accesses: one looked up lately inline, the others
+  // out of line (locate()).
+  [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
+    return locate(op);
+  }
+  // `op`'s location where it was not looked up lately: the last run's next
+  // one made again without a search, see `locs`; one above every address
+  // accessed so far, as a run's allocations come, without a search; a new
+  // one, or a finding, further out of line.
+  [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
       return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
@@ -412,7 +417,14 @@ struct PtxModel::State {
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
   // The last run's next location, made again (its entry of loc_at kept).
-  std::uint32_t remake();
+  std::uint32_t remake() {
+    const std::uint32_t id = made++;
+    Location& l = locs[id];
+    l.forget_writes();
+    initial_write(l, id);
+    remember(l.addr, id);
+    return id;
+  }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
   [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
@@ -667,15 +679,6 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   loc_at.insert(next, {op.addr, id});
   initial_write(l, id);
   remember(op.addr, id);
-  return id;
-}
-
-std::uint32_t PtxModel::State::remake() {
-  const std::uint32_t id = made++;
-  Location& l = locs[id];
-  l.forget_writes();
-  initial_write(l, id);
-  remember(l.addr, id);
   return id;
 }
 
