@@ -796,6 +796,15 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
+  if (n <= 2 && r.op.kind != PtxKind::atom) {
+    // (Mostly a host's write and the initial one: at most the initial write
+    // is hidden, by the other one if known; nothing through an unknown one.)
+    if (n == 2 && s.knows(t, l.co[1]))
+      out.push_back(l.co[1]);
+    else
+      out.assign(l.co.begin(), l.co.end());
+    return {false, n};
+  }
   const Readable seen{s.hidden(l, t), n};
   const std::vector<std::uint8_t>& hid = s.hidden_buf;
   if (r.op.kind != PtxKind::atom) {
