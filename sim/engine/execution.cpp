@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <bit>
 #include <map>
 #include <memory_resource>
@@ -1139,7 +1140,8 @@ class Run final : public Door, public HostApi {
       spot.state = ScratchAllocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
       spot.state_capacity = words;
     }
-    std::copy_n(l.registers, LocalState::saved_registers, spot.state);
+    // (A fixed size: copied inline, where std::copy_n called memmove.)
+    std::memcpy(spot.state, l.registers, LocalState::saved_registers * sizeof(std::uint64_t));
     std::copy(w, end, spot.state + LocalState::saved_registers);
     spot.state_words = words;
   }
