@@ -993,7 +993,7 @@ class Run final : public Door, public HostApi {
   // call of its own, with the registers it saved, it cost a store about 40
   // instructions of its own.)
   [[gnu::always_inline]] WriteId place_write(MemOp& m, const Event& e, bool store) {
-    const unsigned n = mm_->placements(m);
+    const unsigned n = MemoryModel::one_placement(m) ? 1 : mm_->placements(m);
     if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
     unsigned k = 0;  // (one slot: no choice to make)
     if (n > 1) {
