@@ -182,8 +182,8 @@ struct Thread {
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
+  // Back to a new Thread but for `where`, which its spawn sets.
   void clear() {
-    where = {};
     view.clear();
     seq = 0;
     pending.clear();
