@@ -957,9 +957,10 @@ class Run final : public Door, public HostApi {
         }
       }
       if (mm_->has_findings()) collect_findings();
-      trace(threads_[cur_], [&, w, result] {
-        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
-      });
+      if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
+        trace(threads_[cur_], [&, w, result] {
+          return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+        });
     }
     return result;
   }
