@@ -920,7 +920,7 @@ class Run final : public Door, public HostApi {
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
+    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low)});
     std::uint64_t result = 0;
     for (int i = 0; i < low.count; ++i) {
       const PtxOp& op = low.ops[i];
@@ -1021,9 +1021,10 @@ class Run final : public Door, public HostApi {
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
   // relaxed atom (no fence, no release or acquire) of an integer type whose
   // operation commutes with itself (add and sub together, and, or, xor, min,
-  // max), with its scope and, at cta scope, its block (two of one family are
-  // then morally strong: atomic with each other). 0: none.
-  static std::uint64_t commuting_family(const Event& e, const Lowering& l, std::uint32_t block) {
+  // max), with its scope and, at cta scope, its block (the running thread's:
+  // two of one family are then morally strong, atomic with each other). 0:
+  // none. (The block is looked up only then.)
+  std::uint64_t commuting_family(const Event& e, const Lowering& l) const {
     if (e.kind != EventKind::rmw || l.count != 1 || l.ops[0].kind != PtxKind::atom || l.ops[0].sem != Sem::relaxed)
       return 0;
     if (e.type == ValueType::f32 || e.type == ValueType::f64) return 0;  // rounding depends on the order
@@ -1039,7 +1040,7 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
     const std::uint64_t scope = static_cast<std::uint64_t>(l.ops[0].scope);
-    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{block} + 1 : 0;
+    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{threads_[cur_].block} + 1 : 0;
     return op | static_cast<std::uint64_t>(e.type) << 4 | scope << 8 | in_block << 16;
   }
 
