@@ -879,9 +879,10 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // An access within one allocation passes; the one it was last found in at
-  // its address's hint is looked at first (regions never change in a run,
-  // so a hint is only ever a guess to check: one of another run is as good).
+  // An access within one allocation passes. The allocation an access at a
+  // like address was last found in (its hint) is looked at first: a hint is
+  // only a guess, checked as any region is, so one left by another run costs
+  // one failed check.
   void check_bounds(const Event& e) {
     std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
     if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) return;
