@@ -392,19 +392,20 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses: one looked up lately inline, the others
+  // The location `op` accesses: one looked up lately, or the last run's
+  // next one made again without a search (see `locs`), inline; the others
   // out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
-    return locate(op);
-  }
-  // `op`'s location where it was not looked up lately: the last run's next
-  // one made again without a search, see `locs`; one above every address
-  // accessed so far, as a run's allocations come, without a search; a new
-  // one, or a finding, further out of line.
-  [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
       return remake();
+    return locate(op);
+  }
+  // `op`'s location where it was neither looked up lately nor the last
+  // run's next: one above every address accessed so far, as a run's
+  // allocations come, without a search; a new one, or a finding, further out
+  // of line.
+  [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || next->second >= made || locs[next->second].size != op.size)
@@ -418,7 +419,8 @@ struct PtxModel::State {
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
   // The last run's next location, made again (its entry of loc_at kept).
-  // (Inline in locate(), whose most frequent answer it is.)
+  // (Inline in location(): a run makes each of its locations so, mostly at
+  // its host's first write.)
   [[gnu::always_inline]] std::uint32_t remake() {
     const std::uint32_t id = made++;
     Location& l = locs[id];
