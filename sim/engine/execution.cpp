@@ -1257,7 +1257,7 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        r_->steps[step_].reads_from = made_by(w);
+        r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
       if (first != nullptr) {
