@@ -206,10 +206,11 @@ struct SimThread {
   };
   std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
   // The spots' entries, by program point and location (where_key(), address):
-  // a read looks its spot up, and the first read there makes its entry, so
-  // a map's node for each was most of a read's cost outside the memory
-  // model. Kept from run to run with their capacity; a spot is never taken
-  // out within a run.
+  // every read looks its spot up, and nearly every one is the first there
+  // and makes its entry (a map's node cost each about 130 instructions).
+  // Kept from run to run with their capacity, emptied by clear() (an
+  // entry's kept state is in the run's scratch memory); a spot is never
+  // taken out within a run.
   class Spots {
    public:
     // The entry of spot (where, addr), and whether it was there; a new one
