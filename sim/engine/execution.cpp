@@ -5,7 +5,9 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstring>
 #include <bit>
 #include <map>
 #include <memory_resource>
@@ -88,12 +90,10 @@ struct Region {
   void clear() { begin = end = 0; }
 };
 
-// A read's program point, the thread's local state there, and its location;
-// or, not `keyed`, its spot: its program point and location only (state 0).
+// A read's program point, the thread's local state there, and its location.
 struct SpinKey {
   std::uint64_t where, state;
   std::uintptr_t addr;
-  bool keyed;
   auto operator<=>(const SpinKey&) const = default;
 };
 
@@ -187,9 +187,9 @@ struct SimThread {
   // Spin detection (semantics.md, "Spin loops and progress").
   std::uint64_t mods = 0;  // events other than reads so far
   std::size_t settled_reads = 0;  // of its reads, the first this many no spin wait can count any more
-  // A visit is keyed (its state hashed, Run::local_state) only once a second
-  // read comes to its spot with the same `mods`, as most reads are the first
-  // at theirs: the spot's entry (its SpinKey not `keyed`) holds the first
+  // A visit is keyed (its state hashed, Run::local_state; in `visits`) only
+  // once a second read comes to its spot with the same `mods`, as most reads
+  // are the first at theirs: the spot's entry (in `spots`) holds the first
   // read there since `mods` last changed, and that read's state (registers,
   // then stack words), kept to be hashed if a second read comes. (An entry of
   // an earlier `mods` is dead: the next read at its spot takes it over, and
@@ -205,6 +205,61 @@ struct SimThread {
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
   std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
+  // The spots' entries, by program point and location (where_key(), address):
+  // every read looks its spot up, and nearly every one is the first there
+  // and makes its entry (a map's node cost each about 130 instructions).
+  // Kept from run to run with their capacity, emptied by clear() (an
+  // entry's kept state is in the run's scratch memory); a spot is never
+  // taken out within a run.
+  class Spots {
+   public:
+    // The entry of spot (where, addr), and whether it was there; a new one
+    // is Visit{} (valid until the next new one).
+    std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
+      if (2 * (entries_.size() + 1) > slots_.size()) [[unlikely]]
+        grow();
+      const std::size_t mask = slots_.size() - 1;
+      std::size_t i = slot(where, addr) & mask;
+      for (; slots_[i] != 0; i = (i + 1) & mask) {
+        Entry& k = entries_[slots_[i] - 1];
+        if (k.where == where && k.addr == addr) return {&k.visit, true};
+      }
+      Entry& k = entries_.emplace_back();
+      k.where = where;
+      k.addr = addr;
+      slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      return {&k.visit, false};
+    }
+    void clear() {
+      if (entries_.empty()) return;
+      entries_.clear();
+      std::fill(slots_.begin(), slots_.end(), 0);
+    }
+
+   private:
+    struct Entry {
+      std::uint64_t where;
+      std::uintptr_t addr;
+      Visit visit;
+    };
+    static std::size_t slot(std::uint64_t where, std::uintptr_t addr) {
+      return ((where ^ addr * 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL) >> 32;
+    }
+    // Twice as many slots (at least 8), the entries placed again.
+    [[gnu::noinline]] void grow() {
+      slots_.assign(std::max<std::size_t>(8, 2 * slots_.size()), 0);
+      const std::size_t mask = slots_.size() - 1;
+      for (std::size_t k = 0; k < entries_.size(); ++k) {
+        std::size_t i = slot(entries_[k].where, entries_[k].addr) & mask;
+        while (slots_[i] != 0) i = (i + 1) & mask;
+        slots_[i] = static_cast<std::uint32_t>(k + 1);
+      }
+    }
+    std::vector<Entry> entries_;
+    // Open addressing: 1 + an index into entries_, 0 where free; a power of
+    // two, at least twice as many as the entries.
+    std::vector<std::uint32_t> slots_;
+  } spots;
   // Every read, in order: its location and how many writes to it existed then.
   std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
   std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
@@ -233,6 +288,7 @@ struct SimThread {
     mods = 0;
     settled_reads = 0;
     visits.clear();
+    spots.clear();
     reads.clear();
     read_steps.clear();
     waiting_for.clear();
@@ -824,9 +880,18 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
+  // An access within one allocation passes. The allocation an access at a
+  // like address was last found in (its hint) is looked at first: a hint is
+  // only a guess, checked as any region is, so one left by another run costs
+  // one failed check.
   void check_bounds(const Event& e) {
-    for (const Region& r : regions_)
-      if (e.addr >= r.begin && e.addr + e.size <= r.end) return;
+    std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
+    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) return;
+    for (std::uint32_t k = 0; k < regions_.size(); ++k)
+      if (e.addr >= regions_[k].begin && e.addr + e.size <= regions_[k].end) {
+        hint = k;
+        return;
+      }
     out_of_bounds(e);
   }
   // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
@@ -857,7 +922,7 @@ class Run final : public Door, public HostApi {
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low, threads_[cur_].block)});
+    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low)});
     std::uint64_t result = 0;
     for (int i = 0; i < low.count; ++i) {
       const PtxOp& op = low.ops[i];
@@ -894,9 +959,10 @@ class Run final : public Door, public HostApi {
         }
       }
       if (mm_->has_findings()) collect_findings();
-      trace(threads_[cur_], [&, w, result] {
-        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
-      });
+      if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
+        trace(threads_[cur_], [&, w, result] {
+          return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+        });
     }
     return result;
   }
@@ -926,9 +992,11 @@ class Run final : public Door, public HostApi {
 
   // Write `m` at a coherence slot the chooser decides. For the explorer, a
   // store's step also records the earlier steps whose weak writes coherence
-  // leaves unordered with it (Step::unordered).
-  WriteId place_write(MemOp& m, const Event& e, bool store) {
-    const unsigned n = mm_->placements(m);
+  // leaves unordered with it (Step::unordered). (Inline in access(): as a
+  // call of its own, with the registers it saved, it cost a store about 40
+  // instructions of its own.)
+  [[gnu::always_inline]] WriteId place_write(MemOp& m, const Event& e, bool store) {
+    const unsigned n = MemoryModel::one_placement(m) ? 1 : mm_->placements(m);
     if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
     unsigned k = 0;  // (one slot: no choice to make)
     if (n > 1) {
@@ -955,9 +1023,10 @@ class Run final : public Door, public HostApi {
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
   // relaxed atom (no fence, no release or acquire) of an integer type whose
   // operation commutes with itself (add and sub together, and, or, xor, min,
-  // max), with its scope and, at cta scope, its block (two of one family are
-  // then morally strong: atomic with each other). 0: none.
-  static std::uint64_t commuting_family(const Event& e, const Lowering& l, std::uint32_t block) {
+  // max), with its scope and, at cta scope, its block (the running thread's:
+  // two of one family are then morally strong, atomic with each other). 0:
+  // none. (The block is looked up only then.)
+  std::uint64_t commuting_family(const Event& e, const Lowering& l) const {
     if (e.kind != EventKind::rmw || l.count != 1 || l.ops[0].kind != PtxKind::atom || l.ops[0].sem != Sem::relaxed)
       return 0;
     if (e.type == ValueType::f32 || e.type == ValueType::f64) return 0;  // rounding depends on the order
@@ -973,7 +1042,7 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
     const std::uint64_t scope = static_cast<std::uint64_t>(l.ops[0].scope);
-    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{block} + 1 : 0;
+    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{threads_[cur_].block} + 1 : 0;
     return op | static_cast<std::uint64_t>(e.type) << 4 | scope << 8 | in_block << 16;
   }
 
@@ -1075,7 +1144,8 @@ class Run final : public Door, public HostApi {
       spot.state = ScratchAllocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
       spot.state_capacity = words;
     }
-    std::copy_n(l.registers, LocalState::saved_registers, spot.state);
+    // (A fixed size: copied inline, where std::copy_n called memmove.)
+    std::memcpy(spot.state, l.registers, LocalState::saved_registers * sizeof(std::uint64_t));
     std::copy(w, end, spot.state + LocalState::saved_registers);
     spot.state_words = words;
   }
@@ -1110,20 +1180,16 @@ class Run final : public Door, public HostApi {
     // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
     // both.
     SimThread::Visit* first = nullptr;
-    SpinKey vkey{where_key(e.where), 0, e.addr, false};
+    SpinKey vkey{where_key(e.where), 0, e.addr};
     {
       SimThread& t = threads_[cur_];
-      auto spot = t.visits.lower_bound(vkey);
-      const bool known = spot != t.visits.end() && spot->first == vkey;
-      if (known && spot->second.mods == t.mods) {
-        if (!spot->second.repeated)
-          t.visits.insert_or_assign({vkey.where, kept_state(spot->second), vkey.addr, true}, spot->second);
-        spot->second.repeated = true;
+      const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
+      if (known && spot->mods == t.mods) {
+        if (!spot->repeated) t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        spot->repeated = true;
         vkey.state = local_state(local, t.body_frame);
-        vkey.keyed = true;
       } else {
-        if (!known) spot = t.visits.emplace_hint(spot, vkey, SimThread::Visit{});
-        first = &spot->second;
+        first = spot;
         first->mods = t.mods;
         first->repeated = false;
         keep_state(t, *first, local);
@@ -1192,7 +1258,7 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        r_->steps[step_].reads_from = made_by(w);
+        r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
       if (first != nullptr) {
@@ -2160,6 +2226,7 @@ class Run final : public Door, public HostApi {
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
+  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by a hash of the address
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 

@@ -101,6 +101,12 @@ class MemoryModel {
   virtual void read(const MemOp& r, WriteId w) = 0;
   // Number of permitted coherence placements for write `w` (at least 1).
   virtual unsigned placements(const MemOp& w) = 0;
+  // Has write `w` one placement, without asking placements()? A weak write
+  // does: it is morally strong with no other thread's write, so coherence
+  // orders it after the writes its thread knows and leaves it unordered with
+  // the rest (semantics.md, "Coherence is partial"), and one slot after them
+  // is as good as any. (Most writes are weak: no virtual call.)
+  static bool one_placement(const MemOp& w) { return !is_strong(w.op.sem); }
   // The writes that some permitted placement of write `w` comes before (the
   // writes of the location its thread does not know and may precede), into `out`.
   virtual void may_precede(const MemOp& w, std::vector<WriteId>& out) = 0;

@@ -182,8 +182,8 @@ struct Thread {
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
+  // Back to a new Thread but for `where`, which its spawn sets.
   void clear() {
-    where = {};
     view.clear();
     seq = 0;
     pending.clear();
@@ -250,7 +250,8 @@ std::uint64_t spread(std::uint64_t z) {
 }
 
 // The fingerprint's term for a coherence edge from write `a` to write `b`.
-std::uint64_t edge_term(const Write& a, const Write& b) {
+// (Inline: write() takes one for nearly every write of the location before.)
+[[gnu::always_inline]] inline std::uint64_t edge_term(const Write& a, const Write& b) {
   return spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
 }
 
@@ -391,14 +392,20 @@ struct PtxModel::State {
     return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
   }
 
-  // The location `op` accesses. (A new one, or a finding, out of line; the
-  // last run's next one made again without a search, see `locs`; one above
-  // every address accessed so far, as a run's allocations come, without a
-  // search.)
-  std::uint32_t location(const MemOp& op) {
+  // The location `op` accesses: one looked up lately, or the last run's
+  // next one made again without a search (see `locs`), inline; the others
+  // out of line (locate()).
+  [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
     if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
       return remake();
+    return locate(op);
+  }
+  // `op`'s location where it was neither looked up lately nor the last
+  // run's next: one above every address accessed so far, as a run's
+  // allocations come, without a search; a new one, or a finding, further out
+  // of line.
+  [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || next->second >= made || locs[next->second].size != op.size)
@@ -412,7 +419,16 @@ struct PtxModel::State {
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
   // The last run's next location, made again (its entry of loc_at kept).
-  std::uint32_t remake();
+  // (Inline in location(): a run makes each of its locations so, mostly at
+  // its host's first write.)
+  [[gnu::always_inline]] std::uint32_t remake() {
+    const std::uint32_t id = made++;
+    Location& l = locs[id];
+    l.forget_writes();
+    initial_write(l, id);
+    remember(l.addr, id);
+    return id;
+  }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
   [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
@@ -670,15 +686,6 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
   return id;
 }
 
-std::uint32_t PtxModel::State::remake() {
-  const std::uint32_t id = made++;
-  Location& l = locs[id];
-  l.forget_writes();
-  initial_write(l, id);
-  remember(l.addr, id);
-  return id;
-}
-
 void PtxModel::State::forget_unmade() {
   std::erase_if(loc_at, [this](const auto& e) { return e.second >= made; });
   while (locs.size() > made) locs.pop_back();
@@ -793,6 +800,15 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
+  if (n <= 2 && r.op.kind != PtxKind::atom) {
+    // (Mostly a host's write and the initial one: at most the initial write
+    // is hidden, by the other one if known; nothing through an unknown one.)
+    if (n == 2 && s.knows(t, l.co[1]))
+      out.push_back(l.co[1]);
+    else
+      out.assign(l.co.begin(), l.co.end());
+    return {false, n};
+  }
   const Readable seen{s.hidden(l, t), n};
   const std::vector<std::uint8_t>& hid = s.hidden_buf;
   if (r.op.kind != PtxKind::atom) {
