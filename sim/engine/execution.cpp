@@ -677,31 +677,11 @@ class Run final : public Door, public HostApi {
   // or none is runnable, or the strategy abandoned the run. Made by loop(),
   // or by perform() at the end of a step (Run::decided_).
   enum class Next : std::uint8_t { step, none, abandoned };
-  Next next_thread(ThreadId& chosen) {
-    // Waiters whose work finished (looked at only once some work ended:
-    // work_ended_) and spinners whose location got a new write may run
-    // again (neither depends on the other); while no work ended and no
-    // thread spins (spinning_), none is looked at. The runnable threads are
-    // the choice point's keys, listed again only where they changed since
-    // the decision before (keys_stale_).
+  // (Inline, in loop() and perform(): the waiting threads and the keys are
+  // looked at out of line, only where they may have changed.)
+  [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
+    if (work_ended_ || spinning_ != 0) wake_waiters();
     ChoicePoint& p = next_thread_;
-    const bool work_ended = work_ended_;
-    work_ended_ = false;
-    if (work_ended || spinning_ != 0)
-      for (std::size_t w = 0; w < waiting_.size(); ++w)
-        for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
-          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-          SimThread& t = threads_[id];
-          if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
-          if (t.state == State::spin)
-            for (auto [addr, n] : t.waiting_for)
-              if (mm_->writes_to(addr) > n) {
-                t.state = State::runnable;
-                --spinning_;
-                break;
-              }
-          if (t.state == State::runnable) pending(id, true);
-        }
     if (keys_stale_) {
       p.keys.clear();
       for (std::size_t w = 0; w < runnable_.size(); ++w)
@@ -710,20 +690,43 @@ class Run final : public Door, public HostApi {
       keys_stale_ = false;
     }
     if (p.keys.empty()) return Next::none;
-    p.actor = last_;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
-    p.previous = steps_ == 0 ? nullptr : &r_->steps[steps_ - 1].shape;
     const unsigned i = decide(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name + ": " + text(*t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    next_step().start(id, p.shape(i), decisions_ - 1);
+    Step& s = next_step();
+    s.start(id, p.shape(i), decisions_ - 1);
     step_ = steps_ - 1;
-    last_ = id;
+    // For the next thread decision: the thread that ran last, and its step.
+    p.actor = id;
+    p.previous = &s.shape;
     chosen = id;
     return Next::step;
+  }
+  // Waiters whose work finished (looked at only once some work ended:
+  // work_ended_) and spinners whose location got a new write may run again
+  // (neither depends on the other); while no work ended and no thread spins
+  // (spinning_), next_thread() looks at none.
+  [[gnu::noinline]] void wake_waiters() {
+    const bool work_ended = work_ended_;
+    work_ended_ = false;
+    for (std::size_t w = 0; w < waiting_.size(); ++w)
+      for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
+        const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+        SimThread& t = threads_[id];
+        if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
+        if (t.state == State::spin)
+          for (auto [addr, n] : t.waiting_for)
+            if (mm_->writes_to(addr) > n) {
+              t.state = State::runnable;
+              --spinning_;
+              break;
+            }
+        if (t.state == State::runnable) pending(id, true);
+      }
   }
 
   // The run's next step, to start (Step::start()): while the run is shorter
@@ -737,7 +740,7 @@ class Run final : public Door, public HostApi {
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace): an exploration logs decisions by key.
   template <class Describe>
-  unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
+  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
       i = prefixed_ < ch_->prefix().size() ? ch_->prefix()[prefixed_++] : ch_->choose(p);
@@ -2012,13 +2015,15 @@ class Run final : public Door, public HostApi {
     undispatched_ = 0;
     regions_.clear();
     events_.clear();
-    cur_ = last_ = 0;
+    cur_ = 0;
     lowest_ready_ = no_thread;
     live_ = 0;
     decided_.reset();
     runnable_.clear();
     waiting_.clear();
     next_thread_.keys.clear();
+    next_thread_.actor = 0;
+    next_thread_.previous = nullptr;
     keys_stale_ = false;
     work_ended_ = false;
     spinning_ = 0;
@@ -2080,7 +2085,7 @@ class Run final : public Door, public HostApi {
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
   std::vector<EventRef> events_;
-  ThreadId cur_ = 0, last_ = 0;
+  ThreadId cur_ = 0;
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
@@ -2156,7 +2161,8 @@ class Run final : public Door, public HostApi {
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s, outside a step
   std::vector<Placement> places_;          // reserve_grid()'s
-  // Its keys are kept from one thread decision to the next (keys_stale_).
+  // Kept from one thread decision to the next: its keys (keys_stale_), the
+  // thread that ran last and its step (next_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
