@@ -324,13 +324,15 @@ class Run final : public Door, public HostApi {
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
     if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
+      if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
       pending(cur_, true);
     }
-    if (in_step_ && lowest_ready_ >= threads_.size()) {
-      // The step is over and no thread has local code to run: the thread
+    if (ready_count_ == 0) {
+      // No thread has local code to run (the step is over, or this thread
+      // was the last that loop() ran to its first event): the thread
       // decision loop() would make next is made here, on this fiber. When
-      // it picks this thread again, its event runs with no switch at all.
+      // it picks this thread, its event runs with no switch at all.
       in_step_ = false;
       ThreadId id = 0;
       const Next n = next_thread(id);
@@ -584,6 +586,7 @@ class Run final : public Door, public HostApi {
   // `id` has local code to run (State::fresh or State::wake).
   void ready(ThreadId id, State s) {
     threads_[id].state = s;
+    ++ready_count_;
     lowest_ready_ = std::min(lowest_ready_, id);
   }
 
@@ -643,6 +646,13 @@ class Run final : public Door, public HostApi {
           if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
           advance(id);
           if (stopped_) return;
+          // The last of them made the thread decision (perform()), and took
+          // the step there if it picked itself: what that step made ready
+          // runs next, from the lowest, as after a step below.
+          if (in_step_ || decided_) {
+            in_step_ = false;
+            break;
+          }
         }
       }
       // A decision perform() made is the one this pass would make: it made it
@@ -681,14 +691,8 @@ class Run final : public Door, public HostApi {
   // looked at out of line, only where they may have changed.)
   [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
     if (work_ended_ || spinning_ != 0) wake_waiters();
+    if (keys_stale_) list_keys();
     ChoicePoint& p = next_thread_;
-    if (keys_stale_) {
-      p.keys.clear();
-      for (std::size_t w = 0; w < runnable_.size(); ++w)
-        for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
-          p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-      keys_stale_ = false;
-    }
     if (p.keys.empty()) return Next::none;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     const unsigned i = decide(p, [&](unsigned k) {
@@ -705,6 +709,16 @@ class Run final : public Door, public HostApi {
     p.previous = &s.shape;
     chosen = id;
     return Next::step;
+  }
+  // The runnable threads, as the thread decision's keys (listed again only
+  // where they changed since the decision before: keys_stale_).
+  [[gnu::noinline]] void list_keys() {
+    ChoicePoint& p = next_thread_;
+    p.keys.clear();
+    for (std::size_t w = 0; w < runnable_.size(); ++w)
+      for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
+        p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+    keys_stale_ = false;
   }
   // Waiters whose work finished (looked at only once some work ended:
   // work_ended_) and spinners whose location got a new write may run again
@@ -1747,6 +1761,7 @@ class Run final : public Door, public HostApi {
 
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
+    if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ended before any event)
     t.state = State::done;
     --live_;
     settle_reads(t);  // it waits for nothing more
@@ -2017,6 +2032,7 @@ class Run final : public Door, public HostApi {
     events_.clear();
     cur_ = 0;
     lowest_ready_ = no_thread;
+    ready_count_ = 0;
     live_ = 0;
     decided_.reset();
     runnable_.clear();
@@ -2089,11 +2105,15 @@ class Run final : public Door, public HostApi {
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
+  // Invariant: the threads State::fresh or State::wake (ready(); they leave
+  // it at their first event, perform(), or their end, exit_thread()).
+  std::uint32_t ready_count_ = 0;
   // Invariant: the threads neither State::unborn nor State::done (started:
   // start_fiber(), not ended: exit_thread()).
   std::uint32_t live_ = 0;
-  // A thread decision perform() made at the end of a step, for loop() to
-  // carry out once the thread has switched back (next_thread()).
+  // A thread decision perform() made at the end of a step or of the
+  // priming, for loop() to carry out once the thread has switched back
+  // (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of runnable_ is set iff thread k is State::runnable, of
   // waiting_ iff it is State::sync or spin (pending()): the threads a thread
