@@ -211,9 +211,11 @@ struct SimThread {
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
-  Where barrier_where;
   bool reported_spin = false;
-  // Back to a new SimThread but for its name: every other field above.
+  // Back to a new SimThread but for its name: every other field above, but
+  // `visits`, which Run::begin() empties (see above), and `pending_shape`,
+  // which each event writes (Run::note_shape()) before a thread decision
+  // may read it.
   void clear() {
     host = false;
     op = no_op;
@@ -227,18 +229,15 @@ struct SimThread {
     body = nullptr;
     kernel = nullptr;
     pending = nullptr;
-    pending_shape = StepShape{};
     last_where = Where{};
     steps = 0;
     mods = 0;
     settled_reads = 0;
-    visits.clear();
     reads.clear();
     read_steps.clear();
     waiting_for.clear();
     barriers_passed = 0;
     lane_value = 0;
-    barrier_where = Where{};
     reported_spin = false;
   }
 };
