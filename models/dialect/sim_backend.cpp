@@ -31,23 +31,9 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
   return door().perform(ev, lowering, {caller_frame, regs});
 }
 
-Scope scope_of(thread_scope s) {
-  switch (s) {
-    case cuda::thread_scope_system: return Scope::sys;
-    case cuda::thread_scope_device: return Scope::gpu;
-    default: return Scope::cta;  // block, and thread (lowered as cta by libcu++)
-  }
-}
-
-Order order_of(memory_order o) {
-  switch (o) {
-    case cuda::std::memory_order_relaxed: return Order::relaxed;
-    case cuda::std::memory_order_consume: return Order::consume;
-    case cuda::std::memory_order_acquire: return Order::acquire;
-    case cuda::std::memory_order_release: return Order::release;
-    case cuda::std::memory_order_acq_rel: return Order::acq_rel;
-    default: return Order::seq_cst;
-  }
+void too_many_bytes(const char* name, std::size_t count, std::size_t size) {
+  throw std::length_error(std::string("allocation of ") + std::to_string(count) + " elements of " +
+                          std::to_string(size) + " bytes for " + name + ": more bytes than memory has");
 }
 
 namespace {
