@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <bit>
+#include <deque>
 #include <map>
 #include <memory_resource>
 #include <new>
@@ -105,6 +106,9 @@ struct Fault {
   std::string message;
 };
 
+// The host's thread's name (SimThread::name_).
+const std::string host_name = "host";
+
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
@@ -153,13 +157,15 @@ struct ScratchAllocator {
 };
 
 // A thread of the run. (The run's threads take the records of those of the
-// run before it, Reused: clear() keeps the name, for the run to replace only
-// where it differs, as it seldom does from run to run, and the containers'
-// capacity; `visits`, in the run's scratch memory, is emptied before that
-// starts over.)
+// run before it, Reused: clear() keeps the containers' capacity; `visits`,
+// in the run's scratch memory, is emptied before that starts over.)
 struct SimThread {
   explicit SimThread(Scratch* scratch) : visits(ScratchAllocator<std::pair<const SpinKey, Visit>>(scratch)) {}
-  std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
+  // "b0.t32", "host", or a stream operation's ("copy2"): where the run keeps
+  // it (Run::grid_shape(), Run::op_name(), host_name), set by the thread's
+  // maker.
+  const std::string* name_ = nullptr;
+  const std::string& name() const { return *name_; }
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
   // Waiting (State::sync): the stream operations (host) or the grid (a
@@ -281,7 +287,7 @@ class Run final : public Door, public HostApi {
     set_current_door(this);
     // The host program is thread 0.
     SimThread& h = new_thread();
-    if (h.name != "host") h.name = "host";
+    h.name_ = &host_name;
     h.host = true;
     h.place.host = true;
     mm_->spawn(h.place, -1);
@@ -351,9 +357,9 @@ class Run final : public Door, public HostApi {
   // line, as the other cold paths of a step: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void past_step_bound(const SimThread& t, const Event& e) {
     add_finding(FindingKind::non_termination,
-                t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
+                t.name() + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
                     describe(e.where),
-                {t.name}, {describe(e.where)});
+                {t.name()}, {describe(e.where)});
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
@@ -610,14 +616,14 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[id];
     const std::string why = pool_.fault(t.fiber);
     if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
-      add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
+      add_finding(fault_.kind, fault_.message, {t.name()}, {fault_where_});
       fault_ = {FindingKind::kernel_fault, ""};
     } else {
       // Where it was: after its last event; a thread that faulted before
       // any has no position but the fault's own.
       const bool placed = has_event(t);
       const std::string after = placed ? " after " + describe(t.last_where) : "";
-      add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
+      add_finding(FindingKind::kernel_fault, t.name() + " faulted: " + why + after, {t.name()},
                   placed ? std::vector<std::string>{describe(t.last_where)} : std::vector<std::string>{});
     }
     exit_thread(id);
@@ -627,7 +633,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::cold]] void overran(const SimThread& t) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", o_->local_time_limit);
-    reach_limit(t.name + " ran " + seconds + " s of CPU time " +
+    reach_limit(t.name() + " ran " + seconds + " s of CPU time " +
                 (has_event(t) ? "after " + describe(t.last_where) : std::string("from its start")) +
                 " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
                 "locals alone never ends (if it is only slow, raise --local-time-limit)");
@@ -696,7 +702,7 @@ class Run final : public Door, public HostApi {
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     const unsigned i = decide(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
-      return "run " + t.name + ": " + text(*t.pending);
+      return "run " + t.name() + ": " + text(*t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
@@ -863,7 +869,7 @@ class Run final : public Door, public HostApi {
                               : std::to_string(d) + " bytes past the end of " + r.name;
     }
     fault_ = {FindingKind::out_of_bounds,
-              t.name + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
+              t.name() + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
     fault_where_ = describe(e.where);
     throw std::runtime_error("out of bounds");
   }
@@ -931,7 +937,7 @@ class Run final : public Door, public HostApi {
     const WriteInfo& i = mm_->info(w);
     if (i.uninitialised) return " (uninitialised)";
     if (i.initial) return " (initial)";
-    return " (from " + threads_[i.thread].name + " at " + describe(events_[i.event].where) + ")";
+    return " (from " + threads_[i.thread].name() + " at " + describe(events_[i.event].where) + ")";
   }
 
   // For the explorer: 1 + the step whose write `w` is, 0 for an initial write.
@@ -951,7 +957,7 @@ class Run final : public Door, public HostApi {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
       k = decide(p, [&](unsigned j) {
-        return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+        return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
     }
@@ -1202,7 +1208,7 @@ class Run final : public Door, public HostApi {
       for (WriteId w : cand) p.keys.push_back(w);
       for (WriteId w : cand) p.made.push_back(made_by(w));
       const unsigned i = decide(p, [&](unsigned k) {
-        return t.name + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+        return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
@@ -1229,9 +1235,9 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::cold]] void unpromised_spin(SimThread& t, const Event& e) {
     t.reported_spin = true;
     add_finding(FindingKind::possible_non_termination,
-                t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                t.name() + " spins on " + location(e.addr) + " at " + describe(e.where) +
                     ": no newer write is morally strong with its read, so nothing promises it ever sees one",
-                {t.name}, {describe(e.where)});
+                {t.name()}, {describe(e.where)});
   }
 
   [[gnu::noinline]] void barrier(const Event& e) {
@@ -1241,14 +1247,14 @@ class Run final : public Door, public HostApi {
     // sequence of barriers; one that exited before this one never will.
     if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) out_of_line([&] {
       const SimThread& gone = threads_[b.first_exit];
-      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " that " + gone.name +
+      divergence(t.name() + " arrives at the barrier at " + describe(e.where) + " that " + gone.name() +
                      " never reaches: it exited after " + std::to_string(gone.barriers_passed) + (gone.barriers_passed == 1 ? " barrier" : " barriers"),
-                 {t.name, gone.name}, {describe(e.where)});
+                 {t.name(), gone.name()}, {describe(e.where)});
     });
     if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where)) out_of_line([&] {
-      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
-                     threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
-                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
+      divergence(t.name() + " arrives at the barrier at " + describe(e.where) + " while " +
+                     threads_[b.arrived.front()].name() + " waits at " + describe(b.barrier_where),
+                 {threads_[b.arrived.front()].name(), t.name()}, {describe(b.barrier_where), describe(e.where)});
     });
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
@@ -1288,18 +1294,18 @@ class Run final : public Door, public HostApi {
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
     if (!(mask >> t.place.lane & 1u)) out_of_line([&] {
-      divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
+      divergence(t.name() + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
                      " that excludes its own lane " + std::to_string(t.place.lane) + " at " + describe(e.where),
-                 {t.name}, {describe(e.where)});
+                 {t.name()}, {describe(e.where)});
     });
     Warp& w = warps_[{t.block, t.place.warp}];
     if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where)))
       out_of_line([&] {
         const SimThread& first = threads_[w.arrived.front()];
-        divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
-                       describe(e.where) + " while " + first.name + " waits in " + collective_name(*first.pending) +
+        divergence(t.name() + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
+                       describe(e.where) + " while " + first.name() + " waits in " + collective_name(*first.pending) +
                        " with mask 0x" + hex(w.mask) + " at " + describe(w.where),
-                   {first.name, t.name}, {describe(w.where), describe(e.where)});
+                   {first.name(), t.name()}, {describe(w.where), describe(e.where)});
       });
     if (w.arrived.empty()) {
       w.kind = e.kind;
@@ -1376,9 +1382,9 @@ class Run final : public Door, public HostApi {
         const SimThread* s = lane_thread(src);
         if (s == nullptr) {
           out_of_line([&] {
-            divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+            divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
                            describe(t.pending->where),
-                       {t.name}, {describe(t.pending->where)});
+                       {t.name()}, {describe(t.pending->where)});
           });
           result[i] = t.lane_value;
         } else {
@@ -1485,14 +1491,14 @@ class Run final : public Door, public HostApi {
     enqueuing_.reset();
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    if (const std::string& name = op_name(op, d.kind); a.name != name) a.name = name;
+    a.name_ = &op_name(op, d.kind);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name + ")"; });
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
@@ -1611,7 +1617,7 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread& t = new_thread();
-        if (t.name != shape.names[b * nt + i]) t.name = shape.names[b * nt + i];
+        t.name_ = &shape.names[b * nt + i];
         t.block = first_block + b;
         t.coords = &shape.coords[b * nt + i];
         t.place.block = first_block + b;
@@ -1637,9 +1643,9 @@ class Run final : public Door, public HostApi {
   // The names and coordinates of the threads of the `k`th kernel (from 0)
   // enqueued in a run, of `grid` blocks of `block` threads, in their order.
   // Runs of one model launch alike: they are kept from run to run. (A
-  // kernel's threads point to their coordinates, SimThread::coords: those of
-  // the `k`th kernel are made again only by the `k`th kernel of a later run,
-  // and keep their place when grid_shapes_ grows.)
+  // kernel's threads point to their names and coordinates, SimThread::name_
+  // and coords: those of the `k`th kernel are made again only by the `k`th
+  // kernel of a later run, and keep their place when grid_shapes_ grows.)
   struct GridShape {
     Dim3 grid, block;
     std::vector<std::string> names;  // "b0.t5", of later kernels "k2.b0.t5"
@@ -1789,18 +1795,18 @@ class Run final : public Door, public HostApi {
   // out_of_line().)
   [[gnu::noinline, gnu::cold]] void exit_diverges(const SimThread& t, Block& b) {
     if (!b.arrived.empty()) {
-      divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
+      divergence(t.name() + " exits while " + threads_[b.arrived.front()].name() + " waits at the barrier at " +
                      describe(b.barrier_where),
-                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
+                 {threads_[b.arrived.front()].name(), t.name()}, {describe(b.barrier_where)});
       if (b.arrived.size() >= b.live) complete_barrier(t.block);
       return;
     }
     for (std::uint32_t k = 0; k < b.count; ++k) {
       const SimThread& o = threads_[b.first + k];
       if (o.barriers_passed > t.barriers_passed) {
-        divergence(t.name + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name +
+        divergence(t.name() + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name() +
                        " passed " + std::to_string(o.barriers_passed),
-                   {o.name, t.name}, {describe(b.barrier_where)});
+                   {o.name(), t.name()}, {describe(b.barrier_where)});
         break;
       }
     }
@@ -1812,15 +1818,15 @@ class Run final : public Door, public HostApi {
     int shown = 0;
     for (const SimThread& t : threads_) {
       std::string what;
-      if (t.state == State::spin) what = t.name + " spins on " + location(t.pending->addr) + " at " + describe(t.pending->where) + " waiting for a write that never comes";
+      if (t.state == State::spin) what = t.name() + " spins on " + location(t.pending->addr) + " at " + describe(t.pending->where) + " waiting for a write that never comes";
       else if (t.state == State::barrier && t.pending->kind != EventKind::barrier)
-        what = t.name + " waits in " + collective_name(*t.pending) + " at " + describe(t.pending->where) +
+        what = t.name() + " waits in " + collective_name(*t.pending) + " at " + describe(t.pending->where) +
                " for lanes that never arrive";
       else if (t.state == State::barrier)
-        what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
+        what = t.name() + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
       else continue;
       if (shown++ < 4) msg += " " + what + ";";
-      who.push_back(t.name);
+      who.push_back(t.name());
       where.push_back(describe(t.pending->where));
     }
     if (shown > 4) msg += " and " + std::to_string(shown - 4) + " more;";
@@ -1860,13 +1866,13 @@ class Run final : public Door, public HostApi {
   // out_of_line().)
   [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
     const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
-    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
+    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name() +
                       " at " + wa;
-    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
+    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name() + " at " + wb;
     msg.append(" (").append(f.detail).append(")");
-    std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
+    std::vector<std::string> who{threads_[f.thread_a].name()}, where{wa};
     if (f.event_b != f.event_a) {
-      who.push_back(threads_[f.thread_b].name);
+      who.push_back(threads_[f.thread_b].name());
       where.push_back(wb);
     }
     Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
@@ -1874,7 +1880,7 @@ class Run final : public Door, public HostApi {
     if (formatted_.size() < max_formatted) {
       const bool two = f.event_b != f.event_a;
       formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
-                            threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                            threads_[f.thread_a].name(), two ? threads_[f.thread_b].name() : std::string(),
                             r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
     }
     add_finding(out, key);
@@ -1912,7 +1918,7 @@ class Run final : public Door, public HostApi {
     for (const FormattedFinding& k : formatted_)
       if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
           k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
-          k.thread_a == threads_[f.thread_a].name && (!two || k.thread_b == threads_[f.thread_b].name) &&
+          k.thread_a == threads_[f.thread_a].name() && (!two || k.thread_b == threads_[f.thread_b].name()) &&
           k.detail == f.detail)
         return &k;
     return nullptr;
@@ -1987,7 +1993,7 @@ class Run final : public Door, public HostApi {
   // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name + " " + line(); }));
+    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
   }
 
   void finish() {
@@ -2160,7 +2166,9 @@ class Run final : public Door, public HostApi {
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
   bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
   std::vector<GridShape> grid_shapes_;  // kept from run to run (grid_shape())
-  std::vector<std::pair<OpKind, std::string>> op_names_;  // kept from run to run (op_name())
+  // Kept from run to run (op_name()); a deque, where a thread's name stays
+  // as more are made.
+  std::deque<std::pair<OpKind, std::string>> op_names_;
   bool stopped_ = false;
   std::string limit_;  // the simulator's limit the run reached (reach_limit())
   bool in_step_ = false;  // running the chosen thread's step (not priming)
