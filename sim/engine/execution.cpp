@@ -181,8 +181,10 @@ struct SimThread {
   fiber::FiberPool::Id fiber = 0;
   // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
-  KernelBody body;  // the host's program, a stream operation's work
-  const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
+  // A kernel's thread: its launch's body (one for the grid). (The host runs
+  // the model's program, a stream operation's thread its operation:
+  // run_current().)
+  const KernelBody* kernel = nullptr;
   // Its event (not local) last performed or waiting to be: in the frame of
   // its perform(), read only while it is suspended there (or runs it). Its
   // position is kept apart (last_where), for after perform() returned.
@@ -232,7 +234,6 @@ struct SimThread {
     state = State::unborn;
     fiber = 0;
     body_frame = nullptr;
-    body = nullptr;
     kernel = nullptr;
     pending = nullptr;
     last_where = Where{};
@@ -291,7 +292,6 @@ class Run final : public Door, public HostApi {
     h.host = true;
     h.place.host = true;
     mm_->spawn(h.place, -1);
-    h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
     if (!stopped_) loop();
     if (!limit_.empty()) {
@@ -553,8 +553,10 @@ class Run final : public Door, public HostApi {
     try {
       if (t.kernel != nullptr)
         (*t.kernel)();
+      else if (t.op != no_op)
+        r.perform_op(t.op);
       else
-        t.body();
+        r.m_->program(r, *r.c_);
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
@@ -1512,7 +1514,6 @@ class Run final : public Door, public HostApi {
       streams_.start(op);
       const ThreadId a = ops_[op].thread;
       for (OpId p : streams_.predecessors(op)) mm_->join(a, ops_[p].thread);
-      threads_[a].body = [this, op] { perform_op(op); };
       start_fiber(a);
     }
   }
