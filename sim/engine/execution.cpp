@@ -450,7 +450,7 @@ class Run final : public Door, public HostApi {
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
-    r_->outcome.add(name, t, bits);
+    r_->outcome.set(observed_++, name, t, bits);
   }
 
  private:
@@ -1998,8 +1998,12 @@ class Run final : public Door, public HostApi {
   }
 
   void finish() {
+    // (The run's values, over the run before's: begin().)
+    if (r_->completed)
+      r_->outcome.keep(observed_);
+    else
+      r_->outcome.clear();
     if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
-    if (!r_->completed) r_->outcome.clear();
     r_->fingerprint = mm_->fingerprint();
   }
 
@@ -2016,7 +2020,7 @@ class Run final : public Door, public HostApi {
     r_->completed = r_->abandoned = r_->bad = r_->cut = false;
     cut_ = false;
     performed_ = 0;
-    r_->outcome.clear();
+    observed_ = 0;  // (observed over the run before's values: observe(), finish())
     r_->trace.clear();
     r_->fingerprint = 0;
     r_->scheduling_decisions = 0;
@@ -2165,6 +2169,7 @@ class Run final : public Door, public HostApi {
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
+  std::size_t observed_ = 0;     // the run's values so far: r_->outcome's first (observe())
   bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
   std::vector<GridShape> grid_shapes_;  // kept from run to run (grid_shape())
   // Kept from run to run (op_name()); a deque, where a thread's name stays
