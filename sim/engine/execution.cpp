@@ -754,7 +754,8 @@ class Run final : public Door, public HostApi {
   // than the one before it in r_, that run's step in its place (its vectors
   // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
-    if (steps_ == r_->steps.size()) r_->steps.emplace_back();
+    // (Compared by address: a size is a division by a record's.)
+    if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
     return r_->steps[steps_++];
   }
 
@@ -768,7 +769,7 @@ class Run final : public Door, public HostApi {
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (decisions_ == r_->log.size()) r_->log.emplace_back();
+    if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
     Decision& d = r_->log[decisions_++];
     d.kind = p.kind;
     d.index = i;
