@@ -12,8 +12,9 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 // engine's: the callee-saved registers still hold the caller's values when the
 // first statement reads them (the compiler saves them before it uses any).
 [[gnu::noinline]] std::uint64_t perform_lowered(const Event& ev, Lowering lowering) {
-  std::uint64_t regs[LocalState::saved_registers] = {};
+  std::uint64_t regs[LocalState::saved_registers];
 #if defined(__x86_64__)
+  regs[6] = 0;  // (x86-64 has six)
   asm volatile(
       "mov %%rbx, 0(%0)\n\tmov %%rbp, 8(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
       "mov %%r14, 32(%0)\n\tmov %%r15, 40(%0)"
@@ -26,6 +27,8 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
       :
       : "r"(regs)
       : "memory");
+#else
+  for (std::uint64_t& r : regs) r = 0;
 #endif
   const void* caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
   return door().perform(ev, lowering, {caller_frame, regs});
