@@ -765,7 +765,7 @@ class Run final : public Door, public HostApi {
   [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
-      i = prefixed_ < ch_->prefix().size() ? ch_->prefix()[prefixed_++] : ch_->choose(p);
+      i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
@@ -2059,7 +2059,8 @@ class Run final : public Door, public HostApi {
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
-    prefixed_ = 0;
+    prefix_at_ = ch.prefix().data();
+    prefix_end_ = prefix_at_ + ch.prefix().size();
     streams_.clear();
     enqueuing_.reset();
     kernels_ = 0;
@@ -2146,7 +2147,10 @@ class Run final : public Door, public HostApi {
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
-  std::size_t prefixed_ = 0;   // of the strategy's prefix (Chooser::prefix()), the choices taken
+  // Of the strategy's prefix (Chooser::prefix(), fixed before the run
+  // starts), the choices not taken yet.
+  const unsigned* prefix_at_ = nullptr;
+  const unsigned* prefix_end_ = nullptr;
   Streams streams_;
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it
