@@ -385,7 +385,7 @@ class Run final : public Door, public HostApi {
               Where where) override {
     check_launch(kernel, grid, block, where);
     OpData& d = next_op(OpKind::kernel, stream, where);
-    d.kernel = kernel;
+    if (d.kernel != kernel) d.kernel = kernel;
     d.grid = grid;
     d.block = block;
     d.body = std::move(body);
@@ -472,6 +472,22 @@ class Run final : public Door, public HostApi {
     std::size_t count = 0;
     ValueType type = ValueType::u32;
     std::uint32_t size = 4;
+    // Back to a new operation but for the kernel's name and body, which only
+    // a kernel's launch() sets (its name only where it differs, as from run
+    // to run it seldom does) and only a kernel's reads: every other field.
+    void clear() {
+      kind = OpKind::kernel;
+      stream = event = 0;
+      where = Where{};
+      thread = 0;
+      grid = block = Dim3{};
+      first_thread = 0;
+      threads = unfinished = 0;
+      dst = src = 0;
+      count = 0;
+      type = ValueType::u32;
+      size = 4;
+    }
   };
 
   // One memory model per OS thread and name, reset for each run (it keeps its buffers).
@@ -1439,19 +1455,20 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // The operation the host is about to enqueue (enqueuing_), new, for the
-  // caller to fill in before enqueue().
+  // The operation the host is about to enqueue, whose id is the next one
+  // (streams_ numbers operations in the order enqueued): its record made
+  // anew in place, for the caller to fill in before enqueue().
   OpData& next_op(OpKind kind, std::uint32_t stream, Where where) {
-    OpData& d = enqueuing_.emplace();
+    OpData& d = ops_.renew(static_cast<OpId>(streams_.size()));
     d.kind = kind;
     d.stream = stream;
     d.where = where;
     return d;
   }
 
-  // The host enqueues device work (enqueuing_): a host step, dependent with everything.
+  // The host enqueues device work (next_op()'s): a host step, dependent with everything.
   void enqueue() {
-    const OpData& d = *enqueuing_;
+    const OpData& d = ops_[static_cast<OpId>(streams_.size())];
     check_stream(d.stream);
     if (d.kind == OpKind::record || d.kind == OpKind::wait) check_event(d.event);
     Event e;
@@ -1489,9 +1506,9 @@ class Run final : public Door, public HostApi {
     }
     // (In place, in ops_ and threads_: neither the operation nor its thread
     // is built on the host's stack.)
-    const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
-    OpData& d = ops_.set(op, std::move(*enqueuing_));
-    enqueuing_.reset();
+    const OpId op = static_cast<OpId>(streams_.size());  // (next_op()'s)
+    OpData& d = ops_[op];
+    streams_.enqueue(d.stream, d.kind, d.event);
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
     a.name_ = &op_name(op, d.kind);
@@ -2062,7 +2079,6 @@ class Run final : public Door, public HostApi {
     prefix_at_ = ch.prefix().data();
     prefix_end_ = prefix_at_ + ch.prefix().size();
     streams_.clear();
-    enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
     stopped_ = false;
@@ -2155,22 +2171,23 @@ class Run final : public Door, public HostApi {
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it
   // while the host enqueues more): a record of its own. The records are kept
-  // from run to run; an operation's is overwritten when it is enqueued, and
-  // only operations the run enqueued are looked up.
+  // from run to run; an operation's is made anew when the host is about to
+  // enqueue it (next_op()), and only operations the run enqueued are looked up.
   class Ops {
    public:
     OpData& operator[](OpId op) { return *records_[op]; }
     const OpData& operator[](OpId op) const { return *records_[op]; }
-    // Operation `op` becomes `d`.
-    OpData& set(OpId op, OpData&& d) {
+    // Operation `op`'s record, new (OpData::clear()).
+    OpData& renew(OpId op) {
       while (records_.size() <= op) records_.push_back(std::make_unique<OpData>());
-      return *records_[op] = std::move(d);
+      OpData& d = *records_[op];
+      d.clear();
+      return d;
     }
 
    private:
     std::vector<std::unique_ptr<OpData>> records_;
   } ops_;
-  std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
