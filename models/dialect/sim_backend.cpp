@@ -12,8 +12,9 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 // engine's: the callee-saved registers still hold the caller's values when the
 // first statement reads them (the compiler saves them before it uses any).
 [[gnu::noinline]] std::uint64_t perform_lowered(const Event& ev, Lowering lowering) {
-  std::uint64_t regs[LocalState::saved_registers] = {};
+  std::uint64_t regs[LocalState::saved_registers];
 #if defined(__x86_64__)
+  regs[6] = 0;  // (x86-64 has six)
   asm volatile(
       "mov %%rbx, 0(%0)\n\tmov %%rbp, 8(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
       "mov %%r14, 32(%0)\n\tmov %%r15, 40(%0)"
@@ -26,28 +27,16 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
       :
       : "r"(regs)
       : "memory");
+#else
+  for (std::uint64_t& r : regs) r = 0;
 #endif
   const void* caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
   return door().perform(ev, lowering, {caller_frame, regs});
 }
 
-Scope scope_of(thread_scope s) {
-  switch (s) {
-    case cuda::thread_scope_system: return Scope::sys;
-    case cuda::thread_scope_device: return Scope::gpu;
-    default: return Scope::cta;  // block, and thread (lowered as cta by libcu++)
-  }
-}
-
-Order order_of(memory_order o) {
-  switch (o) {
-    case cuda::std::memory_order_relaxed: return Order::relaxed;
-    case cuda::std::memory_order_consume: return Order::consume;
-    case cuda::std::memory_order_acquire: return Order::acquire;
-    case cuda::std::memory_order_release: return Order::release;
-    case cuda::std::memory_order_acq_rel: return Order::acq_rel;
-    default: return Order::seq_cst;
-  }
+void too_many_bytes(const char* name, std::size_t count, std::size_t size) {
+  throw std::length_error(std::string("allocation of ") + std::to_string(count) + " elements of " +
+                          std::to_string(size) + " bytes for " + name + ": more bytes than memory has");
 }
 
 namespace {

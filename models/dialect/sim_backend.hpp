@@ -117,8 +117,25 @@ Event access(EventKind k, Access a, const volatile void* addr, Where w) {
   return e;
 }
 
-Scope scope_of(thread_scope s);
-Order order_of(memory_order o);
+// libcu++'s scope and order as the engine's (inline: an operation's scope is
+// a constant of its type, and its order mostly one of its caller).
+[[gnu::always_inline]] constexpr Scope scope_of(thread_scope s) {
+  switch (s) {
+    case cuda::thread_scope_system: return Scope::sys;
+    case cuda::thread_scope_device: return Scope::gpu;
+    default: return Scope::cta;  // block, and thread (lowered as cta by libcu++)
+  }
+}
+[[gnu::always_inline]] constexpr Order order_of(memory_order o) {
+  switch (o) {
+    case cuda::std::memory_order_relaxed: return Order::relaxed;
+    case cuda::std::memory_order_consume: return Order::consume;
+    case cuda::std::memory_order_acquire: return Order::acquire;
+    case cuda::std::memory_order_release: return Order::release;
+    case cuda::std::memory_order_acq_rel: return Order::acq_rel;
+    default: return Order::seq_cst;
+  }
+}
 
 }  // namespace detail
 
@@ -381,12 +398,12 @@ struct copy_unit<plain<T>> {
   static constexpr std::uint32_t size = sizeof(T);
 };
 // The bytes of `count` T, refused when they do not fit a size_t (a fault of
-// the host program, as cudaMalloc of that size fails).
+// the host program, as cudaMalloc of that size fails: too_many_bytes(), out
+// of line, so that the check is inline where a model allocates).
+[[noreturn]] void too_many_bytes(const char* name, std::size_t count, std::size_t size);
 template <class T>
-std::size_t bytes_of(const char* name, std::size_t count) {
-  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
-    throw std::length_error(std::string("allocation of ") + std::to_string(count) + " elements of " +
-                            std::to_string(sizeof(T)) + " bytes for " + name + ": more bytes than memory has");
+[[gnu::always_inline]] inline std::size_t bytes_of(const char* name, std::size_t count) {
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) too_many_bytes(name, count, sizeof(T));
   return sizeof(T) * count;
 }
 }  // namespace detail

@@ -2,6 +2,7 @@
 // final state). Values are raw bits with their type, compared exactly (floats
 // included), kept in observation order. Header-only: the GPU harness uses it too.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -30,6 +31,18 @@ class Outcome {
     v.bits = bits;
   }
   void clear() { values_.clear(); }
+  // Value `k` of an outcome made again over an earlier one, whose values past
+  // the new one's keep() then drops: runs of one model observe alike, so a
+  // name is copied only where it differs.
+  void set(std::size_t k, std::string_view name, ValueType t, std::uint64_t bits) {
+    if (k == values_.size()) values_.emplace_back();
+    Observed& v = values_[k];
+    if (v.name != name) v.name = name;
+    v.type = t;
+    v.bits = bits;
+  }
+  // The first `n` values.
+  void keep(std::size_t n) { values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(n), values_.end()); }
   const std::vector<Observed>& values() const { return values_; }
   bool has(const std::string& n) const {
     for (auto& v : values_) if (v.name == n) return true;

@@ -20,10 +20,11 @@ class Reused {
   const T* begin() const { return items_.data(); }
   const T* end() const { return items_.data() + n_; }
   // A new last element, cleared; one never used before is made of `args`.
-  // (It may move the others, like push_back.)
+  // (It may move the others, like push_back. Whether one is left to reuse is
+  // asked by address: a size is a division by an element's.)
   template <class... Args>
   T& add(Args&&... args) {
-    if (n_ == items_.size()) grow(std::forward<Args>(args)...);
+    if (items_.begin() + static_cast<std::ptrdiff_t>(n_) == items_.end()) grow(std::forward<Args>(args)...);
     T& t = items_[n_++];
     t.clear();
     return t;

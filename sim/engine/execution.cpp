@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <bit>
+#include <deque>
 #include <map>
 #include <memory_resource>
 #include <new>
@@ -105,6 +106,9 @@ struct Fault {
   std::string message;
 };
 
+// The host's thread's name (SimThread::name_).
+const std::string host_name = "host";
+
 // The block of no block: stream-operation threads.
 inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 
@@ -153,13 +157,15 @@ struct ScratchAllocator {
 };
 
 // A thread of the run. (The run's threads take the records of those of the
-// run before it, Reused: clear() keeps the name, for the run to replace only
-// where it differs, as it seldom does from run to run, and the containers'
-// capacity; `visits`, in the run's scratch memory, is emptied before that
-// starts over.)
+// run before it, Reused: clear() keeps the containers' capacity; `visits`,
+// in the run's scratch memory, is emptied before that starts over.)
 struct SimThread {
   explicit SimThread(Scratch* scratch) : visits(ScratchAllocator<std::pair<const SpinKey, Visit>>(scratch)) {}
-  std::string name;  // "b0.t32", "host", or a stream operation ("copy2")
+  // "b0.t32", "host", or a stream operation's ("copy2"): where the run keeps
+  // it (Run::grid_shape(), Run::op_name(), host_name), set by the thread's
+  // maker.
+  const std::string* name_ = nullptr;
+  const std::string& name() const { return *name_; }
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
   // Waiting (State::sync): the stream operations (host) or the grid (a
@@ -175,8 +181,10 @@ struct SimThread {
   fiber::FiberPool::Id fiber = 0;
   // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
-  KernelBody body;  // the host's program, a stream operation's work
-  const KernelBody* kernel = nullptr;  // a kernel's thread: its launch's body (one for the grid)
+  // A kernel's thread: its launch's body (one for the grid). (The host runs
+  // the model's program, a stream operation's thread its operation:
+  // run_current().)
+  const KernelBody* kernel = nullptr;
   // Its event (not local) last performed or waiting to be: in the frame of
   // its perform(), read only while it is suspended there (or runs it). Its
   // position is kept apart (last_where), for after perform() returned.
@@ -266,9 +274,11 @@ struct SimThread {
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
-  Where barrier_where;
   bool reported_spin = false;
-  // Back to a new SimThread but for its name: every other field above.
+  // Back to a new SimThread but for its name: every other field above, but
+  // `visits`, which Run::begin() empties (see above), and `pending_shape`,
+  // which each event writes (Run::note_shape()) before a thread decision
+  // may read it.
   void clear() {
     host = false;
     op = no_op;
@@ -279,22 +289,18 @@ struct SimThread {
     state = State::unborn;
     fiber = 0;
     body_frame = nullptr;
-    body = nullptr;
     kernel = nullptr;
     pending = nullptr;
-    pending_shape = StepShape{};
     last_where = Where{};
     steps = 0;
     mods = 0;
     settled_reads = 0;
-    visits.clear();
     spots.clear();
     reads.clear();
     read_steps.clear();
     waiting_for.clear();
     barriers_passed = 0;
     lane_value = 0;
-    barrier_where = Where{};
     reported_spin = false;
   }
 };
@@ -338,11 +344,10 @@ class Run final : public Door, public HostApi {
     set_current_door(this);
     // The host program is thread 0.
     SimThread& h = new_thread();
-    if (h.name != "host") h.name = "host";
+    h.name_ = &host_name;
     h.host = true;
     h.place.host = true;
     mm_->spawn(h.place, -1);
-    h.body = [this] { m_->program(*this, *c_); };
     start_fiber(0);
     if (!stopped_) loop();
     if (!limit_.empty()) {
@@ -380,13 +385,15 @@ class Run final : public Door, public HostApi {
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
     if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
+      if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
       pending(cur_, true);
     }
-    if (in_step_ && lowest_ready_ >= threads_.size()) {
-      // The step is over and no thread has local code to run: the thread
+    if (ready_count_ == 0) {
+      // No thread has local code to run (the step is over, or this thread
+      // was the last that loop() ran to its first event): the thread
       // decision loop() would make next is made here, on this fiber. When
-      // it picks this thread again, its event runs with no switch at all.
+      // it picks this thread, its event runs with no switch at all.
       in_step_ = false;
       ThreadId id = 0;
       const Next n = next_thread(id);
@@ -406,9 +413,9 @@ class Run final : public Door, public HostApi {
   // line, as the other cold paths of a step: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void past_step_bound(const SimThread& t, const Event& e) {
     add_finding(FindingKind::non_termination,
-                t.name + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
+                t.name() + " ran past the step bound of " + std::to_string(o_->max_steps) + " events at " +
                     describe(e.where),
-                {t.name}, {describe(e.where)});
+                {t.name()}, {describe(e.where)});
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
@@ -434,7 +441,7 @@ class Run final : public Door, public HostApi {
               Where where) override {
     check_launch(kernel, grid, block, where);
     OpData& d = next_op(OpKind::kernel, stream, where);
-    d.kernel = kernel;
+    if (d.kernel != kernel) d.kernel = kernel;
     d.grid = grid;
     d.block = block;
     d.body = std::move(body);
@@ -499,7 +506,7 @@ class Run final : public Door, public HostApi {
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
-    r_->outcome.add(name, t, bits);
+    r_->outcome.set(observed_++, name, t, bits);
   }
 
  private:
@@ -521,6 +528,22 @@ class Run final : public Door, public HostApi {
     std::size_t count = 0;
     ValueType type = ValueType::u32;
     std::uint32_t size = 4;
+    // Back to a new operation but for the kernel's name and body, which only
+    // a kernel's launch() sets (its name only where it differs, as from run
+    // to run it seldom does) and only a kernel's reads: every other field.
+    void clear() {
+      kind = OpKind::kernel;
+      stream = event = 0;
+      where = Where{};
+      thread = 0;
+      grid = block = Dim3{};
+      first_thread = 0;
+      threads = unfinished = 0;
+      dst = src = 0;
+      count = 0;
+      type = ValueType::u32;
+      size = 4;
+    }
   };
 
   // One memory model per OS thread and name, reset for each run (it keeps its buffers).
@@ -602,8 +625,10 @@ class Run final : public Door, public HostApi {
     try {
       if (t.kernel != nullptr)
         (*t.kernel)();
+      else if (t.op != no_op)
+        r.perform_op(t.op);
       else
-        t.body();
+        r.m_->program(r, *r.c_);
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
@@ -640,6 +665,7 @@ class Run final : public Door, public HostApi {
   // `id` has local code to run (State::fresh or State::wake).
   void ready(ThreadId id, State s) {
     threads_[id].state = s;
+    ++ready_count_;
     lowest_ready_ = std::min(lowest_ready_, id);
   }
 
@@ -664,14 +690,14 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[id];
     const std::string why = pool_.fault(t.fiber);
     if (fault_.kind != FindingKind::kernel_fault || !fault_.message.empty()) {
-      add_finding(fault_.kind, fault_.message, {t.name}, {fault_where_});
+      add_finding(fault_.kind, fault_.message, {t.name()}, {fault_where_});
       fault_ = {FindingKind::kernel_fault, ""};
     } else {
       // Where it was: after its last event; a thread that faulted before
       // any has no position but the fault's own.
       const bool placed = has_event(t);
       const std::string after = placed ? " after " + describe(t.last_where) : "";
-      add_finding(FindingKind::kernel_fault, t.name + " faulted: " + why + after, {t.name},
+      add_finding(FindingKind::kernel_fault, t.name() + " faulted: " + why + after, {t.name()},
                   placed ? std::vector<std::string>{describe(t.last_where)} : std::vector<std::string>{});
     }
     exit_thread(id);
@@ -681,7 +707,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::cold]] void overran(const SimThread& t) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", o_->local_time_limit);
-    reach_limit(t.name + " ran " + seconds + " s of CPU time " +
+    reach_limit(t.name() + " ran " + seconds + " s of CPU time " +
                 (has_event(t) ? "after " + describe(t.last_where) : std::string("from its start")) +
                 " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
                 "locals alone never ends (if it is only slow, raise --local-time-limit)");
@@ -699,6 +725,13 @@ class Run final : public Door, public HostApi {
           if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
           advance(id);
           if (stopped_) return;
+          // The last of them made the thread decision (perform()), and took
+          // the step there if it picked itself: what that step made ready
+          // runs next, from the lowest, as after a step below.
+          if (in_step_ || decided_) {
+            in_step_ = false;
+            break;
+          }
         }
       }
       // A decision perform() made is the one this pass would make: it made it
@@ -733,74 +766,82 @@ class Run final : public Door, public HostApi {
   // or none is runnable, or the strategy abandoned the run. Made by loop(),
   // or by perform() at the end of a step (Run::decided_).
   enum class Next : std::uint8_t { step, none, abandoned };
-  Next next_thread(ThreadId& chosen) {
-    // Waiters whose work finished (looked at only once some work ended:
-    // work_ended_) and spinners whose location got a new write may run
-    // again (neither depends on the other); while no work ended and no
-    // thread spins (spinning_), none is looked at. The runnable threads are
-    // the choice point's keys, listed again only where they changed since
-    // the decision before (keys_stale_).
+  // (Inline, in loop() and perform(): the waiting threads and the keys are
+  // looked at out of line, only where they may have changed.)
+  [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
+    if (work_ended_ || spinning_ != 0) wake_waiters();
+    if (keys_stale_) list_keys();
     ChoicePoint& p = next_thread_;
-    const bool work_ended = work_ended_;
-    work_ended_ = false;
-    if (work_ended || spinning_ != 0)
-      for (std::size_t w = 0; w < waiting_.size(); ++w)
-        for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
-          const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-          SimThread& t = threads_[id];
-          if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
-          if (t.state == State::spin)
-            for (auto [addr, n] : t.waiting_for)
-              if (mm_->writes_to(addr) > n) {
-                t.state = State::runnable;
-                --spinning_;
-                break;
-              }
-          if (t.state == State::runnable) pending(id, true);
-        }
-    if (keys_stale_) {
-      p.keys.clear();
-      for (std::size_t w = 0; w < runnable_.size(); ++w)
-        for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
-          p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-      keys_stale_ = false;
-    }
     if (p.keys.empty()) return Next::none;
-    p.actor = last_;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
-    p.previous = steps_ == 0 ? nullptr : &r_->steps[steps_ - 1].shape;
     const unsigned i = decide(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
-      return "run " + t.name + ": " + text(*t.pending);
+      return "run " + t.name() + ": " + text(*t.pending);
     });
     if (ch_->abandon()) return Next::abandoned;
     const ThreadId id = static_cast<ThreadId>(p.keys[i]);
-    next_step().start(id, p.shape(i), decisions_ - 1);
+    Step& s = next_step();
+    s.start(id, p.shape(i), decisions_ - 1);
     step_ = steps_ - 1;
-    last_ = id;
+    // For the next thread decision: the thread that ran last, and its step.
+    p.actor = id;
+    p.previous = &s.shape;
     chosen = id;
     return Next::step;
+  }
+  // The runnable threads, as the thread decision's keys (listed again only
+  // where they changed since the decision before: keys_stale_).
+  [[gnu::noinline]] void list_keys() {
+    ChoicePoint& p = next_thread_;
+    p.keys.clear();
+    for (std::size_t w = 0; w < runnable_.size(); ++w)
+      for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
+        p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+    keys_stale_ = false;
+  }
+  // Waiters whose work finished (looked at only once some work ended:
+  // work_ended_) and spinners whose location got a new write may run again
+  // (neither depends on the other); while no work ended and no thread spins
+  // (spinning_), next_thread() looks at none.
+  [[gnu::noinline]] void wake_waiters() {
+    const bool work_ended = work_ended_;
+    work_ended_ = false;
+    for (std::size_t w = 0; w < waiting_.size(); ++w)
+      for (std::uint64_t m = waiting_[w]; m != 0; m &= m - 1) {
+        const ThreadId id = static_cast<ThreadId>(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
+        SimThread& t = threads_[id];
+        if (work_ended && t.state == State::sync && wait_over(t)) t.state = State::runnable;
+        if (t.state == State::spin)
+          for (auto [addr, n] : t.waiting_for)
+            if (mm_->writes_to(addr) > n) {
+              t.state = State::runnable;
+              --spinning_;
+              break;
+            }
+        if (t.state == State::runnable) pending(id, true);
+      }
   }
 
   // The run's next step, to start (Step::start()): while the run is shorter
   // than the one before it in r_, that run's step in its place (its vectors
   // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
-    if (steps_ == r_->steps.size()) r_->steps.emplace_back();
+    // (Compared by address: a size is a division by a record's.)
+    if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
     return r_->steps[steps_++];
   }
 
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace): an exploration logs decisions by key.
   template <class Describe>
-  unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
+  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
     if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
-      i = prefixed_ < ch_->prefix().size() ? ch_->prefix()[prefixed_++] : ch_->choose(p);
+      i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (decisions_ == r_->log.size()) r_->log.emplace_back();
+    if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
     Decision& d = r_->log[decisions_++];
     d.kind = p.kind;
     d.index = i;
@@ -912,7 +953,7 @@ class Run final : public Door, public HostApi {
                               : std::to_string(d) + " bytes past the end of " + r.name;
     }
     fault_ = {FindingKind::out_of_bounds,
-              t.name + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
+              t.name() + " " + std::string(name(e.kind)) + " " + near + " at " + describe(e.where)};
     fault_where_ = describe(e.where);
     throw std::runtime_error("out of bounds");
   }
@@ -981,7 +1022,7 @@ class Run final : public Door, public HostApi {
     const WriteInfo& i = mm_->info(w);
     if (i.uninitialised) return " (uninitialised)";
     if (i.initial) return " (initial)";
-    return " (from " + threads_[i.thread].name + " at " + describe(events_[i.event].where) + ")";
+    return " (from " + threads_[i.thread].name() + " at " + describe(events_[i.event].where) + ")";
   }
 
   // For the explorer: 1 + the step whose write `w` is, 0 for an initial write.
@@ -1003,7 +1044,7 @@ class Run final : public Door, public HostApi {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
       k = decide(p, [&](unsigned j) {
-        return threads_[cur_].name + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+        return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
     }
@@ -1252,7 +1293,7 @@ class Run final : public Door, public HostApi {
       for (WriteId w : cand) p.keys.push_back(w);
       for (WriteId w : cand) p.made.push_back(made_by(w));
       const unsigned i = decide(p, [&](unsigned k) {
-        return t.name + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+        return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
@@ -1279,9 +1320,9 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::cold]] void unpromised_spin(SimThread& t, const Event& e) {
     t.reported_spin = true;
     add_finding(FindingKind::possible_non_termination,
-                t.name + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                t.name() + " spins on " + location(e.addr) + " at " + describe(e.where) +
                     ": no newer write is morally strong with its read, so nothing promises it ever sees one",
-                {t.name}, {describe(e.where)});
+                {t.name()}, {describe(e.where)});
   }
 
   [[gnu::noinline]] void barrier(const Event& e) {
@@ -1291,14 +1332,14 @@ class Run final : public Door, public HostApi {
     // sequence of barriers; one that exited before this one never will.
     if (b.exited_early && b.first_exit_barriers <= t.barriers_passed) out_of_line([&] {
       const SimThread& gone = threads_[b.first_exit];
-      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " that " + gone.name +
+      divergence(t.name() + " arrives at the barrier at " + describe(e.where) + " that " + gone.name() +
                      " never reaches: it exited after " + std::to_string(gone.barriers_passed) + (gone.barriers_passed == 1 ? " barrier" : " barriers"),
-                 {t.name, gone.name}, {describe(e.where)});
+                 {t.name(), gone.name()}, {describe(e.where)});
     });
     if (!b.arrived.empty() && where_key(b.barrier_where) != where_key(e.where)) out_of_line([&] {
-      divergence(t.name + " arrives at the barrier at " + describe(e.where) + " while " +
-                     threads_[b.arrived.front()].name + " waits at " + describe(b.barrier_where),
-                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where), describe(e.where)});
+      divergence(t.name() + " arrives at the barrier at " + describe(e.where) + " while " +
+                     threads_[b.arrived.front()].name() + " waits at " + describe(b.barrier_where),
+                 {threads_[b.arrived.front()].name(), t.name()}, {describe(b.barrier_where), describe(e.where)});
     });
     if (b.arrived.empty()) b.barrier_where = e.where;
     b.arrived.push_back(cur_);
@@ -1338,18 +1379,18 @@ class Run final : public Door, public HostApi {
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
     if (!(mask >> t.place.lane & 1u)) out_of_line([&] {
-      divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
+      divergence(t.name() + " executes " + collective_name(e) + " with mask 0x" + hex(mask) +
                      " that excludes its own lane " + std::to_string(t.place.lane) + " at " + describe(e.where),
-                 {t.name}, {describe(e.where)});
+                 {t.name()}, {describe(e.where)});
     });
     Warp& w = warps_[{t.block, t.place.warp}];
     if (!w.arrived.empty() && (w.kind != e.kind || w.mask != mask || where_key(w.where) != where_key(e.where)))
       out_of_line([&] {
         const SimThread& first = threads_[w.arrived.front()];
-        divergence(t.name + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
-                       describe(e.where) + " while " + first.name + " waits in " + collective_name(*first.pending) +
+        divergence(t.name() + " executes " + collective_name(e) + " with mask 0x" + hex(mask) + " at " +
+                       describe(e.where) + " while " + first.name() + " waits in " + collective_name(*first.pending) +
                        " with mask 0x" + hex(w.mask) + " at " + describe(w.where),
-                   {first.name, t.name}, {describe(w.where), describe(e.where)});
+                   {first.name(), t.name()}, {describe(w.where), describe(e.where)});
       });
     if (w.arrived.empty()) {
       w.kind = e.kind;
@@ -1426,9 +1467,9 @@ class Run final : public Door, public HostApi {
         const SimThread* s = lane_thread(src);
         if (s == nullptr) {
           out_of_line([&] {
-            divergence(t.name + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+            divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
                            describe(t.pending->where),
-                       {t.name}, {describe(t.pending->where)});
+                       {t.name()}, {describe(t.pending->where)});
           });
           result[i] = t.lane_value;
         } else {
@@ -1480,19 +1521,20 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // The operation the host is about to enqueue (enqueuing_), new, for the
-  // caller to fill in before enqueue().
+  // The operation the host is about to enqueue, whose id is the next one
+  // (streams_ numbers operations in the order enqueued): its record made
+  // anew in place, for the caller to fill in before enqueue().
   OpData& next_op(OpKind kind, std::uint32_t stream, Where where) {
-    OpData& d = enqueuing_.emplace();
+    OpData& d = ops_.renew(static_cast<OpId>(streams_.size()));
     d.kind = kind;
     d.stream = stream;
     d.where = where;
     return d;
   }
 
-  // The host enqueues device work (enqueuing_): a host step, dependent with everything.
+  // The host enqueues device work (next_op()'s): a host step, dependent with everything.
   void enqueue() {
-    const OpData& d = *enqueuing_;
+    const OpData& d = ops_[static_cast<OpId>(streams_.size())];
     check_stream(d.stream);
     if (d.kind == OpKind::record || d.kind == OpKind::wait) check_event(d.event);
     Event e;
@@ -1530,19 +1572,19 @@ class Run final : public Door, public HostApi {
     }
     // (In place, in ops_ and threads_: neither the operation nor its thread
     // is built on the host's stack.)
-    const OpId op = streams_.enqueue(enqueuing_->stream, enqueuing_->kind, enqueuing_->event);
-    OpData& d = ops_.set(op, std::move(*enqueuing_));
-    enqueuing_.reset();
+    const OpId op = static_cast<OpId>(streams_.size());  // (next_op()'s)
+    OpData& d = ops_[op];
+    streams_.enqueue(d.stream, d.kind, d.event);
     d.thread = static_cast<ThreadId>(threads_.size());
     SimThread& a = new_thread();
-    if (const std::string& name = op_name(op, d.kind); a.name != name) a.name = name;
+    a.name_ = &op_name(op, d.kind);
     a.op = op;
     a.block = no_block;
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name + ")"; });
+    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
@@ -1556,7 +1598,6 @@ class Run final : public Door, public HostApi {
       streams_.start(op);
       const ThreadId a = ops_[op].thread;
       for (OpId p : streams_.predecessors(op)) mm_->join(a, ops_[p].thread);
-      threads_[a].body = [this, op] { perform_op(op); };
       start_fiber(a);
     }
   }
@@ -1661,7 +1702,7 @@ class Run final : public Door, public HostApi {
       blk.live = nt;
       for (std::uint32_t i = 0; i < nt; ++i) {
         SimThread& t = new_thread();
-        if (t.name != shape.names[b * nt + i]) t.name = shape.names[b * nt + i];
+        t.name_ = &shape.names[b * nt + i];
         t.block = first_block + b;
         t.coords = &shape.coords[b * nt + i];
         t.place.block = first_block + b;
@@ -1687,9 +1728,9 @@ class Run final : public Door, public HostApi {
   // The names and coordinates of the threads of the `k`th kernel (from 0)
   // enqueued in a run, of `grid` blocks of `block` threads, in their order.
   // Runs of one model launch alike: they are kept from run to run. (A
-  // kernel's threads point to their coordinates, SimThread::coords: those of
-  // the `k`th kernel are made again only by the `k`th kernel of a later run,
-  // and keep their place when grid_shapes_ grows.)
+  // kernel's threads point to their names and coordinates, SimThread::name_
+  // and coords: those of the `k`th kernel are made again only by the `k`th
+  // kernel of a later run, and keep their place when grid_shapes_ grows.)
   struct GridShape {
     Dim3 grid, block;
     std::vector<std::string> names;  // "b0.t5", of later kernels "k2.b0.t5"
@@ -1810,6 +1851,7 @@ class Run final : public Door, public HostApi {
 
   void exit_thread(ThreadId id) {
     SimThread& t = threads_[id];
+    if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ended before any event)
     t.state = State::done;
     --live_;
     settle_reads(t);  // it waits for nothing more
@@ -1838,18 +1880,18 @@ class Run final : public Door, public HostApi {
   // out_of_line().)
   [[gnu::noinline, gnu::cold]] void exit_diverges(const SimThread& t, Block& b) {
     if (!b.arrived.empty()) {
-      divergence(t.name + " exits while " + threads_[b.arrived.front()].name + " waits at the barrier at " +
+      divergence(t.name() + " exits while " + threads_[b.arrived.front()].name() + " waits at the barrier at " +
                      describe(b.barrier_where),
-                 {threads_[b.arrived.front()].name, t.name}, {describe(b.barrier_where)});
+                 {threads_[b.arrived.front()].name(), t.name()}, {describe(b.barrier_where)});
       if (b.arrived.size() >= b.live) complete_barrier(t.block);
       return;
     }
     for (std::uint32_t k = 0; k < b.count; ++k) {
       const SimThread& o = threads_[b.first + k];
       if (o.barriers_passed > t.barriers_passed) {
-        divergence(t.name + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name +
+        divergence(t.name() + " exits after " + std::to_string(t.barriers_passed) + " barriers while " + o.name() +
                        " passed " + std::to_string(o.barriers_passed),
-                   {o.name, t.name}, {describe(b.barrier_where)});
+                   {o.name(), t.name()}, {describe(b.barrier_where)});
         break;
       }
     }
@@ -1861,15 +1903,15 @@ class Run final : public Door, public HostApi {
     int shown = 0;
     for (const SimThread& t : threads_) {
       std::string what;
-      if (t.state == State::spin) what = t.name + " spins on " + location(t.pending->addr) + " at " + describe(t.pending->where) + " waiting for a write that never comes";
+      if (t.state == State::spin) what = t.name() + " spins on " + location(t.pending->addr) + " at " + describe(t.pending->where) + " waiting for a write that never comes";
       else if (t.state == State::barrier && t.pending->kind != EventKind::barrier)
-        what = t.name + " waits in " + collective_name(*t.pending) + " at " + describe(t.pending->where) +
+        what = t.name() + " waits in " + collective_name(*t.pending) + " at " + describe(t.pending->where) +
                " for lanes that never arrive";
       else if (t.state == State::barrier)
-        what = t.name + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
+        what = t.name() + " waits at the barrier at " + describe(blocks_[t.block].barrier_where);
       else continue;
       if (shown++ < 4) msg += " " + what + ";";
-      who.push_back(t.name);
+      who.push_back(t.name());
       where.push_back(describe(t.pending->where));
     }
     if (shown > 4) msg += " and " + std::to_string(shown - 4) + " more;";
@@ -1909,13 +1951,13 @@ class Run final : public Door, public HostApi {
   // out_of_line().)
   [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
     const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
-    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name +
+    std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name() +
                       " at " + wa;
-    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name + " at " + wb;
+    if (f.event_b != f.event_a) msg += " and " + threads_[f.thread_b].name() + " at " + wb;
     msg.append(" (").append(f.detail).append(")");
-    std::vector<std::string> who{threads_[f.thread_a].name}, where{wa};
+    std::vector<std::string> who{threads_[f.thread_a].name()}, where{wa};
     if (f.event_b != f.event_a) {
-      who.push_back(threads_[f.thread_b].name);
+      who.push_back(threads_[f.thread_b].name());
       where.push_back(wb);
     }
     Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
@@ -1923,7 +1965,7 @@ class Run final : public Door, public HostApi {
     if (formatted_.size() < max_formatted) {
       const bool two = f.event_b != f.event_a;
       formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
-                            threads_[f.thread_a].name, two ? threads_[f.thread_b].name : std::string(),
+                            threads_[f.thread_a].name(), two ? threads_[f.thread_b].name() : std::string(),
                             r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
     }
     add_finding(out, key);
@@ -1961,7 +2003,7 @@ class Run final : public Door, public HostApi {
     for (const FormattedFinding& k : formatted_)
       if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
           k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
-          k.thread_a == threads_[f.thread_a].name && (!two || k.thread_b == threads_[f.thread_b].name) &&
+          k.thread_a == threads_[f.thread_a].name() && (!two || k.thread_b == threads_[f.thread_b].name()) &&
           k.detail == f.detail)
         return &k;
     return nullptr;
@@ -2036,12 +2078,16 @@ class Run final : public Door, public HostApi {
   // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name + " " + line(); }));
+    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
   }
 
   void finish() {
+    // (The run's values, over the run before's: begin().)
+    if (r_->completed)
+      r_->outcome.keep(observed_);
+    else
+      r_->outcome.clear();
     if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
-    if (!r_->completed) r_->outcome.clear();
     r_->fingerprint = mm_->fingerprint();
   }
 
@@ -2058,7 +2104,7 @@ class Run final : public Door, public HostApi {
     r_->completed = r_->abandoned = r_->bad = r_->cut = false;
     cut_ = false;
     performed_ = 0;
-    r_->outcome.clear();
+    observed_ = 0;  // (observed over the run before's values: observe(), finish())
     r_->trace.clear();
     r_->fingerprint = 0;
     r_->scheduling_decisions = 0;
@@ -2069,7 +2115,9 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
-    for (std::size_t id = 0; id < threads_.size(); ++id) threads_[id].visits.clear();
+    // (Most threads visited no spot: their maps are empty already.)
+    for (std::size_t id = 0; id < threads_.size(); ++id)
+      if (!threads_[id].visits.empty()) threads_[id].visits.clear();
     threads_.clear();
     warps_.clear();
     shared_.clear();
@@ -2078,22 +2126,25 @@ class Run final : public Door, public HostApi {
     undispatched_ = 0;
     regions_.clear();
     events_.clear();
-    cur_ = last_ = 0;
+    cur_ = 0;
     lowest_ready_ = no_thread;
+    ready_count_ = 0;
     live_ = 0;
     decided_.reset();
     runnable_.clear();
     waiting_.clear();
     next_thread_.keys.clear();
+    next_thread_.actor = 0;
+    next_thread_.previous = nullptr;
     keys_stale_ = false;
     work_ended_ = false;
     spinning_ = 0;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
-    prefixed_ = 0;
+    prefix_at_ = ch.prefix().data();
+    prefix_end_ = prefix_at_ + ch.prefix().size();
     streams_.clear();
-    enqueuing_.reset();
     kernels_ = 0;
     launched_threads_ = 0;
     stopped_ = false;
@@ -2146,15 +2197,19 @@ class Run final : public Door, public HostApi {
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
   std::vector<EventRef> events_;
-  ThreadId cur_ = 0, last_ = 0;
+  ThreadId cur_ = 0;
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
+  // Invariant: the threads State::fresh or State::wake (ready(); they leave
+  // it at their first event, perform(), or their end, exit_thread()).
+  std::uint32_t ready_count_ = 0;
   // Invariant: the threads neither State::unborn nor State::done (started:
   // start_fiber(), not ended: exit_thread()).
   std::uint32_t live_ = 0;
-  // A thread decision perform() made at the end of a step, for loop() to
-  // carry out once the thread has switched back (next_thread()).
+  // A thread decision perform() made at the end of a step or of the
+  // priming, for loop() to carry out once the thread has switched back
+  // (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of runnable_ is set iff thread k is State::runnable, of
   // waiting_ iff it is State::sync or spin (pending()): the threads a thread
@@ -2174,33 +2229,40 @@ class Run final : public Door, public HostApi {
   std::size_t step_ = ~std::size_t{0};
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
-  std::size_t prefixed_ = 0;   // of the strategy's prefix (Chooser::prefix()), the choices taken
+  // Of the strategy's prefix (Chooser::prefix(), fixed before the run
+  // starts), the choices not taken yet.
+  const unsigned* prefix_at_ = nullptr;
+  const unsigned* prefix_end_ = nullptr;
   Streams streams_;
   // The run's stream operations, by OpId. Each keeps its place as more are
   // enqueued (a kernel's threads point to its body; perform_op() holds it
   // while the host enqueues more): a record of its own. The records are kept
-  // from run to run; an operation's is overwritten when it is enqueued, and
-  // only operations the run enqueued are looked up.
+  // from run to run; an operation's is made anew when the host is about to
+  // enqueue it (next_op()), and only operations the run enqueued are looked up.
   class Ops {
    public:
     OpData& operator[](OpId op) { return *records_[op]; }
     const OpData& operator[](OpId op) const { return *records_[op]; }
-    // Operation `op` becomes `d`.
-    OpData& set(OpId op, OpData&& d) {
+    // Operation `op`'s record, new (OpData::clear()).
+    OpData& renew(OpId op) {
       while (records_.size() <= op) records_.push_back(std::make_unique<OpData>());
-      return *records_[op] = std::move(d);
+      OpData& d = *records_[op];
+      d.clear();
+      return d;
     }
 
    private:
     std::vector<std::unique_ptr<OpData>> records_;
   } ops_;
-  std::optional<OpData> enqueuing_;  // from a host call that enqueues (next_op()) to its step
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
   std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
+  std::size_t observed_ = 0;     // the run's values so far: r_->outcome's first (observe())
   bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
   std::vector<GridShape> grid_shapes_;  // kept from run to run (grid_shape())
-  std::vector<std::pair<OpKind, std::string>> op_names_;  // kept from run to run (op_name())
+  // Kept from run to run (op_name()); a deque, where a thread's name stays
+  // as more are made.
+  std::deque<std::pair<OpKind, std::string>> op_names_;
   bool stopped_ = false;
   std::string limit_;  // the simulator's limit the run reached (reach_limit())
   bool in_step_ = false;  // running the chosen thread's step (not priming)
@@ -2222,7 +2284,8 @@ class Run final : public Door, public HostApi {
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s, outside a step
   std::vector<Placement> places_;          // reserve_grid()'s
-  // Its keys are kept from one thread decision to the next (keys_stale_).
+  // Kept from one thread decision to the next: its keys (keys_stale_), the
+  // thread that ran last and its step (next_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
