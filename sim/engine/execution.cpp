@@ -1227,7 +1227,10 @@ class Run final : public Door, public HostApi {
       SimThread& t = threads_[cur_];
       const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
       if (known && spot->mods == t.mods) {
-        if (!spot->repeated) t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        if (!spot->repeated) {
+          if (t.visits.empty()) visitors_.push_back(cur_);
+          t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        }
         spot->repeated = true;
         vkey.state = local_state(local, t.body_frame);
       } else {
@@ -2125,9 +2128,9 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
-    // (Most threads visited no spot: their maps are empty already.)
-    for (std::size_t id = 0; id < threads_.size(); ++id)
-      if (!threads_[id].visits.empty()) threads_[id].visits.clear();
+    // (Most threads keyed no visit: their maps are empty already.)
+    for (ThreadId id : visitors_) threads_[id].visits.clear();
+    visitors_.clear();
     threads_.clear();
     warps_.clear();
     shared_.clear();
@@ -2281,6 +2284,10 @@ class Run final : public Door, public HostApi {
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
+  // The run's threads that keyed a visit (SimThread::visits), once each or
+  // more: begin() empties their maps alone. (A thread's first keyed visit in
+  // a run is a spot's entry, in choose_read(), made when its map is empty.)
+  std::vector<ThreadId> visitors_;
   // Buffers kept from one decision to the next.
   // Finding::key() of each of r_->findings; [0, findings_) are the run's (keep_finding()).
   std::vector<std::string> finding_keys_;
