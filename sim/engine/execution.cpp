@@ -365,6 +365,7 @@ class Run final : public Door, public HostApi {
     }
     finish();
     r_->findings.resize(findings_);
+    finding_from_.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
   }
 
@@ -1226,7 +1227,10 @@ class Run final : public Door, public HostApi {
       SimThread& t = threads_[cur_];
       const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
       if (known && spot->mods == t.mods) {
-        if (!spot->repeated) t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        if (!spot->repeated) {
+          if (t.visits.empty()) visitors_.push_back(cur_);
+          t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
+        }
         spot->repeated = true;
         vkey.state = local_state(local, t.body_frame);
       } else {
@@ -1941,7 +1945,7 @@ class Run final : public Door, public HostApi {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
       if (const FormattedFinding* known = formatted(f, r))
-        add_finding(known->finding, known->key);
+        keep_finding(known->finding, known->key, static_cast<std::size_t>(known - formatted_.data()));
       else
         format_model_finding(f, r);
     }
@@ -1967,8 +1971,10 @@ class Run final : public Door, public HostApi {
       formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
                             threads_[f.thread_a].name(), two ? threads_[f.thread_b].name() : std::string(),
                             r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
+      keep_finding(out, key, formatted_.size() - 1);
+    } else {
+      keep_finding(std::move(out), std::move(key));
     }
-    add_finding(out, key);
   }
 
   // The allocation `a` lies in, if any (location() names it).
@@ -2029,21 +2035,26 @@ class Run final : public Door, public HostApi {
     std::string key = f.key();
     keep_finding(std::move(f), std::move(key));
   }
-  // The same for a finding whose key is known.
-  void add_finding(const Finding& f, const std::string& key) { keep_finding(f, key); }
-
   // Keeps `f`, of key `key`, unless the run has a finding of that key. The
   // run's findings and their keys take the places of those of the run before
   // (copied into them, their strings keep their capacity); go() drops the
-  // rest at the run's end.
+  // rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
+  // if they are one; where the run before kept the same entry in this place,
+  // it is there already, and not copied again.
   template <class F, class K>
-  void keep_finding(F&& f, K&& key) {
+  void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
     const auto keys_end = finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_);
     if (std::find(finding_keys_.begin(), keys_end, key) != keys_end) return;
+    if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
+      ++findings_;
+      return;
+    }
     if (findings_ == finding_keys_.size()) finding_keys_.emplace_back();
     finding_keys_[findings_] = std::forward<K>(key);
     if (findings_ == r_->findings.size()) r_->findings.emplace_back();
     r_->findings[findings_] = std::forward<F>(f);
+    if (findings_ == finding_from_.size()) finding_from_.emplace_back();
+    finding_from_[findings_] = from;
     ++findings_;
   }
 
@@ -2100,6 +2111,8 @@ class Run final : public Door, public HostApi {
     o_ = &o;
     ch_ = &ch;
     mm_ = mm;
+    // (A RunResult other than the run before's, if one at its address.)
+    if (&into != r_ || into.findings.size() != finding_from_.size()) finding_from_.clear();
     r_ = &into;
     r_->completed = r_->abandoned = r_->bad = r_->cut = false;
     cut_ = false;
@@ -2115,9 +2128,9 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
-    // (Most threads visited no spot: their maps are empty already.)
-    for (std::size_t id = 0; id < threads_.size(); ++id)
-      if (!threads_[id].visits.empty()) threads_[id].visits.clear();
+    // (Most threads keyed no visit: their maps are empty already.)
+    for (ThreadId id : visitors_) threads_[id].visits.clear();
+    visitors_.clear();
     threads_.clear();
     warps_.clear();
     shared_.clear();
@@ -2155,7 +2168,10 @@ class Run final : public Door, public HostApi {
     fault_where_.clear();
     findings_ = 0;
     seen_findings_.clear();
-    if (formatted_for_ != m_) formatted_.clear();
+    if (formatted_for_ != m_) {
+      formatted_.clear();
+      finding_from_.clear();
+    }
     formatted_for_ = m_;
   }
 
@@ -2268,10 +2284,20 @@ class Run final : public Door, public HostApi {
   bool in_step_ = false;  // running the chosen thread's step (not priming)
   Fault fault_{FindingKind::kernel_fault, ""};
   std::string fault_where_;
+  // The run's threads that keyed a visit (SimThread::visits), once each or
+  // more: begin() empties their maps alone. (A thread's first keyed visit in
+  // a run is a spot's entry, in choose_read(), made when its map is empty.)
+  std::vector<ThreadId> visitors_;
   // Buffers kept from one decision to the next.
   // Finding::key() of each of r_->findings; [0, findings_) are the run's (keep_finding()).
   std::vector<std::string> finding_keys_;
   std::size_t findings_ = 0;
+  // The formatted_ entry each of r_->findings is a copy of (its index), or
+  // not_formatted: the first so many of r_->findings (all where the run
+  // before made them; none where r_ is another RunResult, or formatted_
+  // started over).
+  std::vector<std::size_t> finding_from_;
+  static constexpr std::size_t not_formatted = ~std::size_t{0};
   struct SeenFinding {
     FindingKind kind;
     Where a, b;  // b: only if two
