@@ -120,5 +120,41 @@ TEST(Replay, ARunIntoAUsedResultIsTheRunIntoANewOne) {
     }
 }
 
+// A run may leave in place the findings its own run before left in the same
+// RunResult; what another run left there is copied over, even where a move
+// put it at the very address the run before filled (as the parallel search's
+// walks hand their kept RunResult on). Each model here has runs with
+// different findings (another race, or none) from one seed to the next.
+TEST(Replay, ARunIntoAResultAnotherRunFilledKeepsNoneOfItsFindings) {
+  const std::vector<const models::Model*> ms = {&test::model("litmus.SB.xcta"), &test::model("counter.plain"),
+                                                &test::model("tile.missing_barrier")};
+  RunOptions o;
+  o.keep_trace = false;
+  std::size_t differed = 0;  // runs whose findings the other run's were not
+  for (const models::Model* m : ms)
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const models::Config c = m->quick.value_or(m->chapter);
+      RunResult into, other;
+      RandomChooser a(seed + 1000), b(seed), again(seed), fresh_choices(seed);
+      run_once(*m, c, o, a, other);
+      run_once(*m, c, o, b, into);
+      std::swap(into, other);  // `into`, where the last run was made, now holds the run before's
+      std::vector<std::string> left;
+      for (const Finding& f : into.findings) left.push_back(f.message);
+      run_once(*m, c, o, again, into);
+      const RunResult fresh = run_once(*m, c, o, fresh_choices);
+      SCOPED_TRACE(m->name + " seed " + std::to_string(seed));
+      ASSERT_EQ(into.findings.size(), fresh.findings.size());
+      std::vector<std::string> made;
+      for (std::size_t k = 0; k < fresh.findings.size(); ++k) {
+        EXPECT_EQ(into.findings[k].message, fresh.findings[k].message);
+        EXPECT_EQ(into.findings[k].where, fresh.findings[k].where);
+        made.push_back(fresh.findings[k].message);
+      }
+      differed += made != left && made.size() == left.size();
+    }
+  EXPECT_GT(differed, 0u) << "no run here had as many findings as, and other findings than, the one before";
+}
+
 }  // namespace
 }  // namespace scopesim

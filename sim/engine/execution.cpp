@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <bit>
@@ -367,6 +368,8 @@ class Run final : public Door, public HostApi {
     r_->findings.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
+    static std::atomic<std::uint64_t> fills{0};
+    r_->filled_by = filled_ = fills.fetch_add(1, std::memory_order_relaxed) + 1;
   }
 
   // ---- Door ----
@@ -2111,8 +2114,10 @@ class Run final : public Door, public HostApi {
     o_ = &o;
     ch_ = &ch;
     mm_ = mm;
-    // (A RunResult other than the run before's, if one at its address.)
-    if (&into != r_ || into.findings.size() != finding_from_.size()) finding_from_.clear();
+    // (A RunResult that the run before did not fill last, if one at the same
+    // address: another walk's, moved into the kept buffer on this thread.)
+    if (into.filled_by == 0 || into.filled_by != filled_) finding_from_.clear();
+    into.filled_by = 0;
     r_ = &into;
     r_->completed = r_->abandoned = r_->bad = r_->cut = false;
     cut_ = false;
@@ -2294,9 +2299,10 @@ class Run final : public Door, public HostApi {
   std::size_t findings_ = 0;
   // The formatted_ entry each of r_->findings is a copy of (its index), or
   // not_formatted: the first so many of r_->findings (all where the run
-  // before made them; none where r_ is another RunResult, or formatted_
-  // started over).
+  // before filled r_; none where another run did, or formatted_ started
+  // over).
   std::vector<std::size_t> finding_from_;
+  std::uint64_t filled_ = 0;  // the RunResult::filled_by of the run before
   static constexpr std::size_t not_formatted = ~std::size_t{0};
   struct SeenFinding {
     FindingKind kind;

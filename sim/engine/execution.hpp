@@ -113,6 +113,10 @@ struct RunResult {
   std::vector<std::string> trace;  // one line per event
   std::uint64_t fingerprint = 0;   // reads-from, coherence, fence.sc order
   std::uint64_t scheduling_decisions = 0;  // thread decisions in the log
+  // Which run filled it (a number no other run had; 0: none, or one that
+  // ended early): a run into a RunResult its own run before filled may leave
+  // in place what is there already. Travels with the contents when moved.
+  std::uint64_t filled_by = 0;
 };
 
 // A run that reached a limit of the simulator, not of the model: the system
