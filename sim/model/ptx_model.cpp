@@ -752,8 +752,13 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   // `from`'s view, kept: each thread borrows its clock (most of a large
   // launch's never act, and never copy it).
   const View& v = s.views[s.keep(s.threads[from].view)];
-  for (ThreadId k = first; k < first + count; ++k)
-    s.threads[k].view.vc.borrow(v.vc);  // (empty until now: see the interface)
+  // (Its entries and the threads looked up once, not at every thread: the
+  // loop's stores could otherwise change them for all the compiler knows.)
+  Clock lender;
+  lender.borrow(v.vc);
+  Thread* const grid = &s.threads[first];
+  for (std::uint32_t k = 0; k < count; ++k)
+    grid[k].view.vc.borrow(lender);  // (empty until now: see the interface)
   if (!v.observed.empty())  // (mostly none: looked at once, not for each thread)
     for (ThreadId k = first; k < first + count; ++k) s.threads[k].view.observe(v.observed);
 }
@@ -779,8 +784,9 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
     w.observe(o.observed);
   };
   std::size_t idle = end;  // one that never stepped
+  const Thread* const threads = s.threads.begin();  // (looked up once, as in start_all())
   for (std::size_t k = first; k < end; ++k) {
-    const Thread& t = s.threads[k];
+    const Thread& t = threads[k];
     if (t.seq == 0) {
       idle = k;
       continue;
