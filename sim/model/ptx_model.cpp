@@ -135,6 +135,8 @@ struct Release {
 };
 
 struct Write {
+  // Set by its maker (State::initial_write(), PtxModel::write()), the rest
+  // by clear():
   std::uint32_t loc = 0;
   WriteInfo info{};
   std::uint32_t seq = 0;  // the writer's event number
@@ -142,6 +144,7 @@ struct Write {
   Scope scope = Scope::sys;
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
+  // (End of what its maker sets.)
   std::vector<Release> releases;      // release patterns observed by whoever observes this write
   std::vector<WriteId> chain;         // observed, besides itself, by whoever observes it (sorted; no initial write)
   std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
@@ -149,14 +152,10 @@ struct Write {
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
   std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
+  // Back to a new Write but for what its maker sets (a write is made at
+  // every access: not stored twice).
   void clear() {
-    loc = 0;
-    info = {};
-    seq = 0;
-    strong = false;
-    scope = Scope::sys;
     atomic_rmw = false;
-    rmw_source = no_write;
     releases.clear();
     chain.clear();
     known_before.clear();
@@ -435,6 +434,10 @@ struct PtxModel::State {
     Write& init = writes.add();
     init.loc = id;
     init.info = {0, 0, true, true, 0};
+    init.seq = 0;
+    init.strong = false;
+    init.scope = Scope::sys;
+    init.rmw_source = no_write;
     l.co.push_back(static_cast<WriteId>(writes.size() - 1));
   }
   void forget_unmade();
@@ -749,8 +752,13 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   // `from`'s view, kept: each thread borrows its clock (most of a large
   // launch's never act, and never copy it).
   const View& v = s.views[s.keep(s.threads[from].view)];
-  for (ThreadId k = first; k < first + count; ++k)
-    s.threads[k].view.vc.borrow(v.vc);  // (empty until now: see the interface)
+  // (Its entries and the threads looked up once, not at every thread: the
+  // loop's stores could otherwise change them for all the compiler knows.)
+  Clock lender;
+  lender.borrow(v.vc);
+  Thread* const grid = &s.threads[first];
+  for (std::uint32_t k = 0; k < count; ++k)
+    grid[k].view.vc.borrow(lender);  // (empty until now: see the interface)
   if (!v.observed.empty())  // (mostly none: looked at once, not for each thread)
     for (ThreadId k = first; k < first + count; ++k) s.threads[k].view.observe(v.observed);
 }
@@ -776,8 +784,9 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
     w.observe(o.observed);
   };
   std::size_t idle = end;  // one that never stepped
+  const Thread* const threads = s.threads.begin();  // (looked up once, as in start_all())
   for (std::size_t k = first; k < end; ++k) {
-    const Thread& t = s.threads[k];
+    const Thread& t = threads[k];
     if (t.seq == 0) {
       idle = k;
       continue;
