@@ -382,11 +382,12 @@ class Dpor final : public Chooser {
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps, the RMWs
     // that took a slot before the end, and the sleepers their reads wake.
+    // (A thread a step learns has ended, so a step before named it: its
+    // spawn. A wait at a kernel's end learns every thread of the kernel.)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = r.steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
       for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : s.learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : s.spawned) threads = std::max<std::size_t>(threads, t + 1);
       named[j] = threads;
       if (sized < threads) {
