@@ -382,11 +382,12 @@ class Dpor final : public Chooser {
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps, the RMWs
     // that took a slot before the end, and the sleepers their reads wake.
+    // (A thread a step learns has ended, so a step before named it: its
+    // spawn. A wait at a kernel's end learns every thread of the kernel.)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = r.steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
       for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : s.learns) threads = std::max<std::size_t>(threads, t + 1);
       for (ThreadId t : s.spawned) threads = std::max<std::size_t>(threads, t + 1);
       named[j] = threads;
       if (sized < threads) {
@@ -436,24 +437,34 @@ class Dpor final : public Chooser {
     zeros(now, n);
     std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
     zeros(reader, places.count() * columns.width);
-    for (std::size_t j = 0; j < n; ++j) {
-      const Step& s = r.steps[j];
-      Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
-      if (s.shape.reads) {
-        if (s.shape.addr != 0) {
-          std::uint32_t& one = reader[places.of[j] * columns.width + columns.of[s.thread]];
-          if (one == 0) {
-            one = static_cast<std::uint32_t>(j + 1);
-            t |= told_only_load;
-          } else if (one != several) {
-            now[one - 1] &= static_cast<Told>(~told_only_load);
-            one = several;
+    {
+      // (The vectors' data as pointers: a byte stored through `told` may
+      // alias anything, so the vectors' own would be loaded again after each.)
+      Told* const told = now.data();
+      std::uint32_t* const read_by = reader.data();
+      const Step* const steps = r.steps.data();
+      const std::size_t* const place = places.of.data();
+      const std::uint32_t* const column = columns.of.data();
+      const std::size_t width = columns.width;
+      for (std::size_t j = 0; j < n; ++j) {
+        const Step& s = steps[j];
+        Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
+        if (s.shape.reads) {
+          if (s.shape.addr != 0) {
+            std::uint32_t& one = read_by[place[j] * width + column[s.thread]];
+            if (one == 0) {
+              one = static_cast<std::uint32_t>(j + 1);
+              t |= told_only_load;
+            } else if (one != several) {
+              told[one - 1] &= static_cast<Told>(~told_only_load);
+              one = several;
+            }
           }
+          if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+            told[s.reads_from - 1] |= told_rmw_source;
         }
-        if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
-          now[s.reads_from - 1] |= told_rmw_source;
+        told[j] |= t;
       }
-      now[j] |= t;
     }
     // The first step whose races are walked: the first this run does not
     // repeat, or of which later steps told otherwise, or whose races with
