@@ -796,11 +796,18 @@ class Dpor final : public Chooser {
     ThreadClocks(std::vector<std::size_t>& set, Clocks& rows, const std::vector<Step>& steps, std::size_t threads,
                  std::size_t from)
         : set_(set), rows_(rows), steps_(steps) {
-      zeros(set_, threads);
+      set_before(set_, steps, threads, from);
+    }
+    // Per thread of the first `threads`: 1 + the step before `from` that
+    // last set its clock (its own, a barrier completion naming it, a spawn
+    // of it), 0 where none did.
+    static void set_before(std::vector<std::size_t>& set, const std::vector<Step>& steps, std::size_t threads,
+                           std::size_t from) {
+      zeros(set, threads);
       for (std::size_t j = 0; j < from; ++j) {
-        set_[steps[j].thread] = j + 1;
-        for (ThreadId t : steps[j].joins) set_[t] = j + 1;
-        for (ThreadId t : steps[j].spawned) set_[t] = j + 1;
+        set[steps[j].thread] = j + 1;
+        for (ThreadId t : steps[j].joins) set[t] = j + 1;
+        for (ThreadId t : steps[j].spawned) set[t] = j + 1;
       }
     }
     // Step j begins: its row, a copy of its thread's clock, is that thread's
@@ -862,6 +869,93 @@ class Dpor final : public Chooser {
     for (ThreadId t : s.spawned) clock.share(t, j);
   }
 
+  // Clocks by program order and synchronization only (as learn() and
+  // advance() make them): step j's, its thread's clock after it (what
+  // Witnesses and isolated() ask). Most steps only add their own entry to
+  // their thread's clock, so only a step that learns, joins or spawns (whose
+  // clock another thread's takes in, or becomes) has a row; any other
+  // step's clock is a row of a step before it (or zero) with its own entry.
+  // So a wait that learns many threads joins the row their clocks share
+  // (a kernel's start, a barrier) once, and their own entries.
+  class Structural {
+   public:
+    Structural(std::vector<std::uint32_t>& rows, std::vector<std::size_t>& base, const std::vector<Step>& steps,
+               std::size_t n, const Columns& columns)
+        : rows_(rows, n, columns), base_(base), steps_(steps) {
+      base_.resize(n);
+    }
+    // Does step k's clock know step i?
+    bool knows(std::size_t k, std::size_t i) const { return entry(k, steps_[i].thread) >= i + 1; }
+    // Steps from..n-1 made, after the steps before `from`, given `set`: per
+    // thread, 1 + the step whose clock is the thread's (0: none).
+    void make(std::vector<std::size_t>& set, std::size_t from, std::size_t n) {
+      for (std::size_t j = from; j < n; ++j) {
+        const Step& s = steps_[j];
+        std::size_t& k = set[s.thread];
+        if (s.learns.empty() && s.joins.empty() && s.spawned.empty()) {
+          base_[j] = k == 0 ? 0 : base_[k - 1];
+          k = j + 1;
+          continue;
+        }
+        std::uint32_t* c = rows_.row(j);
+        copy(c, k);
+        k = j + 1;
+        base_[j] = j + 1;
+        std::size_t last = 0;  // (threads learned together often share a clock)
+        for (const ThreadId t : s.learns)
+          if (set[t] != last) join(c, last = set[t]);
+        rows_.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
+        for (ThreadId t : s.joins) join(c, set[t]);
+        for (ThreadId t : s.joins) set[t] = j + 1;
+        for (ThreadId t : s.spawned) set[t] = j + 1;
+      }
+    }
+
+   private:
+    std::uint32_t entry(std::size_t k, ThreadId t) const {
+      if (t == steps_[k].thread) return static_cast<std::uint32_t>(k + 1);
+      return base_[k] == 0 ? 0 : rows_.of(rows_.row(base_[k] - 1), t);
+    }
+    // The clock of step k - 1 (k = 0: none) as `c`.
+    void copy(std::uint32_t* c, std::size_t k) const {
+      const std::size_t b = k == 0 ? 0 : base_[k - 1];
+      if (b == 0)
+        rows_.clear(c);
+      else
+        rows_.copy(c, rows_.row(b - 1));
+      if (k != 0) rows_.of(c, steps_[k - 1].thread) = static_cast<std::uint32_t>(k);
+    }
+    // Joins the clock of step k - 1 (k = 0: none) into `c`, unless `c`
+    // knows that step already (then it holds all its clock does).
+    void join(std::uint32_t* c, std::size_t k) const {
+      if (k == 0) return;
+      const ThreadId t = steps_[k - 1].thread;
+      if (rows_.of(c, t) >= k) return;
+      const std::size_t b = base_[k - 1];
+      if (b != 0 && rows_.of(c, steps_[b - 1].thread) < b) rows_.join(c, rows_.row(b - 1));
+      rows_.of(c, t) = static_cast<std::uint32_t>(k);
+    }
+    Clocks rows_;                      // the rows of the steps that have one
+    std::vector<std::size_t>& base_;  // per step: 1 + the step whose row is its clock but its own entry (0: none)
+    const std::vector<Step>& steps_;
+  };
+  // The structural clocks of the run's first n steps, made at most once an
+  // analysis. A clock is a function of its step and those before, so those
+  // of the steps the run repeats are those made before (structural_kept_:
+  // while the clock width keeps, as analyse() keeps step_clock's), and the
+  // pass resumes after them.
+  const Structural& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
+    if (!structural_made_) {
+      Structural& clocks =
+          structural_.emplace(kept_.structural_rows, kept_.structural_base, steps, n, kept_.columns);
+      ThreadClocks::set_before(kept_.clock_set, steps, n ? threads : 0, structural_kept_);
+      clocks.make(kept_.clock_set, structural_kept_, n);
+      structural_kept_ = n;
+      structural_made_ = true;
+    }
+    return *structural_;
+  }
+
   // The readers of each location that could tell the order of two commuting
   // RMWs of it that ran before them: any step that reads it and is not itself
   // such an RMW, unless barriers and waits (joins) order both RMWs before it,
@@ -873,7 +967,7 @@ class Dpor final : public Chooser {
       std::vector<std::size_t> next;         // per location: 1 + its next reader so far (0: none)
     };
     // Over the first n steps, with their structural clocks (structural()).
-    Witnesses(const std::vector<Step>& steps, std::size_t n, const Clocks& joined, const Locations& places,
+    Witnesses(const std::vector<Step>& steps, std::size_t n, const Structural& joined, const Locations& places,
               Buffers& b)
         : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
@@ -897,31 +991,11 @@ class Dpor final : public Chooser {
 
    private:
     static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
-    bool sees(std::size_t k, std::size_t i) const { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
+    bool sees(std::size_t k, std::size_t i) const { return joined_.knows(k, i); }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
-    const Clocks& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
+    const Structural& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
   };
-
-  // Clocks by program order and synchronization only (learn(), advance()):
-  // a row per step of the run's first n, its thread's clock after it (what
-  // Witnesses and isolated() ask), made at most once an analysis. A row is a
-  // function of its step and those before, so the rows of the steps the run
-  // repeats are those made before (structural_kept_: while the clock width
-  // keeps, as analyse() keeps step_clock's), and the pass resumes after them.
-  const Clocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
-    if (!structural_made_) {
-      Clocks& rows = structural_rows_.emplace(kept_.structural_rows, n, kept_.columns);
-      ThreadClocks clock(kept_.clock_set, rows, steps, n ? threads : 0, structural_kept_);
-      for (std::size_t j = structural_kept_; j < n; ++j) {
-        learn(clock, steps[j], clock.begin(j));
-        advance(clock, rows, steps[j], j);
-      }
-      structural_kept_ = n;
-      structural_made_ = true;
-    }
-    return *structural_rows_;
-  }
 
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
@@ -947,7 +1021,7 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
                 const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    const Clocks& rows = structural(steps, n, threads);
+    const Structural& clocks = structural(steps, n, threads);
     std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
                                                      // (npos: none)
     block.assign(n, npos);
@@ -963,7 +1037,7 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (rows.of(rows.row(j), steps[i].thread) < i + 1) return false;
+        if (!clocks.knows(j, i)) return false;
       }
     return true;
   }
@@ -1549,14 +1623,14 @@ class Dpor final : public Chooser {
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the rows of step_clock, told, rested, named,
   // first_step, stepped, places, earlier, inserted, commuting;
-  // structural_kept_: the rows of structural_rows).
+  // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     // The last search's lists of nodes and prefix (their capacity: adopt())
     std::vector<std::size_t> thread_nodes, done_nodes, dispatch_nodes;
     std::vector<unsigned> prefix;
     std::vector<std::uint32_t> step_clock;  // analyse()'s
-    std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
+    std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks::set_before())
     std::vector<Told> told;      // analyse()'s, per step
     std::vector<Told> told_now;  // (a run's, made beside the run before's, then swapped with it)
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
@@ -1569,7 +1643,8 @@ class Dpor final : public Chooser {
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
-    std::vector<std::uint32_t> structural_rows;  // structural()'s
+    std::vector<std::uint32_t> structural_rows;  // structural()'s (Structural)
+    std::vector<std::size_t> structural_base;
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
@@ -1589,9 +1664,9 @@ class Dpor final : public Chooser {
   std::size_t asked_ = 0;  // the decisions of the run so far that asked the strategy (Node::call)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
-  std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
-  bool structural_made_ = false;            // structural() made its rows in this analysis
-  std::optional<Clocks> structural_rows_;  // those rows (while structural_made_)
+  std::size_t structural_kept_ = 0;         // the steps whose structural() clocks are kept (Kept)
+  bool structural_made_ = false;            // structural() made its clocks in this analysis
+  std::optional<Structural> structural_;   // those clocks (while structural_made_)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   bool predicts_;      // keeps every alternative's next step (Node::shapes)
