@@ -356,12 +356,18 @@ class Dpor final : public Chooser {
     // Those whose first step the run does not repeat have none yet. (Of a
     // Kept taken whole from this thread's, none are left: min.)
     std::size_t stepping = std::min(kept_.stepping, stepped.size());
-    std::size_t sized = first.size();  // (first, columns.of and stepped grow together)
+    std::size_t sized = first.size();  // (first, columns.of, stepped and spawn grow together)
     while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
       const ThreadId t = stepped[--stepping];
       first[t] = npos;
       columns.of[t] = 0;
     }
+    // The step that spawned each thread (StepClocks): the race walk notes
+    // those of the steps the run does not repeat as it passes them. (A
+    // search's first run clears what the search before on this thread left,
+    // the threads it starts with included.)
+    std::vector<std::size_t>& spawn = kept_.spawn;
+    if (same == 0) std::fill(spawn.begin(), spawn.end(), 0);
     Locations& places = kept_.places;
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
@@ -395,6 +401,7 @@ class Dpor final : public Chooser {
         first.resize(threads, npos);
         columns.of.resize(threads, 0);
         stepped.resize(threads);
+        spawn.resize(threads, 0);
       }
       if (first[s.thread] == npos) {
         first[s.thread] = j;
@@ -481,7 +488,7 @@ class Dpor final : public Chooser {
     // walk makes step j's as it walks j, and reads only earlier steps'
     // besides). cj: the row that holds step j's clock but its own entry
     // (StepClocks::clock()), its own once something is joined into it.
-    StepClocks clocks(kept_.step_clocks, r.steps, n, columns, threads, from);
+    StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
       clocks.begin(sj, j);
@@ -804,20 +811,26 @@ class Dpor final : public Chooser {
     };
     // Over the run's first n steps, of its first `threads` threads; the
     // clocks of the steps before `from` are made (the run before's), and the
-    // pass resumes at `from`.
+    // pass resumes at `from`. `spawn`: per thread, 1 + the step that spawned
+    // it (0: none), for those the steps before `from` spawn (the pass notes
+    // those of the steps from `from` on). A thread's clock there is that of
+    // its spawn but where a step before `from` set it since (its spawn names
+    // it first), so a kernel's start, which spawns every thread of the
+    // kernel, is not gone over again. (The entry of any other thread, spawned
+    // from `from` on or not at all, is never read before its spawn sets it.)
     [[gnu::always_inline]] StepClocks(Buffers& b, const std::vector<Step>& steps, std::size_t n, const Columns& columns,
-                                      std::size_t threads, std::size_t from)
-        : rows_(b.rows, n + 1, columns), base_(b.base), set_(b.set), steps_(steps) {
+                                      std::vector<std::size_t>& spawn, std::size_t threads, std::size_t from)
+        : rows_(b.rows, n + 1, columns), base_(b.base), set_(b.set), spawn_(spawn), steps_(steps) {
       base_.resize(n + 1);
       if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
         base_[0] = 0;
         rows_.clear(rows_.row(0));
       }
-      zeros(set_, threads);
+      set_.resize(threads);
+      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_.begin());
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps[j].thread] = j + 1;
         for (ThreadId t : steps[j].joins) set_[t] = j + 1;
-        for (ThreadId t : steps[j].spawned) set_[t] = j + 1;
       }
     }
     // Step j, doing `s`, begins: its clock is its thread's (but its own
@@ -890,7 +903,10 @@ class Dpor final : public Chooser {
       std::uint32_t* c = own(j);
       for (ThreadId t : s.joins) join_set(c, set_[t]);
       for (ThreadId t : s.joins) share(t, j);
-      for (ThreadId t : s.spawned) share(t, j);
+      for (ThreadId t : s.spawned) {
+        share(t, j);
+        spawn_[t] = j + 1;
+      }
     }
     // Joins the clock of step k - 1 (k = 0: none) into `c`, unless `c`
     // knows that step already.
@@ -907,6 +923,7 @@ class Dpor final : public Chooser {
     Clocks rows_;  // the rows of the steps that have one
     std::vector<std::size_t>& base_;
     std::vector<std::size_t>& set_;
+    std::vector<std::size_t>& spawn_;
     const std::vector<Step>& steps_;
   };
 
@@ -919,7 +936,7 @@ class Dpor final : public Chooser {
   const StepClocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
     if (!structural_made_) {
       StepClocks& clocks =
-          structural_.emplace(kept_.structural, steps, n, kept_.columns, n ? threads : 0, structural_kept_);
+          structural_.emplace(kept_.structural, steps, n, kept_.columns, kept_.spawn, n ? threads : 0, structural_kept_);
       for (std::size_t j = structural_kept_; j < n; ++j) {
         const Step& s = steps[j];
         clocks.begin(s, j);
@@ -1599,7 +1616,7 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the step clocks, told, rested, named,
-  // first_step, stepped, places, earlier, inserted, commuting;
+  // first_step, stepped, spawn, places, earlier, inserted, commuting;
   // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
@@ -1624,6 +1641,7 @@ class Dpor final : public Chooser {
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
+    std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)
     std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
