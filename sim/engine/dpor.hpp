@@ -371,17 +371,6 @@ class Dpor final : public Chooser {
     Locations& places = kept_.places;
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
-    // A write that took a coherence slot before the end of the list may hide
-    // older writes from a reader; one placed last hides nothing (until another
-    // write of its location is placed: see the race walk). (An RMW's
-    // slot, right after the write it read, is no decision: it precedes the
-    // writes it was placed before, Step::precedes.) It hides one only from a
-    // load from which some write is hidden through a write its thread does not
-    // know (Step::hidden_by_unknown): otherwise the load, run first, could
-    // still return only writes it may return now. (choose() noted the steps
-    // whose coherence decision took such a slot: inserting_.)
-    std::vector<std::uint8_t>& inserted = kept_.inserted;
-    inserted.resize(n);
     // Witnesses are needed only where two steps commute.
     std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
     if (commuting >= same) commuting = npos;
@@ -410,11 +399,8 @@ class Dpor final : public Chooser {
       }
       earlier.link(j, places.number(s.shape, j));
       if (s.shape.commutes != 0 && commuting == npos) commuting = j;
-      inserted[j] = s.shape.reads && s.shape.writes && !s.precedes.empty();
       wake_commuting_sleepers(s.shape, j);
     }
-    for (const auto& [node, j] : inserting_)
-      if (j >= same && j < n) inserted[j] = 1;
     kept_.stepping = stepping;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
@@ -546,7 +532,7 @@ class Dpor final : public Chooser {
             (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
+            ((!inserted(si, i) && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || (told[j] & told_only_load) != 0)) {
           if (sj.reads_from == i + 1) cj = clocks.join(j, i);
           continue;
@@ -1109,7 +1095,7 @@ class Dpor final : public Chooser {
   bool moves_past(const std::vector<Step>& steps, std::size_t n, std::size_t s, std::size_t u, std::size_t from) const {
     const Step& load = steps[s];
     const StepShape& l = load.shape;
-    if (!reads_choose_ || !placed_last(steps[u].shape, !kept_.inserted[u]) || !reads_the_same_after(load, steps[u].shape))
+    if (!reads_choose_ || !placed_last(steps[u].shape, !inserted(steps[u], u)) || !reads_the_same_after(load, steps[u].shape))
       return false;
     for (std::size_t k = 0; k < s; ++k)
       if (steps[k].thread == load.thread && steps[k].shape.reads && steps[k].shape.addr == l.addr) return false;
@@ -1389,6 +1375,20 @@ class Dpor final : public Chooser {
     }
     if (!any) n.banned.clear();
   }
+  // A write that took a coherence slot before the end of the list may hide
+  // older writes from a reader; one placed last hides nothing (until another
+  // write of its location is placed: see the race walk). (An RMW's slot,
+  // right after the write it read, is no decision: it precedes the writes it
+  // was placed before, Step::precedes.) It hides one only from a load from
+  // which some write is hidden through a write its thread does not know
+  // (Step::hidden_by_unknown): otherwise the load, run first, could still
+  // return only writes it may return now. Did step i, doing `s`, take such
+  // a slot? (Asked of few steps: those read after, by the race walk and
+  // waited_in_place().)
+  bool inserted(const Step& s, std::size_t i) const {
+    if (s.shape.reads && s.shape.writes && !s.precedes.empty()) return true;
+    return std::any_of(inserting_.begin(), inserting_.end(), [i](const auto& e) { return e.second == i; });
+  }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
   void note_inserting(std::size_t i) {
@@ -1616,7 +1616,7 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the step clocks, told, rested, named,
-  // first_step, stepped, spawn, places, earlier, inserted, commuting;
+  // first_step, stepped, spawn, places, earlier, commuting;
   // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
@@ -1629,7 +1629,6 @@ class Dpor final : public Chooser {
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::uint8_t> inserted;  // per step (bytes: read by the race walk for each pair)
     std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
