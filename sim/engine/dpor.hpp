@@ -420,8 +420,10 @@ class Dpor final : public Chooser {
     // beside a racing one decides which side of it the RMW falls on), and
     // that a load is no longer its thread's only one of its location (run
     // earlier, with fewer writes to choose from, a spin wait may repeat it).
+    // (A read tells only of an earlier step: step j's is written where it is
+    // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
-    zeros(now, n);
+    now.resize(n);
     std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
     zeros(reader, places.count() * columns.width);
     {
@@ -450,7 +452,7 @@ class Dpor final : public Chooser {
           if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
             told[s.reads_from - 1] |= told_rmw_source;
         }
-        told[j] |= t;
+        told[j] = t;
       }
     }
     // The first step whose races are walked: the first this run does not
