@@ -356,26 +356,21 @@ class Dpor final : public Chooser {
     // Those whose first step the run does not repeat have none yet. (Of a
     // Kept taken whole from this thread's, none are left: min.)
     std::size_t stepping = std::min(kept_.stepping, stepped.size());
-    std::size_t sized = first.size();  // (first, columns.of and stepped grow together)
+    std::size_t sized = first.size();  // (first, columns.of, stepped and spawn grow together)
     while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
       const ThreadId t = stepped[--stepping];
       first[t] = npos;
       columns.of[t] = 0;
     }
+    // The step that spawned each thread (StepClocks): the race walk notes
+    // those of the steps the run does not repeat as it passes them. (A
+    // search's first run clears what the search before on this thread left,
+    // the threads it starts with included.)
+    std::vector<std::size_t>& spawn = kept_.spawn;
+    if (same == 0) std::fill(spawn.begin(), spawn.end(), 0);
     Locations& places = kept_.places;
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
-    // A write that took a coherence slot before the end of the list may hide
-    // older writes from a reader; one placed last hides nothing (until another
-    // write of its location is placed: see the race walk). (An RMW's
-    // slot, right after the write it read, is no decision: it precedes the
-    // writes it was placed before, Step::precedes.) It hides one only from a
-    // load from which some write is hidden through a write its thread does not
-    // know (Step::hidden_by_unknown): otherwise the load, run first, could
-    // still return only writes it may return now. (choose() noted the steps
-    // whose coherence decision took such a slot: inserting_.)
-    std::vector<std::uint8_t>& inserted = kept_.inserted;
-    inserted.resize(n);
     // Witnesses are needed only where two steps commute.
     std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
     if (commuting >= same) commuting = npos;
@@ -395,6 +390,7 @@ class Dpor final : public Chooser {
         first.resize(threads, npos);
         columns.of.resize(threads, 0);
         stepped.resize(threads);
+        spawn.resize(threads, 0);
       }
       if (first[s.thread] == npos) {
         first[s.thread] = j;
@@ -403,11 +399,8 @@ class Dpor final : public Chooser {
       }
       earlier.link(j, places.number(s.shape, j));
       if (s.shape.commutes != 0 && commuting == npos) commuting = j;
-      inserted[j] = s.shape.reads && s.shape.writes && !s.precedes.empty();
       wake_commuting_sleepers(s.shape, j);
     }
-    for (const auto& [node, j] : inserting_)
-      if (j >= same && j < n) inserted[j] = 1;
     kept_.stepping = stepping;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
@@ -420,12 +413,6 @@ class Dpor final : public Chooser {
     std::optional<Witnesses> witnesses;
     if (commuting != npos) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
-    // Vector clocks of an entry per thread that takes a step (the last known
-    // step + 1 of each): a row per step (step_clock, in a buffer kept from run
-    // to run), its thread's clock after it, and each thread's clock
-    // (ThreadClocks: a step's row, or zero). (The walk makes step j's row as
-    // it walks j, and reads only earlier steps' rows besides.)
-    Clocks step_clock(kept_.step_clock, n, columns);
     // What later steps tell of each step (Told), in one pass over the run: a
     // step's own bits where it is met, and what a read tells of an earlier
     // step then: that the write an RMW read is an RMW's source (the RMW goes
@@ -433,8 +420,10 @@ class Dpor final : public Chooser {
     // beside a racing one decides which side of it the RMW falls on), and
     // that a load is no longer its thread's only one of its location (run
     // earlier, with fewer writes to choose from, a spin wait may repeat it).
+    // (A read tells only of an earlier step: step j's is written where it is
+    // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
-    zeros(now, n);
+    now.resize(n);
     std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
     zeros(reader, places.count() * columns.width);
     {
@@ -463,7 +452,7 @@ class Dpor final : public Chooser {
           if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
             told[s.reads_from - 1] |= told_rmw_source;
         }
-        told[j] |= t;
+        told[j] = t;
       }
     }
     // The first step whose races are walked: the first this run does not
@@ -482,11 +471,17 @@ class Dpor final : public Chooser {
         break;
       }
     while (!rested.empty() && rested.back().first >= from) rested.pop_back();
-    ThreadClocks clock(kept_.clock_set, step_clock, r.steps, threads, from);
+    // Vector clocks of an entry per thread that takes a step (the last known
+    // step + 1 of each), in buffers kept from run to run (StepClocks: the
+    // walk makes step j's as it walks j, and reads only earlier steps'
+    // besides). cj: the row that holds step j's clock but its own entry
+    // (StepClocks::clock()), its own once something is joined into it.
+    StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
-      std::uint32_t* cj = clock.begin(j);
-      learn(clock, sj, cj);
+      clocks.begin(sj, j);
+      clocks.learn(sj, j);
+      const std::uint32_t* cj = clocks.clock(j);
       std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
@@ -506,7 +501,7 @@ class Dpor final : public Chooser {
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
         // race, and a join would change nothing.
-        if (step_clock.of(cj, si.thread) >= i + 1) continue;
+        if (clocks.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
           const std::size_t teller = witnesses->teller(i, j);
@@ -539,18 +534,18 @@ class Dpor final : public Chooser {
             (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted[i] && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
+            ((!inserted(si, i) && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
             (!si.shape.reads || (told[j] & told_only_load) != 0)) {
-          if (sj.reads_from == i + 1) step_clock.join(cj, step_clock.row(i));
+          if (sj.reads_from == i + 1) cj = clocks.join(j, i);
           continue;
         }
         races.push_back(i);
-        step_clock.join(cj, step_clock.row(i));
+        cj = clocks.join(j, i);
       }
       if (rests != 0) rested.emplace_back(j, rests);
       for (const std::size_t i : races)  // (a step of no node has no other thread to add)
-        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, step_clock, cj));
-      advance(clock, step_clock, sj, j);
+        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
+      clocks.advance(sj, j);
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
@@ -778,48 +773,92 @@ class Dpor final : public Chooser {
     const std::vector<std::uint32_t>& of_;
   };
 
-  // The clock of each thread as a pass over the run goes, the pass's
-  // per-step rows made as it goes (`rows`: a step's row is its thread's clock
-  // after it): each thread's is the row of the step that last set it (its
-  // own, a barrier completion naming it, a spawn of it), or zero where none
-  // did. A step's row starts as a copy of its thread's clock, changes in
-  // place, and is then that thread's clock; a barrier's completion or a spawn,
-  // which gives many threads the step's clock, and starting the pass at a
-  // step, which gives each thread that of the step that last set it, copy no
-  // rows. A thread's clock is joined into another only when that one does not
-  // know its step already (knowing it, it holds all the row does: clocks grow
-  // only by joins of whole rows), so many threads that share a row cost one
-  // join.
-  class ThreadClocks {
+  // The vector clocks of a run's steps, made by a pass over them in order:
+  // step j's is its thread's clock after it (program order, and what the
+  // pass joins into it). Most steps only add their own entry to their
+  // thread's clock, so a step has a row of its own (Clocks) only where the
+  // pass joins something into its clock (own()), or where other threads'
+  // clocks become its own (a barrier's completion, a spawn: share()); any
+  // other step's clock is the row of a step before it (or zero) with its
+  // own entry (base). Each thread's clock is that of the step that last set
+  // it (its own, a barrier completion naming it, a spawn of it), or zero.
+  // A clock is joined into another only when that one does not know its
+  // step already (knowing it, it holds all that clock does: clocks grow
+  // only by joins of whole clocks), and its row only when that one does not
+  // know the row's step: so a wait that learns many threads whose clocks
+  // share a row (a kernel's start, a barrier) joins that row once, and
+  // their own entries.
+  class StepClocks {
    public:
-    // The clocks before step `from` of the run's first `threads` threads.
-    ThreadClocks(std::vector<std::size_t>& set, Clocks& rows, const std::vector<Step>& steps, std::size_t threads,
-                 std::size_t from)
-        : set_(set), rows_(rows), steps_(steps) {
-      zeros(set_, threads);
+    // A step is named by 1 + its number here, 0 naming none: row k is step
+    // k - 1's, row 0 zeros (the clock of none).
+    struct Buffers {
+      std::vector<std::uint32_t> rows;  // Clocks
+      std::vector<std::size_t> base;    // per step k: the step whose row holds its clock but its own entry
+      std::vector<std::size_t> set;     // per thread: the step whose clock is its
+    };
+    // Over the run's first n steps, of its first `threads` threads; the
+    // clocks of the steps before `from` are made (the run before's), and the
+    // pass resumes at `from`. `spawn`: per thread, 1 + the step that spawned
+    // it (0: none), for those the steps before `from` spawn (the pass notes
+    // those of the steps from `from` on). A thread's clock there is that of
+    // its spawn but where a step before `from` set it since (its spawn names
+    // it first), so a kernel's start, which spawns every thread of the
+    // kernel, is not gone over again. (The entry of any other thread, spawned
+    // from `from` on or not at all, is never read before its spawn sets it.)
+    [[gnu::always_inline]] StepClocks(Buffers& b, const std::vector<Step>& steps, std::size_t n, const Columns& columns,
+                                      std::vector<std::size_t>& spawn, std::size_t threads, std::size_t from)
+        : rows_(b.rows, n + 1, columns), base_(b.base), set_(b.set), spawn_(spawn), steps_(steps) {
+      base_.resize(n + 1);
+      if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
+        base_[0] = 0;
+        rows_.clear(rows_.row(0));
+      }
+      set_.resize(threads);
+      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_.begin());
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps[j].thread] = j + 1;
         for (ThreadId t : steps[j].joins) set_[t] = j + 1;
-        for (ThreadId t : steps[j].spawned) set_[t] = j + 1;
       }
     }
-    // Step j begins: its row, a copy of its thread's clock, is that thread's
-    // clock from now on (to change).
-    std::uint32_t* begin(std::size_t j) {
-      std::uint32_t* c = rows_.row(j);
-      std::size_t& k = set_[steps_[j].thread];
-      if (k != 0)
-        rows_.copy(c, rows_.row(k - 1));
-      else
-        rows_.clear(c);
+    // Step j, doing `s`, begins: its clock is its thread's (but its own
+    // entry), and its thread's clock is its from now on.
+    void begin(const Step& s, std::size_t j) {
+      std::size_t& k = set_[s.thread];
+      base_[j + 1] = base_[k];
       k = j + 1;
+    }
+    // The row that holds step k's clock but its own entry.
+    const std::uint32_t* clock(std::size_t k) const { return rows_.row(base_[k + 1]); }
+    // The entry for thread t of `c`, a row.
+    std::uint32_t of(const std::uint32_t* c, ThreadId t) const { return rows_.of(c, t); }
+    // Does step k's clock know step i?
+    bool knows(std::size_t k, std::size_t i) const {
+      const ThreadId t = steps_[i].thread;
+      return t == steps_[k].thread ? i <= k : of(clock(k), t) >= i + 1;
+    }
+    // Step j's own row (made the first time it is asked: a copy of its
+    // clock, with its own entry), to join into.
+    std::uint32_t* own(std::size_t j) {
+      std::uint32_t* c = rows_.row(j + 1);
+      if (base_[j + 1] != j + 1) {
+        rows_.copy(c, clock(j));
+        rows_.of(c, steps_[j].thread) = static_cast<std::uint32_t>(j + 1);
+        base_[j + 1] = j + 1;
+      }
       return c;
     }
-    // Joins thread t's clock into `c`, the row of the step being made.
-    void join(std::uint32_t* c, ThreadId t) const { join_set(c, set_[t]); }
-    // The same for each of `threads`. (A wait learns many threads, often
-    // listed together where they share a clock, the row of a kernel's start
-    // or of a barrier: such a clock is looked at once for them all.)
+    // Joins step i's clock into that of step j (begun, after it): into
+    // j's own row, which it returns.
+    const std::uint32_t* join(std::size_t j, std::size_t i) {
+      std::uint32_t* c = own(j);
+      join_set(c, i + 1);
+      return c;
+    }
+    // Joins the clock of each of `threads` into `c`, the own row of the
+    // step being made. (A wait learns many threads, often listed together
+    // where they share a clock, the row of a barrier: such a clock is
+    // looked at once for them all.)
     void join(std::uint32_t* c, const std::vector<ThreadId>& threads) const {
       std::size_t last = 0;
       for (const ThreadId t : threads) {
@@ -829,37 +868,73 @@ class Dpor final : public Chooser {
         join_set(c, k);
       }
     }
-    // Thread t's clock is step j's row.
+    // Thread t's clock is step j's (which has its own row).
     void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
+    // Step j, doing `s` (begun), by synchronization: before it, a wait
+    // learns what the threads it waited for did, one way (Step::learns: they
+    // learn nothing back, a later waiter on them must not learn this one);
+    // after it, a barrier's completion joins the clocks of every participant
+    // (Step::joins), and its clock is then that of the participants and of
+    // the new threads of a spawn (Step::spawned). (Most steps do neither:
+    // that is asked inline, the rest out of line.)
+    void learn(const Step& s, std::size_t j) {
+      if (!s.learns.empty()) learn_far(j);
+    }
+    void advance(const Step& s, std::size_t j) {
+      if (!s.joins.empty() || !s.spawned.empty()) advance_far(j);
+    }
 
    private:
-    // Joins the clock that is step k - 1's row (k = 0: none) into `c`, unless
-    // `c` is that row or knows that step.
+    [[gnu::noinline]] void learn_far(std::size_t j) { join(own(j), steps_[j].learns); }
+    [[gnu::noinline]] void advance_far(std::size_t j) {
+      const Step& s = steps_[j];
+      std::uint32_t* c = own(j);
+      for (ThreadId t : s.joins) join_set(c, set_[t]);
+      for (ThreadId t : s.joins) share(t, j);
+      for (ThreadId t : s.spawned) {
+        share(t, j);
+        spawn_[t] = j + 1;
+      }
+    }
+    // Joins the clock of step k - 1 (k = 0: none) into `c`, unless `c`
+    // knows that step already.
     void join_set(std::uint32_t* c, std::size_t k) const {
-      if (k != 0 && rows_.row(k - 1) != c && rows_.of(c, steps_[k - 1].thread) < k) join_row(c, k - 1);
+      if (k == 0) return;
+      const ThreadId t = steps_[k - 1].thread;
+      if (rows_.of(c, t) >= k) return;
+      const std::size_t b = base_[k];
+      if (b != 0 && rows_.of(c, steps_[b - 1].thread) < b) join_row(c, b);
+      rows_.of(c, t) = static_cast<std::uint32_t>(k);
     }
     // (Out of line: seldom reached, so that the passes' step loops stay small.)
     [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
-    std::vector<std::size_t>& set_;  // per thread: 1 + the step whose row is its clock (0: none)
-    Clocks& rows_;
+    Clocks rows_;  // the rows of the steps that have one
+    std::vector<std::size_t>& base_;
+    std::vector<std::size_t>& set_;
+    std::vector<std::size_t>& spawn_;
     const std::vector<Step>& steps_;
   };
 
-  // Step j (its row `c` begun: ThreadClocks::begin()), before it runs: a
-  // wait learns what the threads it waited for did, one way (Step::learns:
-  // they learn nothing back, a later waiter on them must not learn this one).
-  static void learn(const ThreadClocks& clock, const Step& s, std::uint32_t* c) {
-    clock.join(c, s.learns);
-  }
-  // After step j: program order, then a barrier's completion joins the clocks
-  // of every participant (Step::joins). The step's row is then the clock of
-  // the participants and of the new threads of a spawn (Step::spawned).
-  static void advance(ThreadClocks& clock, Clocks& rows, const Step& s, std::size_t j) {
-    std::uint32_t* c = rows.row(j);
-    rows.of(c, s.thread) = static_cast<std::uint32_t>(j + 1);
-    for (ThreadId t : s.joins) clock.join(c, t);
-    for (ThreadId t : s.joins) clock.share(t, j);
-    for (ThreadId t : s.spawned) clock.share(t, j);
+  // Clocks by program order and synchronization only (StepClocks::learn(),
+  // advance()): what Witnesses and isolated() ask, of the run's first n
+  // steps, made at most once an analysis. A clock is a function of its step
+  // and those before, so those of the steps the run repeats are those made
+  // before (structural_kept_: while the clock width keeps, as analyse()
+  // keeps its step clocks), and the pass resumes after them.
+  const StepClocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
+    if (!structural_made_) {
+      StepClocks& clocks =
+          structural_.emplace(kept_.structural, steps, n, kept_.columns, kept_.spawn, n ? threads : 0, structural_kept_);
+      for (std::size_t j = structural_kept_; j < n; ++j) {
+        const Step& s = steps[j];
+        clocks.begin(s, j);
+        clocks.learn(s, j);
+        clocks.advance(s, j);
+      }
+      structural_kept_ = n;
+      structural_made_ = true;
+    }
+    return *structural_;
   }
 
   // The readers of each location that could tell the order of two commuting
@@ -873,7 +948,7 @@ class Dpor final : public Chooser {
       std::vector<std::size_t> next;         // per location: 1 + its next reader so far (0: none)
     };
     // Over the first n steps, with their structural clocks (structural()).
-    Witnesses(const std::vector<Step>& steps, std::size_t n, const Clocks& joined, const Locations& places,
+    Witnesses(const std::vector<Step>& steps, std::size_t n, const StepClocks& joined, const Locations& places,
               Buffers& b)
         : steps_(steps), next_reader_(b.next_reader), joined_(joined) {
       b.next_reader.assign(n, 0);
@@ -897,31 +972,11 @@ class Dpor final : public Chooser {
 
    private:
     static bool reader(const StepShape& s) { return s.reads && s.addr != 0 && s.commutes == 0; }
-    bool sees(std::size_t k, std::size_t i) const { return joined_.of(joined_.row(k), steps_[i].thread) >= i + 1; }
+    bool sees(std::size_t k, std::size_t i) const { return joined_.knows(k, i); }
     const std::vector<Step>& steps_;
     const std::vector<std::size_t>& next_reader_;
-    const Clocks& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
+    const StepClocks& joined_;  // per step: the steps joined before it (a reader's tells what it sees)
   };
-
-  // Clocks by program order and synchronization only (learn(), advance()):
-  // a row per step of the run's first n, its thread's clock after it (what
-  // Witnesses and isolated() ask), made at most once an analysis. A row is a
-  // function of its step and those before, so the rows of the steps the run
-  // repeats are those made before (structural_kept_: while the clock width
-  // keeps, as analyse() keeps step_clock's), and the pass resumes after them.
-  const Clocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
-    if (!structural_made_) {
-      Clocks& rows = structural_rows_.emplace(kept_.structural_rows, n, kept_.columns);
-      ThreadClocks clock(kept_.clock_set, rows, steps, n ? threads : 0, structural_kept_);
-      for (std::size_t j = structural_kept_; j < n; ++j) {
-        learn(clock, steps[j], clock.begin(j));
-        advance(clock, rows, steps[j], j);
-      }
-      structural_kept_ = n;
-      structural_made_ = true;
-    }
-    return *structural_rows_;
-  }
 
   // Isolated blocks (docs/architecture.md, "Blocks that wait for a slot"):
   // the order in which blocks waiting for a free slot are dispatched is no
@@ -947,7 +1002,7 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
                 const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    const Clocks& rows = structural(steps, n, threads);
+    const StepClocks& clocks = structural(steps, n, threads);
     std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
                                                      // (npos: none)
     block.assign(n, npos);
@@ -963,7 +1018,7 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (rows.of(rows.row(j), steps[i].thread) < i + 1) return false;
+        if (!clocks.knows(j, i)) return false;
       }
     return true;
   }
@@ -1042,7 +1097,7 @@ class Dpor final : public Chooser {
   bool moves_past(const std::vector<Step>& steps, std::size_t n, std::size_t s, std::size_t u, std::size_t from) const {
     const Step& load = steps[s];
     const StepShape& l = load.shape;
-    if (!reads_choose_ || !placed_last(steps[u].shape, !kept_.inserted[u]) || !reads_the_same_after(load, steps[u].shape))
+    if (!reads_choose_ || !placed_last(steps[u].shape, !inserted(steps[u], u)) || !reads_the_same_after(load, steps[u].shape))
       return false;
     for (std::size_t k = 0; k < s; ++k)
       if (steps[k].thread == load.thread && steps[k].shape.reads && steps[k].shape.addr == l.addr) return false;
@@ -1322,6 +1377,20 @@ class Dpor final : public Chooser {
     }
     if (!any) n.banned.clear();
   }
+  // A write that took a coherence slot before the end of the list may hide
+  // older writes from a reader; one placed last hides nothing (until another
+  // write of its location is placed: see the race walk). (An RMW's slot,
+  // right after the write it read, is no decision: it precedes the writes it
+  // was placed before, Step::precedes.) It hides one only from a load from
+  // which some write is hidden through a write its thread does not know
+  // (Step::hidden_by_unknown): otherwise the load, run first, could still
+  // return only writes it may return now. Did step i, doing `s`, take such
+  // a slot? (Asked of few steps: those read after, by the race walk and
+  // waited_in_place().)
+  bool inserted(const Step& s, std::size_t i) const {
+    if (s.shape.reads && s.shape.writes && !s.precedes.empty()) return true;
+    return std::any_of(inserting_.begin(), inserting_.end(), [i](const auto& e) { return e.second == i; });
+  }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
   void note_inserting(std::size_t i) {
@@ -1515,22 +1584,23 @@ class Dpor final : public Chooser {
   }
   // The thread that reverses race (i, j) at i's node: an initial of the steps
   // after i that do not happen after it, up to j (source-DPOR). j's thread
-  // when none of them happens before j (cj: j's whole clock); else the thread
-  // of the first, which must run first for j to run before i. Adding j's
+  // when none of them happens before j (cj: the row that holds j's clock,
+  // whose own entry is not asked); else the thread of the first, which must
+  // run first for j to run before i. Adding j's
   // thread there instead may add a thread asleep at the node, whose first
   // step is not j's, and the reversal is never explored (under sc, where a
   // read cannot choose an older write instead).
-  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, const Clocks& step_clock,
+  static ThreadId initial(const std::vector<Step>& steps, std::size_t i, std::size_t j, const StepClocks& clocks,
                           const std::uint32_t* cj) {
     const ThreadId ti = steps[i].thread, tj = steps[j].thread;
     ThreadId first = tj;
     bool any = false;
     for (std::size_t k = i + 1; k < j; ++k) {
       const ThreadId tk = steps[k].thread;
-      if (tk == ti || step_clock.of(step_clock.row(k), ti) >= i + 1) continue;  // happens after i
+      if (tk == ti || clocks.of(clocks.clock(k), ti) >= i + 1) continue;  // happens after i
       if (!any) first = tk;
       any = true;
-      if (tk == tj || step_clock.of(cj, tk) >= k + 1) return first;
+      if (tk == tj || clocks.of(cj, tk) >= k + 1) return first;
     }
     return tj;
   }
@@ -1547,33 +1617,32 @@ class Dpor final : public Chooser {
   // Buffers kept from run to run and, on each OS thread, from one search to
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
-  // repeats (analysed_: the rows of step_clock, told, rested, named,
-  // first_step, stepped, places, earlier, inserted, commuting;
-  // structural_kept_: the rows of structural_rows).
+  // repeats (analysed_: the step clocks, told, rested, named,
+  // first_step, stepped, spawn, places, earlier, commuting;
+  // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
     // The last search's lists of nodes and prefix (their capacity: adopt())
     std::vector<std::size_t> thread_nodes, done_nodes, dispatch_nodes;
     std::vector<unsigned> prefix;
-    std::vector<std::uint32_t> step_clock;  // analyse()'s
-    std::vector<std::size_t> clock_set;     // analyse()'s and structural()'s (ThreadClocks)
+    StepClocks::Buffers step_clocks;  // analyse()'s
     std::vector<Told> told;      // analyse()'s, per step
     std::vector<Told> told_now;  // (a run's, made beside the run before's, then swapped with it)
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::vector<std::uint8_t> inserted;  // per step (bytes: read by the race walk for each pair)
     std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
-    std::vector<std::uint32_t> structural_rows;  // structural()'s
+    StepClocks::Buffers structural;  // structural()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
+    std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)
     std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
@@ -1589,9 +1658,9 @@ class Dpor final : public Chooser {
   std::size_t asked_ = 0;  // the decisions of the run so far that asked the strategy (Node::call)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
-  std::size_t structural_kept_ = 0;         // the steps whose structural() rows are kept (Kept)
-  bool structural_made_ = false;            // structural() made its rows in this analysis
-  std::optional<Clocks> structural_rows_;  // those rows (while structural_made_)
+  std::size_t structural_kept_ = 0;         // the steps whose structural() clocks are kept (Kept)
+  bool structural_made_ = false;            // structural() made its clocks in this analysis
+  std::optional<StepClocks> structural_;   // those clocks (while structural_made_)
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   bool predicts_;      // keeps every alternative's next step (Node::shapes)
