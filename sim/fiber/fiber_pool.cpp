@@ -60,6 +60,19 @@ using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
 }
 static_assert(16 * sizeof(Words) == written_step);
 
+// Zeroes [low, low + n) with wide stores, as many as the loads of
+// first_written() that check the same bytes. Not memset: from 2 KB glibc
+// clears with `rep stosb`, which callgrind counts one instruction a byte.
+// `low` and `n` are multiples of written_step.
+[[gnu::target_clones("avx2", "default")]] void zero(char* low, std::size_t n) {
+  for (std::size_t k = 0; k < n; k += written_step) {
+    Words* w = reinterpret_cast<Words*>(low + k);
+    w[0] = w[1] = w[2] = w[3] = w[4] = w[5] = w[6] = w[7] = Words{};
+    w[8] = w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = w[15] = Words{};
+    asm("" : : "r"(w) : "memory");  // (else the compiler makes the loop a call of memset)
+  }
+}
+
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
 // Invariant: when a zeroed fiber (create()) starts on it, its outermost
 // `region` bytes (where a fiber's own frames live) are zero, so that what a
@@ -154,7 +167,7 @@ struct Stack {
     const std::size_t n = tripped ? region : reach;
     char* const low = top - n;
     const std::size_t k = first_written(low, n);
-    std::memset(low + k, 0, n - k);
+    zero(low + k, n - k);
     if (!tripped) return;
     reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
