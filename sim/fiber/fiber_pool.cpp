@@ -89,7 +89,7 @@ static_assert(16 * sizeof(Words) == written_step);
 // all its fiber wrote: a deep fiber is often a one-off, a first call that
 // formats a text, and would leave the stack wide for every fiber after it; a
 // fiber that comes back as deep trips again, once for each page it newly
-// reaches, at most.)
+// reaches, at most. Rare deep work that recurs, its user can do aside().)
 // Protection goes by whole pages, so the open part ends at a page boundary;
 // the top lies `opening` bytes above one, not at one, so that a fiber that
 // writes less than that leaves less than a page of zeros to be checked. The
@@ -358,6 +358,41 @@ void entry(ctx::transfer_t t) {
   ctx::jump_fcontext(running.caller, nullptr);  // never resumed again
 }
 
+// A call of FiberPool::aside(): its body runs on the aside stack, then
+// returns to `back` (the fiber's context) with what it threw, if anything.
+struct Aside {
+  FiberPool::Body body = nullptr;
+  void* context = nullptr;
+  ctx::fcontext_t back = nullptr;
+  std::exception_ptr thrown;
+};
+// The stack the OS thread's calls of FiberPool::aside() run on, one at a
+// time (a nested call runs in place): mapped at its first use, with a guard
+// page below; each call starts at its top.
+struct AsideStack {
+  char* base = nullptr;
+  std::size_t bytes = 0;
+  ~AsideStack() {
+    if (base) munmap(base, bytes);
+  }
+  bool holds(const void* a) const {
+    auto c = static_cast<const char*>(a);
+    return c >= base && c < base + bytes;
+  }
+};
+thread_local AsideStack aside_stack;
+
+void aside_entry(ctx::transfer_t t) {
+  Aside* a = static_cast<Aside*>(t.data);
+  a->back = t.fctx;
+  try {
+    a->body(a->context);
+  } catch (...) {
+    a->thrown = std::current_exception();
+  }
+  ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -443,6 +478,31 @@ void FiberPool::suspend() {
   if (running.fiber == nullptr) throw std::logic_error("FiberPool::suspend outside a fiber");
   ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
   running.caller = t.fctx;
+}
+
+void FiberPool::aside(Body body, void* context) {
+  AsideStack& s = aside_stack;
+  // (A fault in a body abandons its fiber and the aside stack's frames with it.)
+  if (running.fiber == nullptr || s.holds(__builtin_frame_address(0))) {
+    body(context);
+    return;
+  }
+  if (s.base == nullptr) {
+    const std::size_t guard = page_size();
+    const std::size_t total = guard + default_stack_bytes;
+    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (b == MAP_FAILED) throw std::runtime_error(cannot("map a stack to work aside on"));
+    if (mprotect(b, guard, PROT_NONE) != 0) {
+      const std::string why = cannot("protect the guard page of a stack to work aside on");
+      munmap(b, total);
+      throw std::runtime_error(why);
+    }
+    s.base = static_cast<char*>(b);
+    s.bytes = total;
+  }
+  Aside a{body, context, nullptr, nullptr};
+  ctx::jump_fcontext(ctx::make_fcontext(s.base + s.bytes, s.bytes - page_size(), aside_entry), &a);
+  if (a.thrown) std::rethrow_exception(a.thrown);
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }
