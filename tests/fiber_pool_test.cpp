@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include <time.h>
@@ -160,6 +161,55 @@ TEST(FiberPool, AnAbortFaultsTheFiberAndTheNextOneRuns) {
   bool ran = false;
   run_alone(pool, [&] { ran = true; });
   EXPECT_TRUE(ran);
+}
+
+// Is `a` on the running fiber's stack (its default size below its top)?
+bool on_fiber_stack(const void* a) {
+  const auto top = reinterpret_cast<std::uintptr_t>(FiberPool::stack_top());
+  const auto at = reinterpret_cast<std::uintptr_t>(a);
+  return at < top && at >= top - FiberPool::default_stack_bytes;
+}
+
+// Deep work aside runs on another stack: the fiber's own stays written only
+// where the fiber's frames were, and the next fiber starts zeroed.
+TEST(FiberPool, WorkAsideRunsOffTheFibersStack) {
+  FiberPool pool;
+  bool on_fiber = true, zero = false;
+  run_alone(pool, [&] {
+    FiberPool::aside([&] {
+      on_fiber = on_fiber_stack(__builtin_frame_address(0));
+      write_deep();
+    });
+  });
+  EXPECT_FALSE(on_fiber);
+  run_alone(pool, [&] { zero = below_is_zero(); });
+  EXPECT_TRUE(zero);
+}
+
+// Outside a fiber, and within work aside, aside() runs its body in place;
+// an exception its body throws is thrown on in the fiber.
+TEST(FiberPool, WorkAsideRunsInPlaceOutsideAFiberOrNestedAndThrowsOn) {
+  const void* outer = nullptr;
+  const void* inner = nullptr;
+  FiberPool::aside([&] { outer = __builtin_frame_address(0); });
+  EXPECT_NE(outer, nullptr);
+  FiberPool pool;
+  std::string caught;
+  run_alone(pool, [&] {
+    FiberPool::aside([&] {
+      outer = __builtin_frame_address(0);
+      FiberPool::aside([&] { inner = __builtin_frame_address(0); });
+    });
+    try {
+      FiberPool::aside([] { throw std::runtime_error("thrown aside"); });
+    } catch (const std::exception& e) {
+      caught = e.what();
+    }
+  });
+  // (Nested: in place, just below the outer body's frame.)
+  EXPECT_LT(reinterpret_cast<std::uintptr_t>(inner), reinterpret_cast<std::uintptr_t>(outer));
+  EXPECT_LT(reinterpret_cast<std::uintptr_t>(outer) - reinterpret_cast<std::uintptr_t>(inner), std::uintptr_t{4096});
+  EXPECT_EQ(caught, "thrown aside");
 }
 
 // The CPU time its OS thread has run, in seconds.

@@ -1,6 +1,7 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <immintrin.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -45,20 +46,48 @@ std::string cannot(const char* what) {
 // The offset in [low, low + n) of the first `written_step` bytes that are
 // not all zero, from the bottom up, or n if all are zero: one pass of wide
 // loads or'd together, not a memcmp against zeros (which reads twice the
-// bytes). `low` and `n` are multiples of written_step.
+// bytes). `low` and `n` are multiples of written_step. Two versions, chosen
+// as the program loads: with AVX2 the or of 512 bytes is tested for zero in
+// one instruction (vptest), where the other folds it to one word first.
 constexpr std::size_t written_step = 512;
 using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
-[[gnu::target_clones("avx2", "default")]] std::size_t first_written(const char* low, std::size_t n) {
+// The or of the 512 bytes at `w`, into `a`. (Not returned: a vector return
+// of a function without AVX would change the ABI, and the compiler warns.)
+[[gnu::always_inline]] inline void or_of(const Words* w, Words& a) {
+  a = (((w[0] | w[1]) | (w[2] | w[3])) | ((w[4] | w[5]) | (w[6] | w[7]))) |
+      (((w[8] | w[9]) | (w[10] | w[11])) | ((w[12] | w[13]) | (w[14] | w[15])));
+}
+[[gnu::target("default")]] std::size_t first_written(const char* low, std::size_t n) {
   for (std::size_t k = 0; k < n; k += written_step) {
-    const Words* w = reinterpret_cast<const Words*>(low + k);
-    const Words a = (((w[0] | w[1]) | (w[2] | w[3])) | ((w[4] | w[5]) | (w[6] | w[7]))) |
-                    (((w[8] | w[9]) | (w[10] | w[11])) | ((w[12] | w[13]) | (w[14] | w[15])));
+    Words a;
+    or_of(reinterpret_cast<const Words*>(low + k), a);
     const auto h = __builtin_shufflevector(a, a, 0, 1) | __builtin_shufflevector(a, a, 2, 3);
     if ((h[0] | h[1]) != 0) return k;
   }
   return n;
 }
+[[gnu::target("avx2")]] std::size_t first_written(const char* low, std::size_t n) {
+  for (std::size_t k = 0; k < n; k += written_step) {
+    Words a;
+    or_of(reinterpret_cast<const Words*>(low + k), a);
+    if (!_mm256_testz_si256(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(a))) return k;
+  }
+  return n;
+}
 static_assert(16 * sizeof(Words) == written_step);
+
+// Zeroes [low, low + n) with wide stores, as many as the loads of
+// first_written() that check the same bytes. Not memset: from 2 KB glibc
+// clears with `rep stosb`, which callgrind counts one instruction a byte.
+// `low` and `n` are multiples of written_step.
+[[gnu::target_clones("avx2", "default")]] void zero(char* low, std::size_t n) {
+  for (std::size_t k = 0; k < n; k += written_step) {
+    Words* w = reinterpret_cast<Words*>(low + k);
+    w[0] = w[1] = w[2] = w[3] = w[4] = w[5] = w[6] = w[7] = Words{};
+    w[8] = w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = w[15] = Words{};
+    asm("" : : "r"(w) : "memory");  // (else the compiler makes the loop a call of memset)
+  }
+}
 
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
 // Invariant: when a zeroed fiber (create()) starts on it, its outermost
@@ -76,7 +105,7 @@ static_assert(16 * sizeof(Words) == written_step);
 // all its fiber wrote: a deep fiber is often a one-off, a first call that
 // formats a text, and would leave the stack wide for every fiber after it; a
 // fiber that comes back as deep trips again, once for each page it newly
-// reaches, at most.)
+// reaches, at most. Rare deep work that recurs, its user can do aside().)
 // Protection goes by whole pages, so the open part ends at a page boundary;
 // the top lies `opening` bytes above one, not at one, so that a fiber that
 // writes less than that leaves less than a page of zeros to be checked. The
@@ -93,7 +122,11 @@ struct Stack {
   char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
   std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
-  bool used = false;             // a fiber ran on it since it was mapped (zero) or cleared
+  // A fiber ran on it since it was mapped (zero) or cleared. (Not one that
+  // was only created: make_fcontext() writes its record below the top, the
+  // same for every fiber, and a fiber that never ran wrote nothing else.
+  // A run may end before some of the threads it made ever ran.)
+  bool used = false;
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
 
@@ -154,7 +187,7 @@ struct Stack {
     const std::size_t n = tripped ? region : reach;
     char* const low = top - n;
     const std::size_t k = first_written(low, n);
-    std::memset(low + k, 0, n - k);
+    zero(low + k, n - k);
     if (!tripped) return;
     reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
@@ -341,6 +374,41 @@ void entry(ctx::transfer_t t) {
   ctx::jump_fcontext(running.caller, nullptr);  // never resumed again
 }
 
+// A call of FiberPool::aside(): its body runs on the aside stack, then
+// returns to `back` (the fiber's context) with what it threw, if anything.
+struct Aside {
+  FiberPool::Body body = nullptr;
+  void* context = nullptr;
+  ctx::fcontext_t back = nullptr;
+  std::exception_ptr thrown;
+};
+// The stack the OS thread's calls of FiberPool::aside() run on, one at a
+// time (a nested call runs in place): mapped at its first use, with a guard
+// page below; each call starts at its top.
+struct AsideStack {
+  char* base = nullptr;
+  std::size_t bytes = 0;
+  ~AsideStack() {
+    if (base) munmap(base, bytes);
+  }
+  bool holds(const void* a) const {
+    auto c = static_cast<const char*>(a);
+    return c >= base && c < base + bytes;
+  }
+};
+thread_local AsideStack aside_stack;
+
+void aside_entry(ctx::transfer_t t) {
+  Aside* a = static_cast<Aside*>(t.data);
+  a->back = t.fctx;
+  try {
+    a->body(a->context);
+  } catch (...) {
+    a->thrown = std::current_exception();
+  }
+  ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -379,7 +447,6 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   f->status = Status::ready;
   f->fault.clear();
   if (zeroed) f->stack.clear();
-  f->stack.used = true;
   f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
@@ -393,6 +460,7 @@ Status FiberPool::resume(Id id) {
   // (Only this thread writes `slice`: no atomic read-modify-write needed.)
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   const bool first = f->status == Status::ready;
+  if (first) f->stack.used = true;
   f->status = Status::suspended;
   // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
   const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
@@ -426,6 +494,31 @@ void FiberPool::suspend() {
   if (running.fiber == nullptr) throw std::logic_error("FiberPool::suspend outside a fiber");
   ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
   running.caller = t.fctx;
+}
+
+void FiberPool::aside(Body body, void* context) {
+  AsideStack& s = aside_stack;
+  // (A fault in a body abandons its fiber and the aside stack's frames with it.)
+  if (running.fiber == nullptr || s.holds(__builtin_frame_address(0))) {
+    body(context);
+    return;
+  }
+  if (s.base == nullptr) {
+    const std::size_t guard = page_size();
+    const std::size_t total = guard + default_stack_bytes;
+    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (b == MAP_FAILED) throw std::runtime_error(cannot("map a stack to work aside on"));
+    if (mprotect(b, guard, PROT_NONE) != 0) {
+      const std::string why = cannot("protect the guard page of a stack to work aside on");
+      munmap(b, total);
+      throw std::runtime_error(why);
+    }
+    s.base = static_cast<char*>(b);
+    s.bytes = total;
+  }
+  Aside a{body, context, nullptr, nullptr};
+  ctx::jump_fcontext(ctx::make_fcontext(s.base + s.bytes, s.bytes - page_size(), aside_entry), &a);
+  if (a.thrown) std::rethrow_exception(a.thrown);
 }
 
 bool FiberPool::inside() { return running.fiber != nullptr; }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace scopesim::fiber {
@@ -61,6 +62,18 @@ class FiberPool {
   // The highest address of the running fiber's stack (its outermost frame
   // lies just below), or nullptr outside a fiber.
   static const void* stack_top();
+  // From inside a running fiber: body(context) on a stack the OS thread keeps
+  // for this, not the fiber's, then back. For rare work in deep frames (one
+  // that starts an external program, say): on the fiber, it would leave the
+  // stack written far down, and every later zeroed fiber on that stack would
+  // check as far (a stack's checked part widens, never narrows). The body
+  // must not suspend; an exception it throws is thrown on here. Outside a
+  // fiber, or from within such a body: body(context) in place.
+  static void aside(Body body, void* context);
+  template <class F>
+  static void aside(F&& f) {
+    aside([](void* c) { (*static_cast<std::remove_reference_t<F>*>(c))(); }, &f);
+  }
 
  private:
   struct Impl;
