@@ -1035,14 +1035,19 @@ class Run final : public Door, public HostApi {
     return i.initial ? 0 : events_[i.event].step + 1;
   }
 
-  // Write `m` at a coherence slot the chooser decides. For the explorer, a
-  // store's step also records the earlier steps whose weak writes coherence
-  // leaves unordered with it (Step::unordered). (Inline in access(): as a
-  // call of its own, with the registers it saved, it cost a store about 40
-  // instructions of its own.)
+  // Write `m` at a coherence slot the chooser decides. For the explorer, its
+  // step also records the earlier steps whose writes it may be placed before
+  // (Step::precedes: the model tells them with the placements; a write of
+  // one placement precedes none), and a store's the earlier steps whose weak
+  // writes coherence leaves unordered with it (Step::unordered). (Inline in
+  // access(): as a call of its own, with the registers it saved, it cost a
+  // store about 40 instructions of its own.)
   [[gnu::always_inline]] WriteId place_write(MemOp& m, const Event& e, bool store) {
-    const unsigned n = MemoryModel::one_placement(m) ? 1 : mm_->placements(m);
-    if (in_step_ && (n > 1 || m.rmw_source != no_write)) note_precedes(m);
+    unsigned n = 1;
+    if (!MemoryModel::one_placement(m)) {
+      n = mm_->placements(m, in_step_ ? &cand_ : nullptr);
+      if (in_step_ && !cand_.empty()) note_precedes();
+    }
     unsigned k = 0;  // (one slot: no choice to make)
     if (n > 1) {
       ChoicePoint& p = choice(ChoiceKind::coherence);
@@ -1058,9 +1063,9 @@ class Run final : public Door, public HostApi {
     return w;
   }
 
-  // For the explorer: the steps whose writes store `m` may be placed before.
-  void note_precedes(const MemOp& m) {
-    mm_->may_precede(m, cand_);
+  // For the explorer: the steps whose writes (in cand_, from placements())
+  // the write may be placed before.
+  void note_precedes() {
     for (WriteId w : cand_)
       if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
   }

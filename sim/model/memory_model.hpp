@@ -100,16 +100,19 @@ class MemoryModel {
   }
   virtual void read(const MemOp& r, WriteId w) = 0;
   // Number of permitted coherence placements for write `w` (at least 1).
-  virtual unsigned placements(const MemOp& w) = 0;
+  // With `precedes`, also lists there (cleared first) the writes of its
+  // location that some permitted placement comes before (those its thread
+  // does not know and may precede), in coherence-list order: worked out
+  // with the placements, not asked again.
+  virtual unsigned placements(const MemOp& w, std::vector<WriteId>* precedes) = 0;
+  unsigned placements(const MemOp& w) { return placements(w, nullptr); }
   // Has write `w` one placement, without asking placements()? A weak write
   // does: it is morally strong with no other thread's write, so coherence
   // orders it after the writes its thread knows and leaves it unordered with
   // the rest (semantics.md, "Coherence is partial"), and one slot after them
-  // is as good as any. (Most writes are weak: no virtual call.)
+  // is as good as any: the last, before no write. (Most writes are weak: no
+  // virtual call.)
   static bool one_placement(const MemOp& w) { return !is_strong(w.op.sem); }
-  // The writes that some permitted placement of write `w` comes before (the
-  // writes of the location its thread does not know and may precede), into `out`.
-  virtual void may_precede(const MemOp& w, std::vector<WriteId>& out) = 0;
   // Makes write `w` at its permitted placement `placement` (< placements(w)).
   // With `unordered`, also lists there (cleared first) the weak writes of its
   // location that coherence leaves unordered with it: no edge either way, now

@@ -301,7 +301,7 @@ struct PtxModel::State {
   };
   std::optional<Placed> placed;
   std::vector<std::size_t> placed_positions;
-  std::vector<std::size_t> positions_buf;      // may_precede()'s
+  std::vector<std::size_t> positions_buf;      // readable()'s
   mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
   mutable std::vector<bool> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
@@ -875,22 +875,20 @@ void PtxModel::read(const MemOp& r, WriteId w) {
 }
 
 // (A write that goes last needs no location yet: write() looks it up, or
-// makes it.)
-unsigned PtxModel::placements(const MemOp& w) {
+// makes it. It precedes no write.) The writes it may precede are those from
+// its earliest position on.
+unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   State& s = *s_;
+  if (precedes != nullptr) precedes->clear();
   if (s.goes_last(w)) return 1;
   const Location& l = s.locs[s.location(w)];
-  s.positions(w, l, s.placed_positions);
+  std::vector<std::size_t>& at = s.placed_positions;
+  s.positions(w, l, at);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
-  return static_cast<unsigned>(s.placed_positions.size());
-}
-
-void PtxModel::may_precede(const MemOp& w, std::vector<WriteId>& out) {
-  State& s = *s_;
-  const Location& l = s.locs[s.location(w)];
-  s.positions(w, l, s.positions_buf);
-  const std::size_t first = *std::min_element(s.positions_buf.begin(), s.positions_buf.end());
-  out.assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
+  if (precedes != nullptr)
+    if (const std::size_t first = *std::min_element(at.begin(), at.end()); first < l.co.size())
+      precedes->assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
+  return static_cast<unsigned>(at.size());
 }
 
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {

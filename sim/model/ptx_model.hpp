@@ -31,8 +31,8 @@ class PtxModel final : public MemoryModel {
   using MemoryModel::readable;
   Readable readable(const MemOp& r, std::vector<WriteId>& out) override;
   void read(const MemOp& r, WriteId w) override;
-  unsigned placements(const MemOp& w) override;
-  void may_precede(const MemOp& w, std::vector<WriteId>& out) override;
+  unsigned placements(const MemOp& w, std::vector<WriteId>* precedes) override;
+  using MemoryModel::placements;
   WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) override;
   using MemoryModel::write;
   void fence(ThreadId t, const PtxOp& f) override;
