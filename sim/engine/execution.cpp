@@ -1302,8 +1302,10 @@ class Run final : public Door, public HostApi {
         if (!any_ms) unpromised_spin(t, e);
       }
       ChoicePoint& p = choice(ChoiceKind::read);
-      for (WriteId w : cand) p.keys.push_back(w);
-      for (WriteId w : cand) p.made.push_back(made_by(w));
+      for (WriteId w : cand) {
+        p.keys.push_back(w);
+        p.made.push_back(made_by(w));
+      }
       const unsigned i = decide(p, [&](unsigned k) {
         return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
