@@ -962,53 +962,50 @@ class Run final : public Door, public HostApi {
     throw std::runtime_error("out of bounds");
   }
 
+  // Access `e`: its lowering (lower()) is its memory operation, the last,
+  // after a fence.sc where it is seq_cst.
   std::uint64_t access(const Event& e, const Lowering& low, LocalState local) {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
     const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
     events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low)});
+    for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
+    const PtxOp& op = low.ops[low.count - 1];
+    MemOp m;
+    m.thread = cur_;
+    m.op = op;
+    m.addr = e.addr;
+    m.size = e.size;
+    m.event = ev;
     std::uint64_t result = 0;
-    for (int i = 0; i < low.count; ++i) {
-      const PtxOp& op = low.ops[i];
-      if (op.kind == PtxKind::fence_sc || op.kind == PtxKind::fence_acq_rel) {
-        mm_->fence(cur_, op);
-        continue;
+    WriteId w = no_write;  // a read: the write it returned
+    if (op.kind == PtxKind::st) {
+      m.value = e.operand;
+      place_write(m, e, true);
+      changed_shared_state(threads_[cur_]);
+    } else {
+      w = choose_read(m, e, local);
+      result = mm_->info(w).value;
+      if (fails_cas(e, result)) {
+        // A compare-and-swap that fails writes nothing: it is the load part
+        // alone (C++ [atomics.types.operations]: "Otherwise ... atomically
+        // loads").
+        m.op = load_part(m.op);
       }
-      MemOp m;
-      m.thread = cur_;
-      m.op = op;
-      m.addr = e.addr;
-      m.size = e.size;
-      m.event = ev;
-      WriteId w = no_write;  // a read: the write it returned
-      if (op.kind == PtxKind::st) {
-        m.value = e.operand;
-        place_write(m, e, true);
+      mm_->read(m, w);
+      if (m.op.kind == PtxKind::atom) {
+        m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
+        m.rmw_source = w;
+        events_[ev].write = place_write(m, e, false);
         changed_shared_state(threads_[cur_]);
-      } else {
-        w = choose_read(m, e, local);
-        result = mm_->info(w).value;
-        if (fails_cas(e, result)) {
-          // A compare-and-swap that fails writes nothing: it is the load part
-          // alone (C++ [atomics.types.operations]: "Otherwise ... atomically
-          // loads").
-          m.op = load_part(m.op);
-        }
-        mm_->read(m, w);
-        if (m.op.kind == PtxKind::atom) {
-          m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
-          m.rmw_source = w;
-          events_[ev].write = place_write(m, e, false);
-          changed_shared_state(threads_[cur_]);
-        }
       }
-      if (mm_->has_findings()) collect_findings();
-      if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
-        trace(threads_[cur_], [&, w, result] {
-          return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
-        });
     }
+    if (mm_->has_findings()) collect_findings();
+    if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
+      trace(threads_[cur_], [&, w, result] {
+        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+      });
     return result;
   }
   // What access `e` did as memory operation `m`, for its trace line: a store
