@@ -109,14 +109,17 @@ static_assert(16 * sizeof(Words) == written_step);
 // Protection goes by whole pages, so the open part ends at a page boundary;
 // the top lies `opening` bytes above one, not at one, so that a fiber that
 // writes less than that leaves less than a page of zeros to be checked. The
-// opening is deeper than the fibers of the shipped models write (2.5 KB at
-// most), but for the few that format a text, so a trip stays rare. It has to:
-// under valgrind, a push or call that faults is resumed with its stack
-// pointer already moved, and under callgrind (which keeps only the stack
-// pointer exact at a memory access) any faulting access is resumed from the
-// start of its block, so a trip can derail a run measured there.
+// opening holds what the fibers of the shipped models write (most of them
+// 512 bytes, few more than 2 KB), so a trip stays rare. It has to: under
+// valgrind, a push or call that faults is resumed with its stack pointer
+// already moved, and under callgrind (which keeps only the stack pointer
+// exact at a memory access) any faulting access is resumed from the start of
+// its block, so a trip can derail a run measured there. (Hence too the
+// executables link with -z now: a lazy binding, the first call of a shared
+// library's function, saves the vector registers in a frame of a kilobyte or
+// more on the fiber's stack.)
 struct Stack {
-  static constexpr std::size_t opening = 3 * 1024;
+  static constexpr std::size_t opening = 2 * 1024;
   char* base = nullptr;          // lowest address: the guard page
   std::size_t bytes = 0;         // the mapping, guard page included
   char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
