@@ -43,6 +43,20 @@ std::string cannot(const char* what) {
   return s;
 }
 
+// Maps `total` bytes for a stack whose lowest page is a guard (no access), or
+// throws, naming `what` ("a fiber stack").
+char* map_guarded(std::size_t total, const char* what) {
+  const std::string map = std::string("map ") + what, protect = std::string("protect the guard page of ") + what;
+  void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (b == MAP_FAILED) throw std::runtime_error(cannot(map.c_str()));
+  if (mprotect(b, page_size(), PROT_NONE) != 0) {
+    const std::string why = cannot(protect.c_str());
+    munmap(b, total);
+    throw std::runtime_error(why);
+  }
+  return static_cast<char*>(b);
+}
+
 // The offset in [low, low + n) of the first `written_step` bytes that are
 // not all zero, from the bottom up, or n if all are zero: one pass of wide
 // loads or'd together, not a memcmp against zeros (which reads twice the
@@ -153,14 +167,7 @@ struct Stack {
     // (A page more than asked: the top lies inside the last one.)
     const std::size_t guard = page_size();
     const std::size_t total = guard + usable + page_size();
-    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (b == MAP_FAILED) throw std::runtime_error(cannot("map a fiber stack"));
-    if (mprotect(b, guard, PROT_NONE) != 0) {
-      const std::string why = cannot("protect a fiber stack's guard page");
-      munmap(b, total);
-      throw std::runtime_error(why);
-    }
-    base = static_cast<char*>(b);
+    base = map_guarded(total, "a fiber stack");
     bytes = total;
     top = base + guard + usable + opening;
     region = std::min(FiberPool::zeroed_bytes, usable);
@@ -507,16 +514,8 @@ void FiberPool::aside(Body body, void* context) {
     return;
   }
   if (s.base == nullptr) {
-    const std::size_t guard = page_size();
-    const std::size_t total = guard + default_stack_bytes;
-    void* b = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (b == MAP_FAILED) throw std::runtime_error(cannot("map a stack to work aside on"));
-    if (mprotect(b, guard, PROT_NONE) != 0) {
-      const std::string why = cannot("protect the guard page of a stack to work aside on");
-      munmap(b, total);
-      throw std::runtime_error(why);
-    }
-    s.base = static_cast<char*>(b);
+    const std::size_t total = page_size() + default_stack_bytes;
+    s.base = map_guarded(total, "a stack to work aside on");
     s.bytes = total;
   }
   Aside a{body, context, nullptr, nullptr};
