@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
 #include <type_traits>
 
 #include "sim/core/reused.hpp"
@@ -96,10 +97,10 @@ struct View {
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
   // (Mostly empty: merged out of line.)
-  void observe(const std::vector<WriteId>& ws) {
+  void observe(std::span<const WriteId> ws) {
     if (!ws.empty()) merge_observed(ws);
   }
-  void merge_observed(const std::vector<WriteId>& ws);
+  void merge_observed(std::span<const WriteId> ws);
   // One write (mostly newer than all: appended).
   void observe_one(WriteId w) {
     const auto at = std::lower_bound(observed.begin(), observed.end(), w);
@@ -111,7 +112,7 @@ struct View {
   }
 };
 
-void View::merge_observed(const std::vector<WriteId>& ws) {
+void View::merge_observed(std::span<const WriteId> ws) {
   const auto old = static_cast<std::ptrdiff_t>(observed.size());
   observed.insert(observed.end(), ws.begin(), ws.end());
   if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
@@ -134,6 +135,15 @@ struct Release {
   ThreadId thread;
 };
 
+// A run of entries of one of State's pools (State::ids, State::releases),
+// [begin, end): what a write keeps of variable length, all of it made with
+// the write (a write's record holds no container of its own: making one
+// clears no buffers).
+struct Span {
+  std::uint32_t begin = 0, end = 0;
+  bool empty() const { return begin == end; }
+};
+
 struct Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
@@ -145,10 +155,13 @@ struct Write {
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
   // (End of what its maker sets.)
-  std::vector<Release> releases;      // release patterns observed by whoever observes this write
-  std::vector<WriteId> chain;         // observed, besides itself, by whoever observes it (sorted; no initial write)
-  std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
-  std::vector<WriteId> strong_rmws;   // the strong RMWs that read it (atomic_rmw, rmw_source: this write)
+  Span releases;      // release patterns observed by whoever observes this write (State::releases)
+  Span chain;         // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
+  Span known_before;  // same-location writes its thread knew when writing (State::ids)
+  // The strong RMWs that read it (atomic_rmw, rmw_source: this write), as a
+  // list through each one's next_strong_rmw: the latest first.
+  WriteId strong_rmws = no_write;
+  WriteId next_strong_rmw = no_write;  // the RMW that read its source before it, if it is one
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
   std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
@@ -156,10 +169,11 @@ struct Write {
   // every access: not stored twice).
   void clear() {
     atomic_rmw = false;
-    releases.clear();
-    chain.clear();
-    known_before.clear();
-    strong_rmws.clear();
+    releases = {};
+    chain = {};
+    known_before = {};
+    strong_rmws = no_write;
+    next_strong_rmw = no_write;
     rf_term = 0;
     commutes = 0;
     reads = 0;
@@ -261,6 +275,12 @@ struct PtxModel::State {
   PtxOptions opt;
   Reused<Thread> threads;
   Reused<Write> writes;
+  // The entries of the writes' spans (Write::chain, known_before; releases),
+  // each write's appended as it is made; reset() empties them.
+  std::vector<WriteId> ids;
+  std::vector<Release> releases;
+  std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  std::span<const Release> releases_of(Span s) const { return {releases.data() + s.begin, releases.data() + s.end}; }
   // The locations, by id in the order the run made them: [0, made) this
   // run's; the rest the last run's that this one has not made (yet). A run
   // of the same program accesses the same locations in the same order: the
@@ -388,7 +408,8 @@ struct PtxModel::State {
     const Write& wb = writes[b];
     if (wa.info.initial) return true;
     if (ms_writes(wa, wb)) return true;
-    return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
+    const std::span<const WriteId> known = of(wb.known_before);
+    return std::find(known.begin(), known.end(), a) != known.end();
   }
 
   // The location `op` accesses: one looked up lately, or the last run's
@@ -707,6 +728,8 @@ void PtxModel::reset() {
   State& s = *s_;
   s.threads.clear();
   s.writes.clear();
+  s.ids.clear();
+  s.releases.clear();
   s.made = 0;  // (the locations kept: see State::locs)
   s.views.clear();
   s.sc_fences.clear();
@@ -831,7 +854,7 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     const WriteId w = l.co[i];
     // Atomicity: two morally strong RMWs never read the same write.
     bool taken = false;
-    for (const WriteId z : s.writes[w].strong_rmws) {
+    for (WriteId z = s.writes[w].strong_rmws; z != no_write; z = s.writes[z].next_strong_rmw) {
       const Write& zw = s.writes[z];
       if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
     }
@@ -863,9 +886,9 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    t.view.observe(x.chain);
+    t.view.observe(s.of(x.chain));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
-    for (const Release& rel : x.releases) {
+    for (const Release& rel : s.releases_of(x.releases)) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
         t.view.join(s.views[rel.view]);
       else
@@ -924,31 +947,48 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   // its own: the other weak ones its thread does not know are unordered with it.
   if (unordered != nullptr) unordered->clear();
   const std::size_t n = l.co.size();
+  if (n > 1) x.known_before.begin = x.known_before.end = static_cast<std::uint32_t>(s.ids.size());
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
     const Write& y = s.writes[k];
     const bool known = s.knows(t, k);
-    if (known)
-      x.known_before.push_back(k);
-    else if (!y.strong && unordered != nullptr)
+    if (known) {
+      s.ids.push_back(k);
+      ++x.known_before.end;
+    } else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
     if (known || s.ms_writes(y, x)) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
   }
+  // (Its releases, mostly none, are those of its source and its own, made
+  // next one after the other: a span of the pool.)
   if (w.rmw_source != no_write) {
     Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
-    if (x.atomic_rmw) src.strong_rmws.push_back(id);
+    if (x.atomic_rmw) {
+      x.next_strong_rmw = src.strong_rmws;
+      src.strong_rmws = id;
+    }
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
-      // Observation passes through a chain of morally strong RMWs.
-      x.chain = src.chain;  // (all made before the source: smaller ids)
-      if (!src.info.initial) x.chain.push_back(w.rmw_source);
-      x.releases = src.releases;
+      // Observation passes through a chain of morally strong RMWs: the
+      // source's, then the source (all made before it: smaller ids).
+      // (Copied by index: the pools may grow as they are appended to.)
+      x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
+      for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
+      if (!src.info.initial) s.ids.push_back(w.rmw_source);
+      x.chain.end = static_cast<std::uint32_t>(s.ids.size());
+      if (!src.releases.empty()) {
+        x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
+        for (std::uint32_t k = src.releases.begin; k < src.releases.end; ++k) s.releases.push_back(s.releases[k]);
+        x.releases.end = static_cast<std::uint32_t>(s.releases.size());
+      }
     }
   }
   if (x.strong) {
-    if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
+    if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
+    if (has_release(w.op.sem)) s.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
-      if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+      if (t.fence_release[sc] != no_view) s.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+    x.releases.end = static_cast<std::uint32_t>(s.releases.size());
   }
   if (at == n)
     l.co.push_back(id);
