@@ -196,8 +196,8 @@ struct Write {
   }
 };
 
+// A thread's record; its placement is kept apart (State::where).
 struct Thread {
-  Placement where;
   // Its clock covers the thread itself from its first event on: a thread that
   // never steps adds no width to the clocks that join its view. No clock
   // knows more of a thread's events than the thread itself, its `seq`
@@ -211,7 +211,7 @@ struct Thread {
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
-  // Back to a new Thread but for `where`, which its spawn sets.
+  // Back to a new Thread.
   void clear() {
     view.clear();
     seq = 0;
@@ -289,7 +289,28 @@ std::uint64_t spread(std::uint64_t z) {
 struct PtxModel::State {
   explicit State(std::vector<ModelFinding>& model_findings) : findings(model_findings) {}
   PtxOptions opt;
-  Reused<Thread> threads;
+  // The threads, by id, [0, spawned) this run's, and their placements, set
+  // at their spawn. A kernel's threads, spawned together at its enqueue
+  // (spawn_all()), act only after its start: their records are made then
+  // (start_all()), in one pass that also lends them its view, and until
+  // then are those of an earlier run. The entries past the run's threads
+  // wait to be reused (neither shrinks, so that the records keep their
+  // buffers); both grow together (spawn()).
+  std::vector<Thread> threads;
+  std::vector<Placement> where;
+  ThreadId spawned = 0;
+  // Entries for `n` more threads, spawned now; the first one's id. (The
+  // records may move. Whether enough are left is asked by address: a size
+  // is a division by a record's.)
+  ThreadId spawn(std::size_t n) {
+    const ThreadId first = spawned;
+    spawned += static_cast<ThreadId>(n);
+    if (threads.begin() + spawned > threads.end()) [[unlikely]] {
+      threads.resize(spawned);
+      where.resize(spawned);
+    }
+    return first;
+  }
   Reused<Write> writes;
   // The entries of the writes' spans (Write::chain, known_before; releases),
   // each write's appended as it is made; reset() empties them.
@@ -398,8 +419,8 @@ struct PtxModel::State {
   bool ms(ThreadId a, bool strong_a, Scope sa, ThreadId b, bool strong_b, Scope sb) const {
     if (a == b) return true;
     if (!strong_a || !strong_b) return false;
-    const Placement& pa = threads[a].where;
-    const Placement& pb = threads[b].where;
+    const Placement& pa = where[a];
+    const Placement& pb = where[b];
     return includes(scope(sa), pa, pb) && includes(scope(sb), pb, pa);
   }
   bool ms_writes(const Write& a, const Write& b) const {
@@ -742,7 +763,7 @@ std::string_view PtxModel::name() const {
 
 void PtxModel::reset() {
   State& s = *s_;
-  s.threads.clear();
+  s.spawned = 0;  // (the records kept: see State::threads)
   s.writes.clear();
   s.ids.clear();
   s.releases.clear();
@@ -763,9 +784,10 @@ void PtxModel::reset() {
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
   State& s = *s_;
-  const ThreadId id = static_cast<ThreadId>(s.threads.size());
-  Thread& t = s.threads.add();  // the parent may move: it is looked up after
-  t.where = where;
+  const ThreadId id = s.spawn(1);  // (the parent may move: it is looked up after)
+  s.where[id] = where;
+  Thread& t = s.threads[id];
+  t.clear();
   if (parent >= 0) {
     const View& from = s.threads[static_cast<std::size_t>(parent)].view;
     t.view.vc = from.vc;
@@ -774,10 +796,11 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   return id;
 }
 
+// (Their placements alone: their records are made at their start, see State::threads.)
 ThreadId PtxModel::spawn_all(const std::vector<Placement>& where) {
   State& s = *s_;
-  const ThreadId first = static_cast<ThreadId>(s.threads.size());
-  for (const Placement& p : where) s.threads.add().where = p;
+  const ThreadId first = s.spawn(where.size());
+  std::copy(where.begin(), where.end(), s.where.begin() + first);
   return first;
 }
 
@@ -796,8 +819,10 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   Clock lender;
   lender.borrow(v.vc);
   Thread* const grid = &s.threads[first];
-  for (std::uint32_t k = 0; k < count; ++k)
-    grid[k].view.vc.borrow(lender);  // (empty until now: see the interface)
+  for (std::uint32_t k = 0; k < count; ++k) {
+    grid[k].clear();  // (made now: see State::threads)
+    grid[k].view.vc.borrow(lender);
+  }
   if (!v.observed.empty())  // (mostly none: looked at once, not for each thread)
     for (ThreadId k = first; k < first + count; ++k) s.threads[k].view.observe(v.observed);
 }
@@ -823,7 +848,7 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
     w.observe(o.observed);
   };
   std::size_t idle = end;  // one that never stepped
-  const Thread* const threads = s.threads.begin();  // (looked up once, as in start_all())
+  const Thread* const threads = s.threads.data();  // (looked up once, as in start_all())
   for (std::size_t k = first; k < end; ++k) {
     const Thread& t = threads[k];
     if (t.seq == 0) {
