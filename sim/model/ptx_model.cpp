@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
 #include <type_traits>
 
 #include "sim/core/reused.hpp"
@@ -71,13 +73,28 @@ class Clock {
   std::vector<std::uint32_t> own_;
 };
 
+// (A few entries, as most clocks are wide, element by element: a call of
+// memmove or memset costs more than they do. Wider ones through them.)
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
 void Clock::make_own(std::size_t width) {
+  constexpr std::size_t few = 16;
   const bool was_borrowed = borrowed();
   const std::size_t n = std::max(n_, width);
   if (own_.size() < n) own_.resize(n);  // (keeps its own entries)
-  if (was_borrowed) std::copy_n(at_, n_, own_.data());
-  std::fill(own_.data() + n_, own_.data() + n, 0);
-  at_ = own_.data();
+  std::uint32_t* const e = own_.data();
+  if (was_borrowed) {
+    if (n_ <= few)
+      for (std::size_t i = 0; i < n_; ++i) e[i] = at_[i];
+    else
+      std::memcpy(e, at_, n_ * sizeof(std::uint32_t));
+  }
+  if (n - n_ <= few)
+    for (std::size_t i = n_; i < n; ++i) e[i] = 0;
+  else
+    std::memset(e + n_, 0, (n - n_) * sizeof(std::uint32_t));
+  at_ = e;
   n_ = n;
 }
 
@@ -96,10 +113,10 @@ struct View {
   }
   // `ws` sorted, as `observed` is (a write's chain, another view's observed).
   // (Mostly empty: merged out of line.)
-  void observe(const std::vector<WriteId>& ws) {
+  void observe(std::span<const WriteId> ws) {
     if (!ws.empty()) merge_observed(ws);
   }
-  void merge_observed(const std::vector<WriteId>& ws);
+  void merge_observed(std::span<const WriteId> ws);
   // One write (mostly newer than all: appended).
   void observe_one(WriteId w) {
     const auto at = std::lower_bound(observed.begin(), observed.end(), w);
@@ -111,7 +128,7 @@ struct View {
   }
 };
 
-void View::merge_observed(const std::vector<WriteId>& ws) {
+void View::merge_observed(std::span<const WriteId> ws) {
   const auto old = static_cast<std::ptrdiff_t>(observed.size());
   observed.insert(observed.end(), ws.begin(), ws.end());
   if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
@@ -134,6 +151,15 @@ struct Release {
   ThreadId thread;
 };
 
+// A run of entries of one of State's pools (State::ids, State::releases),
+// [begin, end): what a write keeps of variable length, all of it made with
+// the write (a write's record holds no container of its own: making one
+// clears no buffers).
+struct Span {
+  std::uint32_t begin = 0, end = 0;
+  bool empty() const { return begin == end; }
+};
+
 struct Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
@@ -145,10 +171,13 @@ struct Write {
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
   WriteId rmw_source = no_write;
   // (End of what its maker sets.)
-  std::vector<Release> releases;      // release patterns observed by whoever observes this write
-  std::vector<WriteId> chain;         // observed, besides itself, by whoever observes it (sorted; no initial write)
-  std::vector<WriteId> known_before;  // same-location writes its thread knew when writing
-  std::vector<WriteId> strong_rmws;   // the strong RMWs that read it (atomic_rmw, rmw_source: this write)
+  Span releases;      // release patterns observed by whoever observes this write (State::releases)
+  Span chain;         // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
+  Span known_before;  // same-location writes its thread knew when writing (State::ids)
+  // The strong RMWs that read it (atomic_rmw, rmw_source: this write), as a
+  // list through each one's next_strong_rmw: the latest first.
+  WriteId strong_rmws = no_write;
+  WriteId next_strong_rmw = no_write;  // the RMW that read its source before it, if it is one
   std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
   std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
@@ -156,18 +185,19 @@ struct Write {
   // every access: not stored twice).
   void clear() {
     atomic_rmw = false;
-    releases.clear();
-    chain.clear();
-    known_before.clear();
-    strong_rmws.clear();
+    releases = {};
+    chain = {};
+    known_before = {};
+    strong_rmws = no_write;
+    next_strong_rmw = no_write;
     rf_term = 0;
     commutes = 0;
     reads = 0;
   }
 };
 
+// A thread's record; its placement is kept apart (State::where).
 struct Thread {
-  Placement where;
   // Its clock covers the thread itself from its first event on: a thread that
   // never steps adds no width to the clocks that join its view. No clock
   // knows more of a thread's events than the thread itself, its `seq`
@@ -181,7 +211,7 @@ struct Thread {
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
-  // Back to a new Thread but for `where`, which its spawn sets.
+  // Back to a new Thread.
   void clear() {
     view.clear();
     seq = 0;
@@ -259,8 +289,35 @@ std::uint64_t spread(std::uint64_t z) {
 struct PtxModel::State {
   explicit State(std::vector<ModelFinding>& model_findings) : findings(model_findings) {}
   PtxOptions opt;
-  Reused<Thread> threads;
+  // The threads, by id, [0, spawned) this run's, and their placements, set
+  // at their spawn. A kernel's threads, spawned together at its enqueue
+  // (spawn_all()), act only after its start: their records are made then
+  // (start_all()), in one pass that also lends them its view, and until
+  // then are those of an earlier run. The entries past the run's threads
+  // wait to be reused (neither shrinks, so that the records keep their
+  // buffers); both grow together (spawn()).
+  std::vector<Thread> threads;
+  std::vector<Placement> where;
+  ThreadId spawned = 0;
+  // Entries for `n` more threads, spawned now; the first one's id. (The
+  // records may move. Whether enough are left is asked by address: a size
+  // is a division by a record's.)
+  ThreadId spawn(std::size_t n) {
+    const ThreadId first = spawned;
+    spawned += static_cast<ThreadId>(n);
+    if (threads.begin() + spawned > threads.end()) [[unlikely]] {
+      threads.resize(spawned);
+      where.resize(spawned);
+    }
+    return first;
+  }
   Reused<Write> writes;
+  // The entries of the writes' spans (Write::chain, known_before; releases),
+  // each write's appended as it is made; reset() empties them.
+  std::vector<WriteId> ids;
+  std::vector<Release> releases;
+  std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  std::span<const Release> releases_of(Span s) const { return {releases.data() + s.begin, releases.data() + s.end}; }
   // The locations, by id in the order the run made them: [0, made) this
   // run's; the rest the last run's that this one has not made (yet). A run
   // of the same program accesses the same locations in the same order: the
@@ -362,8 +419,8 @@ struct PtxModel::State {
   bool ms(ThreadId a, bool strong_a, Scope sa, ThreadId b, bool strong_b, Scope sb) const {
     if (a == b) return true;
     if (!strong_a || !strong_b) return false;
-    const Placement& pa = threads[a].where;
-    const Placement& pb = threads[b].where;
+    const Placement& pa = where[a];
+    const Placement& pb = where[b];
     return includes(scope(sa), pa, pb) && includes(scope(sb), pb, pa);
   }
   bool ms_writes(const Write& a, const Write& b) const {
@@ -388,7 +445,8 @@ struct PtxModel::State {
     const Write& wb = writes[b];
     if (wa.info.initial) return true;
     if (ms_writes(wa, wb)) return true;
-    return std::find(wb.known_before.begin(), wb.known_before.end(), a) != wb.known_before.end();
+    const std::span<const WriteId> known = of(wb.known_before);
+    return std::find(known.begin(), known.end(), a) != known.end();
   }
 
   // The location `op` accesses: one looked up lately, or the last run's
@@ -705,8 +763,10 @@ std::string_view PtxModel::name() const {
 
 void PtxModel::reset() {
   State& s = *s_;
-  s.threads.clear();
+  s.spawned = 0;  // (the records kept: see State::threads)
   s.writes.clear();
+  s.ids.clear();
+  s.releases.clear();
   s.made = 0;  // (the locations kept: see State::locs)
   s.views.clear();
   s.sc_fences.clear();
@@ -724,9 +784,10 @@ void PtxModel::reset() {
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
   State& s = *s_;
-  const ThreadId id = static_cast<ThreadId>(s.threads.size());
-  Thread& t = s.threads.add();  // the parent may move: it is looked up after
-  t.where = where;
+  const ThreadId id = s.spawn(1);  // (the parent may move: it is looked up after)
+  s.where[id] = where;
+  Thread& t = s.threads[id];
+  t.clear();
   if (parent >= 0) {
     const View& from = s.threads[static_cast<std::size_t>(parent)].view;
     t.view.vc = from.vc;
@@ -735,10 +796,11 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   return id;
 }
 
+// (Their placements alone: their records are made at their start, see State::threads.)
 ThreadId PtxModel::spawn_all(const std::vector<Placement>& where) {
   State& s = *s_;
-  const ThreadId first = static_cast<ThreadId>(s.threads.size());
-  for (const Placement& p : where) s.threads.add().where = p;
+  const ThreadId first = s.spawn(where.size());
+  std::copy(where.begin(), where.end(), s.where.begin() + first);
   return first;
 }
 
@@ -757,8 +819,10 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   Clock lender;
   lender.borrow(v.vc);
   Thread* const grid = &s.threads[first];
-  for (std::uint32_t k = 0; k < count; ++k)
-    grid[k].view.vc.borrow(lender);  // (empty until now: see the interface)
+  for (std::uint32_t k = 0; k < count; ++k) {
+    grid[k].clear();  // (made now: see State::threads)
+    grid[k].view.vc.borrow(lender);
+  }
   if (!v.observed.empty())  // (mostly none: looked at once, not for each thread)
     for (ThreadId k = first; k < first + count; ++k) s.threads[k].view.observe(v.observed);
 }
@@ -784,7 +848,7 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
     w.observe(o.observed);
   };
   std::size_t idle = end;  // one that never stepped
-  const Thread* const threads = s.threads.begin();  // (looked up once, as in start_all())
+  const Thread* const threads = s.threads.data();  // (looked up once, as in start_all())
   for (std::size_t k = first; k < end; ++k) {
     const Thread& t = threads[k];
     if (t.seq == 0) {
@@ -831,7 +895,7 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     const WriteId w = l.co[i];
     // Atomicity: two morally strong RMWs never read the same write.
     bool taken = false;
-    for (const WriteId z : s.writes[w].strong_rmws) {
+    for (WriteId z = s.writes[w].strong_rmws; z != no_write; z = s.writes[z].next_strong_rmw) {
       const Write& zw = s.writes[z];
       if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
     }
@@ -863,9 +927,9 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    t.view.observe(x.chain);
+    t.view.observe(s.of(x.chain));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
-    for (const Release& rel : x.releases) {
+    for (const Release& rel : s.releases_of(x.releases)) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
         t.view.join(s.views[rel.view]);
       else
@@ -924,31 +988,48 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   // its own: the other weak ones its thread does not know are unordered with it.
   if (unordered != nullptr) unordered->clear();
   const std::size_t n = l.co.size();
+  if (n > 1) x.known_before.begin = x.known_before.end = static_cast<std::uint32_t>(s.ids.size());
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
     const Write& y = s.writes[k];
     const bool known = s.knows(t, k);
-    if (known)
-      x.known_before.push_back(k);
-    else if (!y.strong && unordered != nullptr)
+    if (known) {
+      s.ids.push_back(k);
+      ++x.known_before.end;
+    } else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
     if (known || s.ms_writes(y, x)) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
   }
+  // (Its releases, mostly none, are those of its source and its own, made
+  // next one after the other: a span of the pool.)
   if (w.rmw_source != no_write) {
     Write& src = s.writes[w.rmw_source];
     x.atomic_rmw = x.strong;
-    if (x.atomic_rmw) src.strong_rmws.push_back(id);
+    if (x.atomic_rmw) {
+      x.next_strong_rmw = src.strong_rmws;
+      src.strong_rmws = id;
+    }
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
-      // Observation passes through a chain of morally strong RMWs.
-      x.chain = src.chain;  // (all made before the source: smaller ids)
-      if (!src.info.initial) x.chain.push_back(w.rmw_source);
-      x.releases = src.releases;
+      // Observation passes through a chain of morally strong RMWs: the
+      // source's, then the source (all made before it: smaller ids).
+      // (Copied by index: the pools may grow as they are appended to.)
+      x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
+      for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
+      if (!src.info.initial) s.ids.push_back(w.rmw_source);
+      x.chain.end = static_cast<std::uint32_t>(s.ids.size());
+      if (!src.releases.empty()) {
+        x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
+        for (std::uint32_t k = src.releases.begin; k < src.releases.end; ++k) s.releases.push_back(s.releases[k]);
+        x.releases.end = static_cast<std::uint32_t>(s.releases.size());
+      }
     }
   }
   if (x.strong) {
-    if (has_release(w.op.sem)) x.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
+    if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
+    if (has_release(w.op.sem)) s.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
-      if (t.fence_release[sc] != no_view) x.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+      if (t.fence_release[sc] != no_view) s.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
+    x.releases.end = static_cast<std::uint32_t>(s.releases.size());
   }
   if (at == n)
     l.co.push_back(id);
