@@ -371,9 +371,6 @@ class Dpor final : public Chooser {
     Locations& places = kept_.places;
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
-    // Witnesses are needed only where two steps commute.
-    std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
-    if (commuting >= same) commuting = npos;
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps, the RMWs
     // that took a slot before the end, and the sleepers their reads wake.
@@ -398,7 +395,6 @@ class Dpor final : public Chooser {
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
       earlier.link(j, places.number(s.shape, j));
-      if (s.shape.commutes != 0 && commuting == npos) commuting = j;
       wake_commuting_sleepers(s.shape, j);
     }
     kept_.stepping = stepping;
@@ -410,8 +406,14 @@ class Dpor final : public Chooser {
     }
     structural_kept_ = std::min(structural_kept_, rows_kept);
     structural_made_ = false;
+    // Witnesses, and the structural clocks they read, are made when the race
+    // walk first meets two steps that commute unordered: most runs with
+    // commuting RMWs have no such pair among the steps walked.
     std::optional<Witnesses> witnesses;
-    if (commuting != npos) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+    auto witnesses_made = [&]() -> Witnesses& {
+      if (!witnesses) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+      return *witnesses;
+    };
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // What later steps tell of each step (Told), in one pass over the run: a
     // step's own bits where it is met, and what a read tells of an earlier
@@ -504,7 +506,7 @@ class Dpor final : public Chooser {
         if (clocks.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
-          const std::size_t teller = witnesses->teller(i, j);
+          const std::size_t teller = witnesses_made().teller(i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
         }
@@ -917,10 +919,13 @@ class Dpor final : public Chooser {
 
   // Clocks by program order and synchronization only (StepClocks::learn(),
   // advance()): what Witnesses and isolated() ask, of the run's first n
-  // steps, made at most once an analysis. A clock is a function of its step
-  // and those before, so those of the steps the run repeats are those made
-  // before (structural_kept_: while the clock width keeps, as analyse()
-  // keeps its step clocks), and the pass resumes after them.
+  // steps, made at most once an analysis, and only in one that asks. A
+  // clock is a function of its step and those before, so those of the steps
+  // every run since repeats are those made before (structural_kept_: while
+  // the clock width keeps, as analyse() keeps its step clocks), and the pass
+  // resumes after them. (It may be made in the middle of the race walk: it
+  // notes in the spawn list what the walk notes there for the same steps,
+  // and the walk's clocks read that list only when made.)
   const StepClocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
     if (!structural_made_) {
       StepClocks& clocks =
@@ -1618,7 +1623,7 @@ class Dpor final : public Chooser {
   // the next (kept()): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the step clocks, told, rested, named,
-  // first_step, stepped, spawn, places, earlier, commuting;
+  // first_step, stepped, spawn, places, earlier;
   // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
@@ -1631,7 +1636,6 @@ class Dpor final : public Chooser {
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
     Locations places;
