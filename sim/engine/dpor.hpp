@@ -1007,24 +1007,28 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
                 const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    const StepClocks& clocks = structural(steps, n, threads);
-    std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
-                                                     // (npos: none)
-    block.assign(n, npos);
-    for (std::size_t j = from; j < n; ++j)
-      for (std::size_t k = 0; k < d.members.size(); ++k)
-        if (steps[j].thread >= d.members[k].first && steps[j].thread - d.members[k].first < d.members[k].second)
-          block[j] = k;
-    for (std::size_t j = from; j < n; ++j)
+    // Per thread of the run's steps: the waiting block it is of (npos: none).
+    // (A block's threads are numbered together: filled block by block, not
+    // asked of every block at every step.)
+    std::vector<std::size_t>& block = kept_.member;
+    block.assign(threads, npos);
+    for (std::size_t k = 0; k < d.members.size(); ++k) {
+      const auto [first, count] = d.members[k];
+      for (std::size_t t = first; t < std::min<std::size_t>(threads, std::size_t{first} + count); ++t) block[t] = k;
+    }
+    for (std::size_t j = from; j < n; ++j) {
+      const std::size_t bj = block[steps[j].thread];
       for (Earlier::Cursor at = earlier.before(j); at;) {
         const std::size_t i = at.next();
         if (i < from) break;  // (latest first: the rest are before the node too)
-        if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
+        const std::size_t bi = block[steps[i].thread];
+        if (bi == bj) continue;  // (the same block, or neither in one)
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (!clocks.knows(j, i)) return false;
+        if (!structural(steps, n, threads).knows(j, i)) return false;  // (made for the first such pair only)
       }
+    }
     return true;
   }
 
