@@ -1135,9 +1135,10 @@ class Dpor final : public Chooser {
   // and the one it stayed asleep behind, so it wakes where it was kept. For
   // step k, doing `reader` (the steps the run repeats woke theirs when the
   // run before was analysed).
-  // (Most steps wake none: asked inline, the rest out of line.)
+  // (Most steps wake none: asked inline, the rest out of line; in most
+  // searches no sleeper was ever kept so: kept_asleep_.)
   void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
-    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+    if (kept_asleep_ && reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
         !stack_[thread_nodes_[k]].sleep.empty())
       wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
   }
@@ -1246,6 +1247,7 @@ class Dpor final : public Chooser {
           s.half = true;
         } else if (commute(s.shape, taken) && s.kept == npos) {
           s.kept = i;
+          kept_asleep_ = true;
         }
         const auto [it, fresh] = n.sleep.emplace(q, s);
         if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
@@ -1682,6 +1684,10 @@ class Dpor final : public Chooser {
   // Steps of this run that took a coherence slot before the end: the coherence node, and the step.
   std::vector<std::pair<std::size_t, std::size_t>> inserting_;
   bool in_place_ = false;  // this run repeats one where a block waited in another's place (waited_in_place())
+  // A sleeper kept asleep by the commuting-RMW rule (Sleeper::kept) may be
+  // on the stack: set when one is, or when sleep sets are copied in (a
+  // subtree's stack, what a subtree left), never cleared within a search.
+  bool kept_asleep_ = false;
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 
