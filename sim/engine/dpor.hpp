@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -86,7 +87,7 @@ class Dpor final : public Chooser {
     kept_.done_nodes = std::move(done_nodes_);
     kept_.dispatch_nodes = std::move(dispatch_nodes_);
     kept_.prefix = std::move(prefix_);
-    kept() = std::move(kept_);
+    kept() = std::move(own_kept_);
   }
   Dpor(const Dpor&) = delete;
   Dpor& operator=(const Dpor&) = delete;
@@ -353,9 +354,8 @@ class Dpor final : public Chooser {
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
     std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
-    // Those whose first step the run does not repeat have none yet. (Of a
-    // Kept taken whole from this thread's, none are left: min.)
-    std::size_t stepping = std::min(kept_.stepping, stepped.size());
+    // Those whose first step the run does not repeat have none yet.
+    std::size_t stepping = kept_.stepping;
     std::size_t sized = first.size();  // (first, columns.of, stepped and spawn grow together)
     while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
       const ThreadId t = stepped[--stepping];
@@ -479,12 +479,12 @@ class Dpor final : public Chooser {
     // besides). cj: the row that holds step j's clock but its own entry
     // (StepClocks::clock()), its own once something is joined into it.
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
+    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
       clocks.begin(sj, j);
       clocks.learn(sj, j);
       const std::uint32_t* cj = clocks.clock(j);
-      std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
       // location is placed: one placed after it may get an edge from it (a
@@ -1626,7 +1626,8 @@ class Dpor final : public Chooser {
 
   int bound_;
   // Buffers kept from run to run and, on each OS thread, from one search to
-  // the next (kept()): their capacity carries over, and from one run of a
+  // the next (kept(), passed on whole by pointer, not moved member by
+  // member): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the step clocks, told, rested, named,
   // first_step, stepped, spawn, places, earlier;
@@ -1656,11 +1657,18 @@ class Dpor final : public Chooser {
     std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
-  static Kept& kept() {
-    thread_local Kept k;
+  static std::unique_ptr<Kept>& kept() {
+    thread_local std::unique_ptr<Kept> k;
     return k;
   }
-  Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
+  // This thread's, taken: a second search on this thread meanwhile finds
+  // none, and starts bare.
+  static std::unique_ptr<Kept> take_kept() {
+    std::unique_ptr<Kept> k = std::move(kept());
+    return k ? std::move(k) : std::make_unique<Kept>();
+  }
+  std::unique_ptr<Kept> own_kept_ = take_kept();
+  Kept& kept_ = *own_kept_;
   Nodes stack_;
   std::vector<std::size_t> thread_nodes_;  // per step of the run: its thread node (npos: none, Nodes)
   std::vector<std::size_t> done_nodes_;  // the thread nodes on the stack with a done thread, ascending (next())
