@@ -686,8 +686,13 @@ class Dpor final : public Chooser {
      public:
       Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Buffers& b)
           : all_(all), same_(same), host_(host), fence_(fence), b_(b) {}
-      explicit operator bool() const { return std::max({all_, same_, host_, fence_}) != 0; }
+      explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
       std::size_t next() {
+        if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
+          const std::size_t k = same_;
+          same_ = b_.same[k - 1];
+          return k - 1;
+        }
         const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
         if (all_ == k) --all_;
         if (same_ == k) same_ = b_.same[k - 1];
