@@ -753,16 +753,23 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> of;  // per thread
     std::size_t width = 0;
   };
+  // `v`, grown to n elements at least; its data (which stays where it is
+  // while the caller's pass does not resize it: held as a pointer, not
+  // loaded through the vector at every use).
+  template <class T>
+  static T* grown(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
   // Rows of vector clocks of one width in a buffer kept by the caller, left
-  // as they are: each row is written before it is read.
+  // as they are: each row is written before it is read. (The buffer and the
+  // columns stay as they are while the Clocks are used.)
   class Clocks {
    public:
     Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
-        : buf_(buf), width_(columns.width), of_(columns.of) {
-      if (buf_.size() < rows * width_) buf_.resize(rows * width_);
-    }
-    std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
-    const std::uint32_t* row(std::size_t k) const { return buf_.data() + k * width_; }
+        : buf_(grown(buf, rows * columns.width)), width_(columns.width), of_(columns.of.data()) {}
+    std::uint32_t* row(std::size_t k) { return buf_ + k * width_; }
+    const std::uint32_t* row(std::size_t k) const { return buf_ + k * width_; }
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
@@ -775,9 +782,9 @@ class Dpor final : public Chooser {
     }
 
    private:
-    std::vector<std::uint32_t>& buf_;
+    std::uint32_t* buf_;
     std::size_t width_;
-    const std::vector<std::uint32_t>& of_;
+    const std::uint32_t* of_;
   };
 
   // The vector clocks of a run's steps, made by a pass over them in order:
@@ -815,14 +822,16 @@ class Dpor final : public Chooser {
     // from `from` on or not at all, is never read before its spawn sets it.)
     [[gnu::always_inline]] StepClocks(Buffers& b, const std::vector<Step>& steps, std::size_t n, const Columns& columns,
                                       std::vector<std::size_t>& spawn, std::size_t threads, std::size_t from)
-        : rows_(b.rows, n + 1, columns), base_(b.base), set_(b.set), spawn_(spawn), steps_(steps) {
-      base_.resize(n + 1);
+        : rows_(b.rows, n + 1, columns),
+          base_(grown(b.base, n + 1)),
+          set_(grown(b.set, threads)),
+          spawn_(spawn),
+          steps_(steps) {
       if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
         base_[0] = 0;
         rows_.clear(rows_.row(0));
       }
-      set_.resize(threads);
-      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_.begin());
+      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps[j].thread] = j + 1;
         for (ThreadId t : steps[j].joins) set_[t] = j + 1;
@@ -916,8 +925,8 @@ class Dpor final : public Chooser {
     // (Out of line: seldom reached, so that the passes' step loops stay small.)
     [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     Clocks rows_;  // the rows of the steps that have one
-    std::vector<std::size_t>& base_;
-    std::vector<std::size_t>& set_;
+    std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
+    std::size_t* set_;   // (Buffers::set, grown)
     std::vector<std::size_t>& spawn_;
     const std::vector<Step>& steps_;
   };
