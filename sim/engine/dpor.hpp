@@ -349,7 +349,7 @@ class Dpor final : public Chooser {
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
-    named.resize(n);
+    grown(named, n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
@@ -659,9 +659,9 @@ class Dpor final : public Chooser {
       // for a location first touched since, which may be numbered anew).
       for (std::size_t j = places.of.size(); j-- > same;)
         if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      b.same.resize(n);
-      b.host.resize(n);
-      b.fence.resize(n);
+      grown(b.same, n);  // (read of steps before n only)
+      grown(b.host, n);
+      grown(b.fence, n);
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : b.host[same - 1];
