@@ -1040,10 +1040,22 @@ class Dpor final : public Chooser {
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (!structural(steps, n, threads).knows(j, i)) return false;  // (made for the first such pair only)
+        // (Two steps of other threads with no step between that synchronizes
+        // are ordered by no structural clock: none is made for them.)
+        if (!structural_made_ && !synchronizes(steps, i, j)) return false;
+        if (!structural(steps, n, threads).knows(j, i)) return false;
       }
     }
     return true;
+  }
+  // Does a step from i to j synchronize (Step::learns, joins, spawned)? The
+  // structural clock of a step knows a step of another thread only through
+  // such a step between them (a learn at the later one included, a barrier
+  // completion or spawn at the earlier one included).
+  static bool synchronizes(const std::vector<Step>& steps, std::size_t i, std::size_t j) {
+    for (std::size_t k = i; k <= j; ++k)
+      if (!steps[k].learns.empty() || !steps[k].joins.empty() || !steps[k].spawned.empty()) return true;
+    return false;
   }
 
   // Dispatched in another block's place (docs/architecture.md, "Blocks that
