@@ -16,27 +16,8 @@ std::string_view name(ChoiceKind k) {
   return "?";
 }
 
-bool commute(const StepShape& a, const StepShape& b) {
-  return a.commutes != 0 && a.commutes == b.commutes && a.addr == b.addr && !a.global && !b.global;
-}
-
-bool sc_ordered(const StepShape& a, const StepShape& b) {
-  return a.fence_sc && b.fence_sc && includes(a.sc_scope, a.where, b.where) && includes(b.sc_scope, b.where, a.where);
-}
-
-// Two steps of different threads are dependent when swapping them could
-// change what either sees: the same location with a write, two morally
-// strong fence.sc (their run-time order synchronizes; others are unordered), or a host operation (launch,
-// synchronize). Arrivals at a barrier commute: only its completion, which
-// joins every participant (Step::joins), orders anything. So do two RMWs of
-// one family whose results are unused (commute()): what a later reader of the
-// location could tell from their order, the explorer checks per run (Dpor).
-bool dependent(const StepShape& a, const StepShape& b) {
-  if (a.global || b.global) return true;
-  if (commute(a, b)) return false;
-  if (a.addr != 0 && a.addr == b.addr && (a.writes || b.writes)) return true;
-  if (sc_ordered(a, b)) return true;
-  return false;
+bool sc_ordered_far(const StepShape& a, const StepShape& b) {
+  return includes(a.sc_scope, a.where, b.where) && includes(b.sc_scope, b.where, a.where);
 }
 
 std::string log_token(const ChoiceLog& log, std::string_view launch) {

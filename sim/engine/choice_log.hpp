@@ -40,12 +40,31 @@ struct StepShape {
 };
 // Two steps that would be dependent as accesses of one location but commute:
 // RMWs of one family whose results are unused.
-bool commute(const StepShape& a, const StepShape& b);
+inline bool commute(const StepShape& a, const StepShape& b) {
+  return a.commutes != 0 && a.commutes == b.commutes && a.addr == b.addr && !a.global && !b.global;
+}
 // Two fence.sc whose run-time order is part of the execution: morally strong
 // ones (semantics.md, "Morally strong pair": each one's scope includes the
-// other's thread). Others synchronize nothing with each other.
-bool sc_ordered(const StepShape& a, const StepShape& b);
-bool dependent(const StepShape& a, const StepShape& b);
+// other's thread). Others synchronize nothing with each other. (Asked of
+// every pair the explorer's race walk meets, few of them two fence.sc: that
+// is asked inline, the scopes out of line.)
+bool sc_ordered_far(const StepShape& a, const StepShape& b);
+inline bool sc_ordered(const StepShape& a, const StepShape& b) {
+  return a.fence_sc && b.fence_sc && sc_ordered_far(a, b);
+}
+// Two steps of different threads are dependent when swapping them could
+// change what either sees: the same location with a write, two morally
+// strong fence.sc (their run-time order synchronizes; others are unordered), or a host operation (launch,
+// synchronize). Arrivals at a barrier commute: only its completion, which
+// joins every participant (Step::joins), orders anything. So do two RMWs of
+// one family whose results are unused (commute()): what a later reader of the
+// location could tell from their order, the explorer checks per run (Dpor).
+inline bool dependent(const StepShape& a, const StepShape& b) {
+  if (a.global || b.global) return true;
+  if (commute(a, b)) return false;
+  if (a.addr != 0 && a.addr == b.addr && (a.writes || b.writes)) return true;
+  return sc_ordered(a, b);
+}
 
 // The next step of each thread, by its id, where the run keeps it: in the
 // thread's own record, the records of the run's threads a stride apart. A

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -86,7 +87,7 @@ class Dpor final : public Chooser {
     kept_.done_nodes = std::move(done_nodes_);
     kept_.dispatch_nodes = std::move(dispatch_nodes_);
     kept_.prefix = std::move(prefix_);
-    kept() = std::move(kept_);
+    kept() = std::move(own_kept_);
   }
   Dpor(const Dpor&) = delete;
   Dpor& operator=(const Dpor&) = delete;
@@ -348,14 +349,13 @@ class Dpor final : public Chooser {
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
-    named.resize(n);
+    grown(named, n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
     std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
-    // Those whose first step the run does not repeat have none yet. (Of a
-    // Kept taken whole from this thread's, none are left: min.)
-    std::size_t stepping = std::min(kept_.stepping, stepped.size());
+    // Those whose first step the run does not repeat have none yet.
+    std::size_t stepping = kept_.stepping;
     std::size_t sized = first.size();  // (first, columns.of, stepped and spawn grow together)
     while (stepping > 0 && first[stepped[stepping - 1]] >= same) {
       const ThreadId t = stepped[--stepping];
@@ -371,9 +371,6 @@ class Dpor final : public Chooser {
     Locations& places = kept_.places;
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
-    // Witnesses are needed only where two steps commute.
-    std::size_t& commuting = kept_.commuting;  // the first step that commutes (npos: none)
-    if (commuting >= same) commuting = npos;
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps, the RMWs
     // that took a slot before the end, and the sleepers their reads wake.
@@ -398,7 +395,6 @@ class Dpor final : public Chooser {
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
       earlier.link(j, places.number(s.shape, j));
-      if (s.shape.commutes != 0 && commuting == npos) commuting = j;
       wake_commuting_sleepers(s.shape, j);
     }
     kept_.stepping = stepping;
@@ -410,8 +406,14 @@ class Dpor final : public Chooser {
     }
     structural_kept_ = std::min(structural_kept_, rows_kept);
     structural_made_ = false;
+    // Witnesses, and the structural clocks they read, are made when the race
+    // walk first meets two steps that commute unordered: most runs with
+    // commuting RMWs have no such pair among the steps walked.
     std::optional<Witnesses> witnesses;
-    if (commuting != npos) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+    auto witnesses_made = [&]() -> Witnesses& {
+      if (!witnesses) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
+      return *witnesses;
+    };
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // What later steps tell of each step (Told), in one pass over the run: a
     // step's own bits where it is met, and what a read tells of an earlier
@@ -477,12 +479,12 @@ class Dpor final : public Chooser {
     // besides). cj: the row that holds step j's clock but its own entry
     // (StepClocks::clock()), its own once something is joined into it.
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
+    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
       clocks.begin(sj, j);
       clocks.learn(sj, j);
       const std::uint32_t* cj = clocks.clock(j);
-      std::vector<std::size_t>& races = kept_.races;  // unordered dependent earlier steps
       races.clear();
       // A write placed last hides nothing only until another write of its
       // location is placed: one placed after it may get an edge from it (a
@@ -504,7 +506,7 @@ class Dpor final : public Chooser {
         if (clocks.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) continue;
-          const std::size_t teller = witnesses->teller(i, j);
+          const std::size_t teller = witnesses_made().teller(i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
         }
@@ -657,9 +659,9 @@ class Dpor final : public Chooser {
       // for a location first touched since, which may be numbered anew).
       for (std::size_t j = places.of.size(); j-- > same;)
         if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      b.same.resize(n);
-      b.host.resize(n);
-      b.fence.resize(n);
+      grown(b.same, n);  // (read of steps before n only)
+      grown(b.host, n);
+      grown(b.fence, n);
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : b.host[same - 1];
@@ -684,8 +686,13 @@ class Dpor final : public Chooser {
      public:
       Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Buffers& b)
           : all_(all), same_(same), host_(host), fence_(fence), b_(b) {}
-      explicit operator bool() const { return std::max({all_, same_, host_, fence_}) != 0; }
+      explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
       std::size_t next() {
+        if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
+          const std::size_t k = same_;
+          same_ = b_.same[k - 1];
+          return k - 1;
+        }
         const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
         if (all_ == k) --all_;
         if (same_ == k) same_ = b_.same[k - 1];
@@ -746,16 +753,23 @@ class Dpor final : public Chooser {
     std::vector<std::uint32_t> of;  // per thread
     std::size_t width = 0;
   };
+  // `v`, grown to n elements at least; its data (which stays where it is
+  // while the caller's pass does not resize it: held as a pointer, not
+  // loaded through the vector at every use).
+  template <class T>
+  static T* grown(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
   // Rows of vector clocks of one width in a buffer kept by the caller, left
-  // as they are: each row is written before it is read.
+  // as they are: each row is written before it is read. (The buffer and the
+  // columns stay as they are while the Clocks are used.)
   class Clocks {
    public:
     Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
-        : buf_(buf), width_(columns.width), of_(columns.of) {
-      if (buf_.size() < rows * width_) buf_.resize(rows * width_);
-    }
-    std::uint32_t* row(std::size_t k) { return buf_.data() + k * width_; }
-    const std::uint32_t* row(std::size_t k) const { return buf_.data() + k * width_; }
+        : buf_(grown(buf, rows * columns.width)), width_(columns.width), of_(columns.of.data()) {}
+    std::uint32_t* row(std::size_t k) { return buf_ + k * width_; }
+    const std::uint32_t* row(std::size_t k) const { return buf_ + k * width_; }
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
@@ -768,9 +782,9 @@ class Dpor final : public Chooser {
     }
 
    private:
-    std::vector<std::uint32_t>& buf_;
+    std::uint32_t* buf_;
     std::size_t width_;
-    const std::vector<std::uint32_t>& of_;
+    const std::uint32_t* of_;
   };
 
   // The vector clocks of a run's steps, made by a pass over them in order:
@@ -808,14 +822,16 @@ class Dpor final : public Chooser {
     // from `from` on or not at all, is never read before its spawn sets it.)
     [[gnu::always_inline]] StepClocks(Buffers& b, const std::vector<Step>& steps, std::size_t n, const Columns& columns,
                                       std::vector<std::size_t>& spawn, std::size_t threads, std::size_t from)
-        : rows_(b.rows, n + 1, columns), base_(b.base), set_(b.set), spawn_(spawn), steps_(steps) {
-      base_.resize(n + 1);
+        : rows_(b.rows, n + 1, columns),
+          base_(grown(b.base, n + 1)),
+          set_(grown(b.set, threads)),
+          spawn_(spawn),
+          steps_(steps) {
       if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
         base_[0] = 0;
         rows_.clear(rows_.row(0));
       }
-      set_.resize(threads);
-      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_.begin());
+      std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps[j].thread] = j + 1;
         for (ThreadId t : steps[j].joins) set_[t] = j + 1;
@@ -909,18 +925,21 @@ class Dpor final : public Chooser {
     // (Out of line: seldom reached, so that the passes' step loops stay small.)
     [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     Clocks rows_;  // the rows of the steps that have one
-    std::vector<std::size_t>& base_;
-    std::vector<std::size_t>& set_;
+    std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
+    std::size_t* set_;   // (Buffers::set, grown)
     std::vector<std::size_t>& spawn_;
     const std::vector<Step>& steps_;
   };
 
   // Clocks by program order and synchronization only (StepClocks::learn(),
   // advance()): what Witnesses and isolated() ask, of the run's first n
-  // steps, made at most once an analysis. A clock is a function of its step
-  // and those before, so those of the steps the run repeats are those made
-  // before (structural_kept_: while the clock width keeps, as analyse()
-  // keeps its step clocks), and the pass resumes after them.
+  // steps, made at most once an analysis, and only in one that asks. A
+  // clock is a function of its step and those before, so those of the steps
+  // every run since repeats are those made before (structural_kept_: while
+  // the clock width keeps, as analyse() keeps its step clocks), and the pass
+  // resumes after them. (It may be made in the middle of the race walk: it
+  // notes in the spawn list what the walk notes there for the same steps,
+  // and the walk's clocks read that list only when made.)
   const StepClocks& structural(const std::vector<Step>& steps, std::size_t n, std::size_t threads) {
     if (!structural_made_) {
       StepClocks& clocks =
@@ -1002,25 +1021,41 @@ class Dpor final : public Chooser {
   bool isolated(const std::vector<Step>& steps, std::size_t n, std::size_t threads, const Earlier& earlier,
                 const Node& d, std::size_t from) {
     if (d.members.size() != d.keys.size()) return false;
-    const StepClocks& clocks = structural(steps, n, threads);
-    std::vector<std::size_t>& block = kept_.member;  // per step from `from`: the waiting block of its thread
-                                                     // (npos: none)
-    block.assign(n, npos);
-    for (std::size_t j = from; j < n; ++j)
-      for (std::size_t k = 0; k < d.members.size(); ++k)
-        if (steps[j].thread >= d.members[k].first && steps[j].thread - d.members[k].first < d.members[k].second)
-          block[j] = k;
-    for (std::size_t j = from; j < n; ++j)
+    // Per thread of the run's steps: the waiting block it is of (npos: none).
+    // (A block's threads are numbered together: filled block by block, not
+    // asked of every block at every step.)
+    std::vector<std::size_t>& block = kept_.member;
+    block.assign(threads, npos);
+    for (std::size_t k = 0; k < d.members.size(); ++k) {
+      const auto [first, count] = d.members[k];
+      for (std::size_t t = first; t < std::min<std::size_t>(threads, std::size_t{first} + count); ++t) block[t] = k;
+    }
+    for (std::size_t j = from; j < n; ++j) {
+      const std::size_t bj = block[steps[j].thread];
       for (Earlier::Cursor at = earlier.before(j); at;) {
         const std::size_t i = at.next();
         if (i < from) break;  // (latest first: the rest are before the node too)
-        if (block[i] == block[j] || (block[i] == npos && block[j] == npos)) continue;
+        const std::size_t bi = block[steps[i].thread];
+        if (bi == bj) continue;  // (the same block, or neither in one)
         const StepShape& a = steps[i].shape;
         const StepShape& b = steps[j].shape;
         if (!dependent(a, b) && !commute(a, b)) continue;
-        if (!clocks.knows(j, i)) return false;
+        // (Two steps of other threads with no step between that synchronizes
+        // are ordered by no structural clock: none is made for them.)
+        if (!structural_made_ && !synchronizes(steps, i, j)) return false;
+        if (!structural(steps, n, threads).knows(j, i)) return false;
       }
+    }
     return true;
+  }
+  // Does a step from i to j synchronize (Step::learns, joins, spawned)? The
+  // structural clock of a step knows a step of another thread only through
+  // such a step between them (a learn at the later one included, a barrier
+  // completion or spawn at the earlier one included).
+  static bool synchronizes(const std::vector<Step>& steps, std::size_t i, std::size_t j) {
+    for (std::size_t k = i; k <= j; ++k)
+      if (!steps[k].learns.empty() || !steps[k].joins.empty() || !steps[k].spawned.empty()) return true;
+    return false;
   }
 
   // Dispatched in another block's place (docs/architecture.md, "Blocks that
@@ -1126,9 +1161,10 @@ class Dpor final : public Chooser {
   // and the one it stayed asleep behind, so it wakes where it was kept. For
   // step k, doing `reader` (the steps the run repeats woke theirs when the
   // run before was analysed).
-  // (Most steps wake none: asked inline, the rest out of line.)
+  // (Most steps wake none: asked inline, the rest out of line; in most
+  // searches no sleeper was ever kept so: kept_asleep_.)
   void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
-    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+    if (kept_asleep_ && reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
         !stack_[thread_nodes_[k]].sleep.empty())
       wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
   }
@@ -1237,6 +1273,7 @@ class Dpor final : public Chooser {
           s.half = true;
         } else if (commute(s.shape, taken) && s.kept == npos) {
           s.kept = i;
+          kept_asleep_ = true;
         }
         const auto [it, fresh] = n.sleep.emplace(q, s);
         if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
@@ -1615,10 +1652,11 @@ class Dpor final : public Chooser {
 
   int bound_;
   // Buffers kept from run to run and, on each OS thread, from one search to
-  // the next (kept()): their capacity carries over, and from one run of a
+  // the next (kept(), passed on whole by pointer, not moved member by
+  // member): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
   // repeats (analysed_: the step clocks, told, rested, named,
-  // first_step, stepped, spawn, places, earlier, commuting;
+  // first_step, stepped, spawn, places, earlier;
   // structural_kept_: the structural clocks).
   struct Kept {
     std::vector<Node> stack;  // the last search's nodes (Nodes::release())
@@ -1631,7 +1669,6 @@ class Dpor final : public Chooser {
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
-    std::size_t commuting = npos;  // analyse()'s: the first step that commutes (npos: none)
     std::vector<std::size_t> races;  // analyse(): the races of one step
     std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
     Locations places;
@@ -1646,11 +1683,18 @@ class Dpor final : public Chooser {
     std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
-  static Kept& kept() {
-    thread_local Kept k;
+  static std::unique_ptr<Kept>& kept() {
+    thread_local std::unique_ptr<Kept> k;
     return k;
   }
-  Kept kept_ = std::move(kept());  // (taken whole: a second search on this thread meanwhile starts bare)
+  // This thread's, taken: a second search on this thread meanwhile finds
+  // none, and starts bare.
+  static std::unique_ptr<Kept> take_kept() {
+    std::unique_ptr<Kept> k = std::move(kept());
+    return k ? std::move(k) : std::make_unique<Kept>();
+  }
+  std::unique_ptr<Kept> own_kept_ = take_kept();
+  Kept& kept_ = *own_kept_;
   Nodes stack_;
   std::vector<std::size_t> thread_nodes_;  // per step of the run: its thread node (npos: none, Nodes)
   std::vector<std::size_t> done_nodes_;  // the thread nodes on the stack with a done thread, ascending (next())
@@ -1674,6 +1718,10 @@ class Dpor final : public Chooser {
   // Steps of this run that took a coherence slot before the end: the coherence node, and the step.
   std::vector<std::pair<std::size_t, std::size_t>> inserting_;
   bool in_place_ = false;  // this run repeats one where a block waited in another's place (waited_in_place())
+  // A sleeper kept asleep by the commuting-RMW rule (Sleeper::kept) may be
+  // on the stack: set when one is, or when sleep sets are copied in (a
+  // subtree's stack, what a subtree left), never cleared within a search.
+  bool kept_asleep_ = false;
   std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
 };
 

@@ -304,6 +304,7 @@ class SubtreeSearch {
       Dpor::Node& m = t.after[k];
       n.backtrack.insert(m.backtrack);
       n.sleep = std::move(m.sleep);
+      if (!n.sleep.empty()) d.kept_asleep_ = true;  // (it may hold one)
       n.shapes = std::move(m.shapes);
     }
     return true;
@@ -527,6 +528,7 @@ class SubtreeSearch {
     std::exception_ptr error;
     try {
       d.stack_.assign(t.prefix);
+      d.kept_asleep_ = true;  // (its nodes may hold one)
       walk(d, t.root + 1, buffer, t.order);
     } catch (...) {
       error = std::current_exception();
