@@ -456,16 +456,17 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
-    if (const std::string why = invalid_launch(grid, block); !why.empty())
-      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
+    if (const std::optional<std::string> why = invalid_launch(grid, block))
+      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + *why);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
     if (launched_threads_ > kMaxRunThreads)
       reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
                   std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
                   "with the square)");
   }
-  // Why CUDA would refuse a launch of `grid` blocks of `block` threads ("" if it would not).
-  static std::string invalid_launch(Dim3 grid, Dim3 block) {
+  // Why CUDA would refuse a launch of `grid` blocks of `block` threads (none
+  // if it would not: no text is made for a launch that runs, as every run's do).
+  static std::optional<std::string> invalid_launch(Dim3 grid, Dim3 block) {
     const auto dims = [](Dim3 d) {
       return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
     };
@@ -475,7 +476,7 @@ class Run final : public Door, public HostApi {
       return "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)";
     if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
       return "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
-    return "";
+    return std::nullopt;
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
