@@ -338,9 +338,15 @@ class Run final : public Door, public HostApi {
 
   // Runs the model once into `into` (cleared first, its buffers kept).
   void go(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
-    MemoryModel* mm = memory_model(o.memory_model);
-    if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
-    begin(m, c, o, ch, mm, into);
+    // (Runs of one exploration name one model: another is looked up only when named.)
+    if (mm_ == nullptr || o.memory_model != mm_name_) {
+      MemoryModel* mm = memory_model(o.memory_model);
+      if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
+      mm_ = mm;
+      mm_name_ = o.memory_model;
+    }
+    mm_->reset();  // (it keeps its buffers)
+    begin(m, c, o, ch, into);
     fiber::FiberPool::limit_slices(o.local_time_limit);
     set_current_door(this);
     // The host program is thread 0.
@@ -551,7 +557,7 @@ class Run final : public Door, public HostApi {
     }
   };
 
-  // One memory model per OS thread and name, reset for each run (it keeps its buffers).
+  // One memory model per OS thread and name (null: no model of that name).
   static MemoryModel* memory_model(const std::string& name) {
     thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
     auto it = models.find(name);
@@ -560,7 +566,6 @@ class Run final : public Door, public HostApi {
       if (!mm) return nullptr;
       it = models.emplace(name, std::move(mm)).first;
     }
-    it->second->reset();
     return it->second.get();
   }
 
@@ -2117,13 +2122,11 @@ class Run final : public Door, public HostApi {
 
   // Clears everything of the previous run (its capacity stays) for a run of
   // `m` into `into`.
-  void begin(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, MemoryModel* mm,
-             RunResult& into) {
+  void begin(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
     m_ = &m;
     c_ = &c;
     o_ = &o;
     ch_ = &ch;
-    mm_ = mm;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
     if (into.filled_by == 0 || into.filled_by != filled_) finding_from_.clear();
@@ -2198,7 +2201,10 @@ class Run final : public Door, public HostApi {
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
   Chooser* ch_ = nullptr;
-  MemoryModel* mm_ = nullptr;  // memory_model()'s, for this run
+  // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
+  // stays where this run names the same model).
+  MemoryModel* mm_ = nullptr;
+  std::string mm_name_;
   RunResult* r_ = nullptr;     // the caller's, filled in
   struct Sizes {
     std::size_t log = 0, steps = 0;

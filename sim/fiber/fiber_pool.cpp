@@ -462,6 +462,8 @@ Status FiberPool::resume(Id id) {
 }
 
 void FiberPool::limit_slices(double seconds) {
+  // (A thread's runs set one limit run after run: the first set all that it needs.)
+  if (seconds == running.limit.load(std::memory_order_relaxed)) return;
   install_handlers();  // (SIGXCPU's default action would end the process)
   running.limit.store(seconds, std::memory_order_relaxed);
   if (seconds > 0) Watchdog::get().watch(&running);
