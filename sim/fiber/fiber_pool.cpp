@@ -386,6 +386,23 @@ void aside_entry(ctx::transfer_t t) {
   ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
 }
 
+// A handler stopped fiber `f` (stop_fiber()): it is abandoned, and why kept.
+// (Out of line, with its texts: resume() saves no registers for them.)
+[[gnu::noinline, gnu::cold]] void abandon(Fiber& f) {
+  if (running.signal == SIGXCPU) {
+    // The watchdog stopped it.
+    f.status = Status::overran;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", running.limit.load(std::memory_order_relaxed));
+    f.fault = std::string("ran ") + seconds + " s of CPU time without returning to its resumer";
+  } else {
+    // A signal inside the fiber.
+    f.status = Status::faulted;
+    f.fault = signal_name(running.signal);
+  }
+  f.context = nullptr;
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -397,8 +414,19 @@ struct FiberPool::Impl {
   std::size_t live = 0;
 
   Fiber& at(Id id) const {
-    if (id >= live) throw std::out_of_range("no fiber " + std::to_string(id));
+    if (id >= live) [[unlikely]] no_fiber(id);
     return *fibers[id];
+  }
+  // A fiber record more, with its stack. (Out of line: past the first
+  // rounds, create() reuses one, and saves no registers for this.)
+  [[gnu::noinline]] void add() {
+    auto f = std::make_unique<Fiber>();
+    f->stack.map(stack_bytes);
+    fibers.push_back(std::move(f));
+  }
+  // (Out of line, with its text: see abandon().)
+  [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
+    throw std::out_of_range("no fiber " + std::to_string(id));
   }
 };
 
@@ -413,11 +441,8 @@ FiberPool::~FiberPool() {
 }
 
 FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
-  if (impl_->live == impl_->fibers.size()) {
-    auto f = std::make_unique<Fiber>();
-    f->stack.map(impl_->stack_bytes);
-    impl_->fibers.push_back(std::move(f));
-  }
+  if (impl_->live == impl_->fibers.size()) [[unlikely]]
+    impl_->add();
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = body;
   f->body_context = context;
@@ -441,21 +466,10 @@ Status FiberPool::resume(Id id) {
   f->status = Status::suspended;
   // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
   const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
-  if (t.data == nullptr) {
+  if (t.data == nullptr) [[likely]]
     f->context = t.fctx;
-  } else if (running.signal == SIGXCPU) {
-    // The watchdog stopped it: abandon it.
-    f->status = Status::overran;
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", running.limit.load(std::memory_order_relaxed));
-    f->fault = std::string("ran ") + seconds + " s of CPU time without returning to its resumer";
-    f->context = nullptr;
-  } else {
-    // A signal inside the fiber: abandon it.
-    f->status = Status::faulted;
-    f->fault = signal_name(running.signal);
-    f->context = nullptr;
-  }
+  else
+    abandon(*f);
   running.fiber = outer;
   running.caller = outer_caller;
   return f->status;
