@@ -24,6 +24,7 @@
 #include "sim/core/host_api.hpp"
 #include "sim/core/lowering.hpp"
 #include "sim/core/reused.hpp"
+#include "sim/core/same_text.hpp"
 #include "sim/core/source_position.hpp"
 #include "sim/engine/streams.hpp"
 #include "sim/fiber/fiber_pool.hpp"
@@ -61,10 +62,11 @@ class Arena {
     if (base_ == MAP_FAILED) throw std::runtime_error("cannot reserve simulated memory");
   }
   void reset() { next_ = guard; }
+  // `n` bytes aligned to `align` (null: exhausted).
   char* take(std::size_t n, std::size_t align) {
     if (align < 16) align = 16;
     std::size_t at = (next_ + align - 1) / align * align;
-    if (at + n + guard > bytes) throw std::runtime_error("simulated memory exhausted");
+    if (at + n + guard > bytes) return nullptr;
     next_ = at + n + guard;
     return base_ + at;
   }
@@ -435,17 +437,19 @@ class Run final : public Door, public HostApi {
 
   // ---- HostApi ----
   void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
-    char* p = nullptr;
-    try {
-      p = arena_.take(bytes, align);
-    } catch (const std::exception& e) {
-      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
-    }
+    char* const p = arena_.take(bytes, align);
+    if (p == nullptr) [[unlikely]]
+      exhausted(name, bytes);
     Region& r = regions_.add();
-    if (r.name != name) r.name = name;
+    if (!same_text(r.name, name)) r.name = name;
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     return p;
+  }
+  // Simulated memory has no room for `bytes` more for `name`: a limit of the
+  // simulator. (Out of line, with its text: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
+    reach_limit("simulated memory exhausted (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
   }
   void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
