@@ -2215,8 +2215,11 @@ class Run final : public Door, public HostApi {
   } sizes_;  // the previous run's
   // The run's node containers (spin visits, warps, shared arrays) allocate
   // here; it starts over with each run, in a buffer kept from run to run.
-  std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
-  Scratch scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
+  // (Left unwritten: zeroing its 256 KB cost the first run of an OS thread
+  // more than many runs' steps.)
+  static constexpr std::size_t scratch_bytes = std::size_t{1} << 18;
+  std::unique_ptr<std::byte[]> scratch_buffer_ = std::make_unique_for_overwrite<std::byte[]>(scratch_bytes);
+  Scratch scratch_{scratch_buffer_.get(), scratch_bytes};
   Reused<SimThread> threads_;
   std::vector<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched

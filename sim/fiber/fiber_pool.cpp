@@ -317,10 +317,12 @@ void install_handlers() {
   if (done) return;
   done = true;
   // The handler runs on an alternate stack: the fiber's own may be exhausted.
-  static thread_local std::vector<char> alt(1 << 16);
+  // (Left unwritten, as a stack needs.)
+  constexpr std::size_t alt_bytes = std::size_t{1} << 16;
+  static thread_local std::unique_ptr<char[]> alt = std::make_unique_for_overwrite<char[]>(alt_bytes);
   stack_t ss{};
-  ss.ss_sp = alt.data();
-  ss.ss_size = alt.size();
+  ss.ss_sp = alt.get();
+  ss.ss_size = alt_bytes;
   sigaltstack(&ss, nullptr);
   struct sigaction sa {};
   sa.sa_sigaction = on_fault;
