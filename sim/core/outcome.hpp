@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/event.hpp"
+#include "sim/core/same_text.hpp"
 
 namespace scopesim {
 
@@ -37,7 +38,7 @@ class Outcome {
   void set(std::size_t k, std::string_view name, ValueType t, std::uint64_t bits) {
     if (k == values_.size()) values_.emplace_back();
     Observed& v = values_[k];
-    if (v.name != name) v.name = name;
+    if (!same_text(v.name, name)) v.name = name;
     v.type = t;
     v.bits = bits;
   }

@@ -24,6 +24,7 @@
 #include "sim/core/host_api.hpp"
 #include "sim/core/lowering.hpp"
 #include "sim/core/reused.hpp"
+#include "sim/core/same_text.hpp"
 #include "sim/core/source_position.hpp"
 #include "sim/engine/streams.hpp"
 #include "sim/fiber/fiber_pool.hpp"
@@ -61,10 +62,11 @@ class Arena {
     if (base_ == MAP_FAILED) throw std::runtime_error("cannot reserve simulated memory");
   }
   void reset() { next_ = guard; }
+  // `n` bytes aligned to `align` (null: exhausted).
   char* take(std::size_t n, std::size_t align) {
     if (align < 16) align = 16;
     std::size_t at = (next_ + align - 1) / align * align;
-    if (at + n + guard > bytes) throw std::runtime_error("simulated memory exhausted");
+    if (at + n + guard > bytes) return nullptr;
     next_ = at + n + guard;
     return base_ + at;
   }
@@ -338,9 +340,15 @@ class Run final : public Door, public HostApi {
 
   // Runs the model once into `into` (cleared first, its buffers kept).
   void go(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
-    MemoryModel* mm = memory_model(o.memory_model);
-    if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
-    begin(m, c, o, ch, mm, into);
+    // (Runs of one exploration name one model: another is looked up only when named.)
+    if (mm_ == nullptr || o.memory_model != mm_name_) {
+      MemoryModel* mm = memory_model(o.memory_model);
+      if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
+      mm_ = mm;
+      mm_name_ = o.memory_model;
+    }
+    mm_->reset();  // (it keeps its buffers)
+    begin(m, c, o, ch, into);
     fiber::FiberPool::limit_slices(o.local_time_limit);
     set_current_door(this);
     // The host program is thread 0.
@@ -429,17 +437,19 @@ class Run final : public Door, public HostApi {
 
   // ---- HostApi ----
   void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
-    char* p = nullptr;
-    try {
-      p = arena_.take(bytes, align);
-    } catch (const std::exception& e) {
-      reach_limit(std::string(e.what()) + " (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
-    }
+    char* const p = arena_.take(bytes, align);
+    if (p == nullptr) [[unlikely]]
+      exhausted(name, bytes);
     Region& r = regions_.add();
-    if (r.name != name) r.name = name;
+    if (!same_text(r.name, name)) r.name = name;
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     return p;
+  }
+  // Simulated memory has no room for `bytes` more for `name`: a limit of the
+  // simulator. (Out of line, with its text: see out_of_line().)
+  [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
+    reach_limit("simulated memory exhausted (" + std::to_string(bytes) + " bytes for " + std::string(name) + ")");
   }
   void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,
               Where where) override {
@@ -456,16 +466,17 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
-    if (const std::string why = invalid_launch(grid, block); !why.empty())
-      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
+    if (const std::optional<std::string> why = invalid_launch(grid, block))
+      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + *why);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
     if (launched_threads_ > kMaxRunThreads)
       reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
                   std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
                   "with the square)");
   }
-  // Why CUDA would refuse a launch of `grid` blocks of `block` threads ("" if it would not).
-  static std::string invalid_launch(Dim3 grid, Dim3 block) {
+  // Why CUDA would refuse a launch of `grid` blocks of `block` threads (none
+  // if it would not: no text is made for a launch that runs, as every run's do).
+  static std::optional<std::string> invalid_launch(Dim3 grid, Dim3 block) {
     const auto dims = [](Dim3 d) {
       return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
     };
@@ -475,7 +486,7 @@ class Run final : public Door, public HostApi {
       return "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)";
     if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
       return "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
-    return "";
+    return std::nullopt;
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
@@ -550,7 +561,7 @@ class Run final : public Door, public HostApi {
     }
   };
 
-  // One memory model per OS thread and name, reset for each run (it keeps its buffers).
+  // One memory model per OS thread and name (null: no model of that name).
   static MemoryModel* memory_model(const std::string& name) {
     thread_local std::map<std::string, std::unique_ptr<MemoryModel>, std::less<>> models;
     auto it = models.find(name);
@@ -559,7 +570,6 @@ class Run final : public Door, public HostApi {
       if (!mm) return nullptr;
       it = models.emplace(name, std::move(mm)).first;
     }
-    it->second->reset();
     return it->second.get();
   }
 
@@ -2116,13 +2126,11 @@ class Run final : public Door, public HostApi {
 
   // Clears everything of the previous run (its capacity stays) for a run of
   // `m` into `into`.
-  void begin(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, MemoryModel* mm,
-             RunResult& into) {
+  void begin(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
     m_ = &m;
     c_ = &c;
     o_ = &o;
     ch_ = &ch;
-    mm_ = mm;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
     if (into.filled_by == 0 || into.filled_by != filled_) finding_from_.clear();
@@ -2197,15 +2205,21 @@ class Run final : public Door, public HostApi {
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
   Chooser* ch_ = nullptr;
-  MemoryModel* mm_ = nullptr;  // memory_model()'s, for this run
+  // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
+  // stays where this run names the same model).
+  MemoryModel* mm_ = nullptr;
+  std::string mm_name_;
   RunResult* r_ = nullptr;     // the caller's, filled in
   struct Sizes {
     std::size_t log = 0, steps = 0;
   } sizes_;  // the previous run's
   // The run's node containers (spin visits, warps, shared arrays) allocate
   // here; it starts over with each run, in a buffer kept from run to run.
-  std::vector<std::byte> scratch_buffer_ = std::vector<std::byte>(std::size_t{1} << 18);
-  Scratch scratch_{scratch_buffer_.data(), scratch_buffer_.size()};
+  // (Left unwritten: zeroing its 256 KB cost the first run of an OS thread
+  // more than many runs' steps.)
+  static constexpr std::size_t scratch_bytes = std::size_t{1} << 18;
+  std::unique_ptr<std::byte[]> scratch_buffer_ = std::make_unique_for_overwrite<std::byte[]>(scratch_bytes);
+  Scratch scratch_{scratch_buffer_.get(), scratch_bytes};
   Reused<SimThread> threads_;
   std::vector<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched

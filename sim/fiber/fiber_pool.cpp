@@ -1,7 +1,6 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
-#include <immintrin.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -57,45 +56,14 @@ char* map_guarded(std::size_t total, const char* what) {
   return static_cast<char*>(b);
 }
 
-// The offset in [low, low + n) of the first `written_step` bytes that are
-// not all zero, from the bottom up, or n if all are zero: one pass of wide
-// loads or'd together, not a memcmp against zeros (which reads twice the
-// bytes). `low` and `n` are multiples of written_step. Two versions, chosen
-// as the program loads: with AVX2 the or of 512 bytes is tested for zero in
-// one instruction (vptest), where the other folds it to one word first.
-constexpr std::size_t written_step = 512;
+// Zeroes [low, low + n) with wide stores, a chunk of `zero_step` bytes at a
+// time. Not memset: from 2 KB glibc clears with `rep stosb`, which callgrind
+// counts one instruction a byte. `low` and `n` are multiples of zero_step.
+constexpr std::size_t zero_step = 512;
 using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
-// The or of the 512 bytes at `w`, into `a`. (Not returned: a vector return
-// of a function without AVX would change the ABI, and the compiler warns.)
-[[gnu::always_inline]] inline void or_of(const Words* w, Words& a) {
-  a = (((w[0] | w[1]) | (w[2] | w[3])) | ((w[4] | w[5]) | (w[6] | w[7]))) |
-      (((w[8] | w[9]) | (w[10] | w[11])) | ((w[12] | w[13]) | (w[14] | w[15])));
-}
-[[gnu::target("default")]] std::size_t first_written(const char* low, std::size_t n) {
-  for (std::size_t k = 0; k < n; k += written_step) {
-    Words a;
-    or_of(reinterpret_cast<const Words*>(low + k), a);
-    const auto h = __builtin_shufflevector(a, a, 0, 1) | __builtin_shufflevector(a, a, 2, 3);
-    if ((h[0] | h[1]) != 0) return k;
-  }
-  return n;
-}
-[[gnu::target("avx2")]] std::size_t first_written(const char* low, std::size_t n) {
-  for (std::size_t k = 0; k < n; k += written_step) {
-    Words a;
-    or_of(reinterpret_cast<const Words*>(low + k), a);
-    if (!_mm256_testz_si256(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(a))) return k;
-  }
-  return n;
-}
-static_assert(16 * sizeof(Words) == written_step);
-
-// Zeroes [low, low + n) with wide stores, as many as the loads of
-// first_written() that check the same bytes. Not memset: from 2 KB glibc
-// clears with `rep stosb`, which callgrind counts one instruction a byte.
-// `low` and `n` are multiples of written_step.
+static_assert(16 * sizeof(Words) == zero_step);
 [[gnu::target_clones("avx2", "default")]] void zero(char* low, std::size_t n) {
-  for (std::size_t k = 0; k < n; k += written_step) {
+  for (std::size_t k = 0; k < n; k += zero_step) {
     Words* w = reinterpret_cast<Words*>(low + k);
     w[0] = w[1] = w[2] = w[3] = w[4] = w[5] = w[6] = w[7] = Words{};
     w[8] = w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = w[15] = Words{};
@@ -113,16 +81,16 @@ static_assert(16 * sizeof(Words) == written_step);
 // its outermost `reach` bytes are open; the rest of the region is closed
 // (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
 // handler opens it and marks the stack `tripped`. So a stack that did not
-// trip was written only in its open part, and only that part is checked and
-// cleared; one that tripped is checked whole, and its reach widened to where
+// trip was written only in its open part, and only that part is cleared;
+// one that tripped is cleared whole, and its reach widened to where
 // its fiber first touched the closed part, and by a page at least. (Not to
 // all its fiber wrote: a deep fiber is often a one-off, a first call that
 // formats a text, and would leave the stack wide for every fiber after it; a
 // fiber that comes back as deep trips again, once for each page it newly
 // reaches, at most. Rare deep work that recurs, its user can do aside().)
 // Protection goes by whole pages, so the open part ends at a page boundary;
-// the top lies `opening` bytes above one, not at one, so that a fiber that
-// writes less than that leaves less than a page of zeros to be checked. The
+// the top lies `opening` bytes above one, not at one, so that what is
+// cleared after a fiber that writes less than that is less than a page. The
 // opening holds what the fibers of the shipped models write (most of them
 // 512 bytes, few more than 2 KB), so a trip stays rare. It has to: under
 // valgrind, a push or call that faults is resumed with its stack pointer
@@ -174,7 +142,7 @@ struct Stack {
     reach = reach_for(0);
     close();
   }
-  // (Should the system refuse, the whole region stays open and is checked whole.)
+  // (Should the system refuse, the whole region stays open and is cleared whole.)
   void close() {
     if (closed() > 0 && mprotect(closed_low(), closed(), PROT_NONE) != 0) reach = region;
   }
@@ -187,24 +155,23 @@ struct Stack {
     return true;
   }
 
-  // Restores the invariant. A fiber writes its stack from the top down, so
-  // below the lowest nonzero bytes of the part it may have written, it is
-  // still zero: that part is read from the bottom up to them (first_written),
-  // and only the rest is cleared.
+  // Restores the invariant: the part the fiber may have written is cleared
+  // whole, unread. (Finding the zeros below its lowest write first would read
+  // each of them with one instruction for as many bytes as a store clears:
+  // most fibers write only the top of the open part, and the check cost more
+  // than the stores it saved.)
   void clear() {
     if (!used) return;
     used = false;
     const std::size_t n = tripped ? region : reach;
-    char* const low = top - n;
-    const std::size_t k = first_written(low, n);
-    zero(low + k, n - k);
+    zero(top - n, n);
     if (!tripped) return;
     reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
     close();
   }
 };
-static_assert(Stack::opening % written_step == 0);
+static_assert(Stack::opening % zero_step == 0);
 
 struct Fiber {
   ctx::fcontext_t context = nullptr;
@@ -350,10 +317,12 @@ void install_handlers() {
   if (done) return;
   done = true;
   // The handler runs on an alternate stack: the fiber's own may be exhausted.
-  static thread_local std::vector<char> alt(1 << 16);
+  // (Left unwritten, as a stack needs.)
+  constexpr std::size_t alt_bytes = std::size_t{1} << 16;
+  static thread_local std::unique_ptr<char[]> alt = std::make_unique_for_overwrite<char[]>(alt_bytes);
   stack_t ss{};
-  ss.ss_sp = alt.data();
-  ss.ss_size = alt.size();
+  ss.ss_sp = alt.get();
+  ss.ss_size = alt_bytes;
   sigaltstack(&ss, nullptr);
   struct sigaction sa {};
   sa.sa_sigaction = on_fault;
@@ -419,6 +388,23 @@ void aside_entry(ctx::transfer_t t) {
   ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
 }
 
+// A handler stopped fiber `f` (stop_fiber()): it is abandoned, and why kept.
+// (Out of line, with its texts: resume() saves no registers for them.)
+[[gnu::noinline, gnu::cold]] void abandon(Fiber& f) {
+  if (running.signal == SIGXCPU) {
+    // The watchdog stopped it.
+    f.status = Status::overran;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", running.limit.load(std::memory_order_relaxed));
+    f.fault = std::string("ran ") + seconds + " s of CPU time without returning to its resumer";
+  } else {
+    // A signal inside the fiber.
+    f.status = Status::faulted;
+    f.fault = signal_name(running.signal);
+  }
+  f.context = nullptr;
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -430,8 +416,19 @@ struct FiberPool::Impl {
   std::size_t live = 0;
 
   Fiber& at(Id id) const {
-    if (id >= live) throw std::out_of_range("no fiber " + std::to_string(id));
+    if (id >= live) [[unlikely]] no_fiber(id);
     return *fibers[id];
+  }
+  // A fiber record more, with its stack. (Out of line: past the first
+  // rounds, create() reuses one, and saves no registers for this.)
+  [[gnu::noinline]] void add() {
+    auto f = std::make_unique<Fiber>();
+    f->stack.map(stack_bytes);
+    fibers.push_back(std::move(f));
+  }
+  // (Out of line, with its text: see abandon().)
+  [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
+    throw std::out_of_range("no fiber " + std::to_string(id));
   }
 };
 
@@ -446,11 +443,8 @@ FiberPool::~FiberPool() {
 }
 
 FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
-  if (impl_->live == impl_->fibers.size()) {
-    auto f = std::make_unique<Fiber>();
-    f->stack.map(impl_->stack_bytes);
-    impl_->fibers.push_back(std::move(f));
-  }
+  if (impl_->live == impl_->fibers.size()) [[unlikely]]
+    impl_->add();
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = body;
   f->body_context = context;
@@ -474,27 +468,18 @@ Status FiberPool::resume(Id id) {
   f->status = Status::suspended;
   // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
   const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
-  if (t.data == nullptr) {
+  if (t.data == nullptr) [[likely]]
     f->context = t.fctx;
-  } else if (running.signal == SIGXCPU) {
-    // The watchdog stopped it: abandon it.
-    f->status = Status::overran;
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", running.limit.load(std::memory_order_relaxed));
-    f->fault = std::string("ran ") + seconds + " s of CPU time without returning to its resumer";
-    f->context = nullptr;
-  } else {
-    // A signal inside the fiber: abandon it.
-    f->status = Status::faulted;
-    f->fault = signal_name(running.signal);
-    f->context = nullptr;
-  }
+  else
+    abandon(*f);
   running.fiber = outer;
   running.caller = outer_caller;
   return f->status;
 }
 
 void FiberPool::limit_slices(double seconds) {
+  // (A thread's runs set one limit run after run: the first set all that it needs.)
+  if (seconds == running.limit.load(std::memory_order_relaxed)) return;
   install_handlers();  // (SIGXCPU's default action would end the process)
   running.limit.store(seconds, std::memory_order_relaxed);
   if (seconds > 0) Watchdog::get().watch(&running);

@@ -66,7 +66,7 @@ class FiberPool {
   // for this, not the fiber's, then back. For rare work in deep frames (one
   // that starts an external program, say): on the fiber, it would leave the
   // stack written far down, and every later zeroed fiber on that stack would
-  // check as far (a stack's checked part widens, never narrows). The body
+  // clear as far (a stack's cleared part widens, never narrows). The body
   // must not suspend; an exception it throws is thrown on here. Outside a
   // fiber, or from within such a body: body(context) in place.
   static void aside(Body body, void* context);
