@@ -6,13 +6,16 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "sim/core/door.hpp"
 #include "sim/core/event.hpp"
-#include "sim/core/kernel_body.hpp"
 
 namespace scopesim {
+
+// One kernel body, called once per simulated GPU thread.
+using KernelBody = std::function<void()>;
 
 class HostApi {
  public:
