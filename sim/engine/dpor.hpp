@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -426,13 +425,20 @@ class Dpor final : public Chooser {
     // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
     now.resize(n);
-    std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
-    zeros(reader, places.count() * columns.width);
+    // Per location and column, tagged with this analysis (Kept::reader): an
+    // entry of an earlier one reads as none, so the table is not cleared.
+    std::vector<std::uint64_t>& reader = kept_.reader;
+    if (reader.size() < places.count() * columns.width) reader.resize(places.count() * columns.width);
+    if (++kept_.reader_tag == 0) {  // (the tags wrapped: none may read as this one's)
+      std::fill(reader.begin(), reader.end(), 0);
+      kept_.reader_tag = 1;
+    }
     {
       // (The vectors' data as pointers: a byte stored through `told` may
       // alias anything, so the vectors' own would be loaded again after each.)
       Told* const told = now.data();
-      std::uint32_t* const read_by = reader.data();
+      std::uint64_t* const read_by = reader.data();
+      const std::uint64_t tag = std::uint64_t{kept_.reader_tag} << 32;
       const Step* const steps = r.steps.data();
       const std::size_t* const place = places.of.data();
       const std::uint32_t* const column = columns.of.data();
@@ -442,13 +448,13 @@ class Dpor final : public Chooser {
         Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
         if (s.shape.reads) {
           if (s.shape.addr != 0) {
-            std::uint32_t& one = read_by[place[j] * width + column[s.thread]];
-            if (one == 0) {
-              one = static_cast<std::uint32_t>(j + 1);
+            std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
+            if ((one & ~std::uint64_t{several}) != tag) {  // none yet
+              one = tag | (j + 1);
               t |= told_only_load;
-            } else if (one != several) {
-              told[one - 1] &= static_cast<Told>(~told_only_load);
-              one = several;
+            } else if (static_cast<std::uint32_t>(one) != several) {
+              told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
+              one = tag | several;
             }
           }
           if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
@@ -560,7 +566,9 @@ class Dpor final : public Chooser {
   // compared whole with the run before's, and read by the race walk.
   using Told = std::uint8_t;
   static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
-  // Kept::reader: a location's reads by a thread so far, none, one (1 + its step) or several.
+  // Kept::reader: a location's reads by a thread so far, none, one (1 + its
+  // step) or several, in the low 32 bits (steps are numbered in 32 bits, as in
+  // the clocks); the high 32 bits tag the analysis that wrote it.
   static constexpr std::uint32_t several = ~std::uint32_t{0};
 
   // Steps that may share a location: dependent() needs an address, commute()
@@ -736,15 +744,6 @@ class Dpor final : public Chooser {
   static void adopt(std::vector<T>& to, std::vector<T>& from) {
     to = std::move(from);
     to.clear();
-  }
-
-  // `v` as n zeros: resized (no call where the size is the one `v` had, as
-  // most often from run to run) and cleared by one memset.
-  template <class T>
-  static void zeros(std::vector<T>& v, std::size_t n) {
-    static_assert(std::is_integral_v<T>);  // (all bytes zero: zero)
-    v.resize(n);
-    std::memset(v.data(), 0, n * sizeof(T));
   }
 
   // A clock's entry for each thread that takes a step in the run (its
@@ -1670,7 +1669,8 @@ class Dpor final : public Chooser {
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
+    std::vector<std::uint64_t> reader;  // analyse()'s, per location and column (Dpor::several)
+    std::uint32_t reader_tag = 0;       // the tag of the last analysis's entries there (never 0 but before the first)
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
