@@ -182,12 +182,16 @@ class Dpor final : public Chooser {
     std::vector<std::uint64_t> keys;
     // Thread decisions: each alternative's next step, the taken ones' as
     // they turned out (each noted before it is read: the sleep sets of the
-    // node's later branches read only those; a node of one alternative has
-    // none, and its next node takes the step from the run). Those of the
-    // others, as they were when the node was made,
+    // node's later branches read only those; of a node of one alternative
+    // none is read, and its next node takes the step from the run). Those of
+    // the others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
     // done sets), so only a search that predicts (Dpor(predicts)) keeps
-    // them; elsewhere they are left as they were. Value decisions: none.
+    // them; elsewhere they are left as they were. Value decisions: none is
+    // read. Only the first keys.size() are the node's: the vector only grows
+    // (what an earlier node here left past them, or in a value node, is
+    // never read), so that a node resizes it only when it has more
+    // alternatives than any node here before.
     std::vector<StepShape> shapes;
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
@@ -208,7 +212,7 @@ class Dpor final : public Chooser {
     // Back to a new node, its containers keeping their capacity: every field
     // above but keys and shapes, which choose() overwrites (left as they
     // were, so that a node of the arity of the one before it here resizes
-    // nothing).
+    // nothing; shapes: see there).
     void clear() {
       banned.clear();
       suspect.clear();
@@ -1258,8 +1262,8 @@ class Dpor final : public Chooser {
   // `parent`: the node of the thread decision before, if it has one): out of
   // line.
   [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
-    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes: Node::shapes)
-      n.shapes.resize(p.keys.size());
+    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+      if (n.shapes.size() < p.keys.size()) n.shapes.resize(p.keys.size());
       if (predicts_)
         for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
@@ -1287,8 +1291,12 @@ class Dpor final : public Chooser {
           s.kept = i;
           kept_asleep_ = true;
         }
+        if (!done) {  // (the parent's, in their order, before any other: each goes last)
+          n.sleep.emplace_hint(n.sleep.end(), q, s);
+          return;
+        }
         const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+        if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
       for (const auto& [q, s] : parent->sleep) consider(q, s, false);
       for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
@@ -1323,7 +1331,6 @@ class Dpor final : public Chooser {
   // choose() for a value decision (node n, the run's i-th): out of line, so
   // that thread decisions, most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
-    n.shapes.clear();
     // The read of a half-asleep thread: older writes are suspect.
     if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
