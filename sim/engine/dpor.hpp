@@ -1453,15 +1453,19 @@ class Dpor final : public Chooser {
   }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
+  // (Most value nodes note neither: that is asked inline, the noting out of line.)
   void note_inserting(std::size_t i) {
     const Node& n = stack_[i];
-    if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty())
-      inserting_.emplace_back(i, thread_nodes_.size() - 1);
+    if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty()) note_inserting_far(i);
   }
+  [[gnu::noinline]] void note_inserting_far(std::size_t i) { inserting_.emplace_back(i, thread_nodes_.size() - 1); }
+  // A read of a half-asleep thread that returns an older write (Node::suspect).
   void note_suspect(std::size_t i) {
     const Node& n = stack_[i];
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0)
-      suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, n.since});
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) note_suspect_far(i);
+  }
+  [[gnu::noinline]] void note_suspect_far(std::size_t i) {
+    suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, stack_[i].since});
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
