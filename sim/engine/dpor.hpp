@@ -133,6 +133,10 @@ class Dpor final : public Chooser {
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
     }
+    // Does it hold every alternative of a node with n (it holds no other)?
+    // (Without counting them for the most, fewer than 64: a count is a call
+    // where the build targets no popcnt instruction.)
+    bool holds_all(std::size_t n) const { return n < 64 ? first_ == (std::uint64_t{1} << n) - 1 : size() == n; }
     std::size_t size() const {
       std::size_t n = static_cast<std::size_t>(std::popcount(first_));
       for (const std::uint64_t w : rest_) n += static_cast<std::size_t>(std::popcount(w));
@@ -182,12 +186,16 @@ class Dpor final : public Chooser {
     std::vector<std::uint64_t> keys;
     // Thread decisions: each alternative's next step, the taken ones' as
     // they turned out (each noted before it is read: the sleep sets of the
-    // node's later branches read only those; a node of one alternative has
-    // none, and its next node takes the step from the run). Those of the
-    // others, as they were when the node was made,
+    // node's later branches read only those; of a node of one alternative
+    // none is read, and its next node takes the step from the run). Those of
+    // the others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
     // done sets), so only a search that predicts (Dpor(predicts)) keeps
-    // them; elsewhere they are left as they were. Value decisions: none.
+    // them; elsewhere they are left as they were. Value decisions: none is
+    // read. Only the first keys.size() are the node's: the vector only grows
+    // (what an earlier node here left past them, or in a value node, is
+    // never read), so that a node resizes it only when it has more
+    // alternatives than any node here before.
     std::vector<StepShape> shapes;
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
@@ -208,7 +216,7 @@ class Dpor final : public Chooser {
     // Back to a new node, its containers keeping their capacity: every field
     // above but keys and shapes, which choose() overwrites (left as they
     // were, so that a node of the arity of the one before it here resizes
-    // nothing).
+    // nothing; shapes: see there).
     void clear() {
       banned.clear();
       suspect.clear();
@@ -426,13 +434,20 @@ class Dpor final : public Chooser {
     // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
     now.resize(n);
-    std::vector<std::uint32_t>& reader = kept_.reader;  // per location and column
-    zeros(reader, places.count() * columns.width);
+    // Per location and column, tagged with this analysis (Kept::reader): an
+    // entry of an earlier one reads as none, so the table is not cleared.
+    std::vector<std::uint64_t>& reader = kept_.reader;
+    if (reader.size() < places.count() * columns.width) reader.resize(places.count() * columns.width);
+    if (++kept_.reader_tag == 0) {  // (the tags wrapped: none may read as this one's)
+      std::fill(reader.begin(), reader.end(), 0);
+      kept_.reader_tag = 1;
+    }
     {
       // (The vectors' data as pointers: a byte stored through `told` may
       // alias anything, so the vectors' own would be loaded again after each.)
       Told* const told = now.data();
-      std::uint32_t* const read_by = reader.data();
+      std::uint64_t* const read_by = reader.data();
+      const std::uint64_t tag = std::uint64_t{kept_.reader_tag} << 32;
       const Step* const steps = r.steps.data();
       const std::size_t* const place = places.of.data();
       const std::uint32_t* const column = columns.of.data();
@@ -442,13 +457,13 @@ class Dpor final : public Chooser {
         Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
         if (s.shape.reads) {
           if (s.shape.addr != 0) {
-            std::uint32_t& one = read_by[place[j] * width + column[s.thread]];
-            if (one == 0) {
-              one = static_cast<std::uint32_t>(j + 1);
+            std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
+            if ((one & ~std::uint64_t{several}) != tag) {  // none yet
+              one = tag | (j + 1);
               t |= told_only_load;
-            } else if (one != several) {
-              told[one - 1] &= static_cast<Told>(~told_only_load);
-              one = several;
+            } else if (static_cast<std::uint32_t>(one) != several) {
+              told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
+              one = tag | several;
             }
           }
           if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
@@ -461,9 +476,7 @@ class Dpor final : public Chooser {
     // repeat, or of which later steps told otherwise, or whose races with
     // commuting RMWs rested on a reader this run does not repeat (or on there
     // being none that could tell their order: on every later step).
-    std::size_t from = static_cast<std::size_t>(
-        std::mismatch(now.begin(), now.begin() + static_cast<std::ptrdiff_t>(rows_kept), kept_.told.begin()).first -
-        now.begin());
+    std::size_t from = first_difference(now.data(), kept_.told.data(), rows_kept);
     kept_.told.swap(now);
     const std::vector<Told>& told = kept_.told;  // (this run's, kept)
     std::vector<std::pair<std::size_t, std::size_t>>& rested = kept_.rested;  // the steps walked that asked, ascending
@@ -560,7 +573,23 @@ class Dpor final : public Chooser {
   // compared whole with the run before's, and read by the race walk.
   using Told = std::uint8_t;
   static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
-  // Kept::reader: a location's reads by a thread so far, none, one (1 + its step) or several.
+  // The first k < n where a[k] and b[k] differ (n: none). Compared eight at
+  // a time: most runs repeat a long prefix told the same.
+  static std::size_t first_difference(const Told* a, const Told* b, std::size_t n) {
+    static_assert(sizeof(Told) == 1);
+    std::size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, a + k, 8);
+      std::memcpy(&y, b + k, 8);
+      if (x != y) break;  // (found below)
+    }
+    while (k < n && a[k] == b[k]) ++k;
+    return k;
+  }
+  // Kept::reader: a location's reads by a thread so far, none, one (1 + its
+  // step) or several, in the low 32 bits (steps are numbered in 32 bits, as in
+  // the clocks); the high 32 bits tag the analysis that wrote it.
   static constexpr std::uint32_t several = ~std::uint32_t{0};
 
   // Steps that may share a location: dependent() needs an address, commute()
@@ -736,15 +765,6 @@ class Dpor final : public Chooser {
   static void adopt(std::vector<T>& to, std::vector<T>& from) {
     to = std::move(from);
     to.clear();
-  }
-
-  // `v` as n zeros: resized (no call where the size is the one `v` had, as
-  // most often from run to run) and cleared by one memset.
-  template <class T>
-  static void zeros(std::vector<T>& v, std::size_t n) {
-    static_assert(std::is_integral_v<T>);  // (all bytes zero: zero)
-    v.resize(n);
-    std::memset(v.data(), 0, n * sizeof(T));
   }
 
   // A clock's entry for each thread that takes a step in the run (its
@@ -1011,7 +1031,7 @@ class Dpor final : public Chooser {
   void note_dispatch_order(const RunResult& r, std::size_t n, std::size_t threads, const Earlier& earlier) {
     for (const std::size_t at : dispatch_nodes_) {
       Node& d = stack_[at];
-      if (d.backtrack.size() == d.keys.size()) continue;
+      if (d.backtrack.holds_all(d.keys.size())) continue;
       if (!r.completed || !isolated(r.steps, n, threads, earlier, d, d.step))
         d.backtrack.insert_all(d.keys.size());
     }
@@ -1246,8 +1266,8 @@ class Dpor final : public Chooser {
   // `parent`: the node of the thread decision before, if it has one): out of
   // line.
   [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
-    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes: Node::shapes)
-      n.shapes.resize(p.keys.size());
+    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+      if (n.shapes.size() < p.keys.size()) n.shapes.resize(p.keys.size());
       if (predicts_)
         for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
@@ -1275,8 +1295,12 @@ class Dpor final : public Chooser {
           s.kept = i;
           kept_asleep_ = true;
         }
+        if (!done) {  // (the parent's, in their order, before any other: each goes last)
+          n.sleep.emplace_hint(n.sleep.end(), q, s);
+          return;
+        }
         const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh && done) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+        if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
       };
       for (const auto& [q, s] : parent->sleep) consider(q, s, false);
       for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
@@ -1311,7 +1335,6 @@ class Dpor final : public Chooser {
   // choose() for a value decision (node n, the run's i-th): out of line, so
   // that thread decisions, most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
-    n.shapes.clear();
     // The read of a half-asleep thread: older writes are suspect.
     if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
@@ -1430,15 +1453,19 @@ class Dpor final : public Chooser {
   }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
+  // (Most value nodes note neither: that is asked inline, the noting out of line.)
   void note_inserting(std::size_t i) {
     const Node& n = stack_[i];
-    if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty())
-      inserting_.emplace_back(i, thread_nodes_.size() - 1);
+    if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty()) note_inserting_far(i);
   }
+  [[gnu::noinline]] void note_inserting_far(std::size_t i) { inserting_.emplace_back(i, thread_nodes_.size() - 1); }
+  // A read of a half-asleep thread that returns an older write (Node::suspect).
   void note_suspect(std::size_t i) {
     const Node& n = stack_[i];
-    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0)
-      suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, n.since});
+    if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) note_suspect_far(i);
+  }
+  [[gnu::noinline]] void note_suspect_far(std::size_t i) {
+    suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, stack_[i].since});
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1670,7 +1697,8 @@ class Dpor final : public Chooser {
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;
     std::vector<std::size_t> races;  // analyse(): the races of one step
-    std::vector<std::uint32_t> reader;  // analyse()'s, per location and column (Dpor::several)
+    std::vector<std::uint64_t> reader;  // analyse()'s, per location and column (Dpor::several)
+    std::uint32_t reader_tag = 0;       // the tag of the last analysis's entries there (never 0 but before the first)
     Locations places;
     Witnesses::Buffers witnesses;
     Earlier::Buffers earlier;
