@@ -17,6 +17,8 @@ class Reused {
   T& operator[](std::size_t i) { return items_[i]; }
   const T& operator[](std::size_t i) const { return items_[i]; }
   T& back() { return items_[n_ - 1]; }
+  T* begin() { return items_.data(); }
+  T* end() { return items_.data() + n_; }
   const T* begin() const { return items_.data(); }
   const T* end() const { return items_.data() + n_; }
   // A new last element, cleared; one never used before is made of `args`.

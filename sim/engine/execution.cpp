@@ -321,6 +321,17 @@ struct Block {
   std::uint64_t most_barriers = 0;  // the most barriers any of its threads passed
   std::vector<ThreadId> arrived;
   Where barrier_where;
+  // (A run's blocks take the records of those of the run before, Reused:
+  // `arrived` keeps its capacity.)
+  void clear() {
+    grid = no_op;
+    launched = dispatched = exited_early = false;
+    first = count = live = 0;
+    first_exit = 0;
+    first_exit_barriers = most_barriers = 0;
+    arrived.clear();
+    barrier_where = {};
+  }
 };
 
 std::uint64_t where_key(const Where& w) {
@@ -1377,7 +1388,8 @@ class Run final : public Door, public HostApi {
 
   void complete_barrier(std::uint32_t block) {
     Block& b = blocks_[block];
-    std::vector<ThreadId> who = b.arrived;
+    // (Read in place: nothing below arrives at a barrier.)
+    const std::vector<ThreadId>& who = b.arrived;
     mm_->barrier(who);
     for (ThreadId id : who) {
       b.most_barriers = std::max(b.most_barriers, ++threads_[id].barriers_passed);
@@ -1716,7 +1728,7 @@ class Run final : public Door, public HostApi {
     std::vector<Placement>& places = places_;
     places.clear();
     for (std::uint32_t b = 0; b < nb; ++b) {
-      Block& blk = blocks_.emplace_back();
+      Block& blk = blocks_.add();
       blk.grid = op;
       blk.first = static_cast<std::uint32_t>(threads_.size());
       blk.count = nt;
@@ -2221,7 +2233,7 @@ class Run final : public Door, public HostApi {
   std::unique_ptr<std::byte[]> scratch_buffer_ = std::make_unique_for_overwrite<std::byte[]>(scratch_bytes);
   Scratch scratch_{scratch_buffer_.get(), scratch_bytes};
   Reused<SimThread> threads_;
-  std::vector<Block> blocks_;
+  Reused<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
   struct Warp {
