@@ -1720,13 +1720,12 @@ class Run final : public Door, public HostApi {
     OpData& d = ops_[op];
     const std::uint32_t nb = d.grid.x * d.grid.y * d.grid.z;
     const std::uint32_t nt = d.block.x * d.block.y * d.block.z;
-    const GridShape& shape = grid_shape(kernels_++, d.grid, d.block);
+    GridShape& shape = grid_shape(kernels_++, d.grid, d.block);
     const std::uint32_t first_block = static_cast<std::uint32_t>(blocks_.size());
     d.first_thread = static_cast<ThreadId>(threads_.size());
     d.threads = nb * nt;
     d.unfinished = d.threads;
-    std::vector<Placement>& places = places_;
-    places.clear();
+    if (shape.places.size() != d.threads || shape.places_from != first_block) shape.place(first_block);
     for (std::uint32_t b = 0; b < nb; ++b) {
       Block& blk = blocks_.add();
       blk.grid = op;
@@ -1738,14 +1737,11 @@ class Run final : public Door, public HostApi {
         t.name_ = &shape.names[b * nt + i];
         t.block = first_block + b;
         t.coords = &shape.coords[b * nt + i];
-        t.place.block = first_block + b;
-        t.place.warp = i / 32;
-        t.place.lane = i % 32;
+        t.place = shape.places[b * nt + i];
         t.kernel = &d.body;  // ops_ keeps it where it is
-        places.push_back(t.place);
       }
     }
-    mm_->spawn_all(places);
+    mm_->spawn_all(shape.places);
   }
 
   // The index after `at` in x, then y, then z order within `dims` (a
@@ -1768,9 +1764,25 @@ class Run final : public Door, public HostApi {
     Dim3 grid, block;
     std::vector<std::string> names;  // "b0.t5", of later kernels "k2.b0.t5"
     std::vector<Coords> coords;
+    // Their placements, where the first block is block places_from of the
+    // run (mostly the same in every run: place() where not).
+    std::vector<Placement> places;
+    std::uint32_t places_from = 0;
+    void place(std::uint32_t first_block) {
+      const std::uint32_t nb = grid.x * grid.y * grid.z, nt = block.x * block.y * block.z;
+      places.clear();
+      places_from = first_block;
+      for (std::uint32_t b = 0; b < nb; ++b)
+        for (std::uint32_t i = 0; i < nt; ++i) {
+          Placement& p = places.emplace_back();
+          p.block = first_block + b;
+          p.warp = i / 32;
+          p.lane = i % 32;
+        }
+    }
   };
   static_assert(std::is_nothrow_move_constructible_v<GridShape>);  // (moved, not copied, as grid_shapes_ grows)
-  const GridShape& grid_shape(unsigned k, Dim3 grid, Dim3 block) {
+  GridShape& grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];
     if (g.names.empty() || g.grid != grid || g.block != block) {
@@ -1779,6 +1791,7 @@ class Run final : public Door, public HostApi {
       g.block = block;
       g.names.clear();
       g.coords.clear();
+      g.places.clear();
       Dim3 block_at{0, 0, 0};
       for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
         Dim3 thread_at{0, 0, 0};
@@ -2350,7 +2363,6 @@ class Run final : public Door, public HostApi {
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::vector<ThreadId> from_;             // wait()'s, outside a step
-  std::vector<Placement> places_;          // reserve_grid()'s
   // Kept from one thread decision to the next: its keys (keys_stale_), the
   // thread that ran last and its step (next_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
