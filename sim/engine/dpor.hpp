@@ -891,18 +891,19 @@ class Dpor final : public Chooser {
       join_set(c, i + 1);
       return c;
     }
-    // Joins the clock of each of `threads` into `c`, the own row of the
-    // step being made. (A wait learns many threads, often listed together
-    // where they share a clock, the row of a barrier: such a clock is
-    // looked at once for them all.)
-    void join(std::uint32_t* c, const std::vector<ThreadId>& threads) const {
-      std::size_t last = 0;
-      for (const ThreadId t : threads) {
-        const std::size_t k = set_[t];
-        if (k == last) continue;
-        last = k;
-        join_set(c, k);
-      }
+    // Joins the clock of each thread of `runs` into `c`, the own row of the
+    // step being made. (A wait learns many threads, neighbours in a run
+    // often sharing a clock, the row of a barrier or a kernel's start: such
+    // a clock is joined once for them all, the scan passing over the
+    // neighbours that share it.)
+    void join(std::uint32_t* c, const std::vector<ThreadRun>& runs) const {
+      for (const ThreadRun& run : runs)
+        for (const std::size_t *k = set_ + run.first, *end = k + run.count; k != end;) {
+          const std::size_t shared = *k;
+          join_set(c, shared);
+          if (++k != end && *k == shared)  // (a run of one, as a stream operation's, asks no more)
+            k = std::find_if(k + 1, end, [shared](std::size_t other) { return other != shared; });
+        }
     }
     // Thread t's clock is step j's (which has its own row).
     void share(ThreadId t, std::size_t j) { set_[t] = j + 1; }
@@ -1126,8 +1127,8 @@ class Dpor final : public Chooser {
       for (std::size_t u = s + 1; u < from; ++u) {
         const Step& other = r.steps[u];
         if (in(mb, other.thread)) continue;
-        for (ThreadId t : other.learns)
-          if (in(mb, t)) return false;
+        for (const ThreadRun& run : other.learns)
+          if (run.meets({mb.first, mb.second})) return false;
         for (ThreadId t : other.joins)
           if (in(mb, t)) return false;
         if ((dependent(r.steps[s].shape, other.shape) || commute(r.steps[s].shape, other.shape)) &&
@@ -1590,11 +1591,15 @@ class Dpor final : public Chooser {
     const StepShape& w = steps[x].shape;
     const ThreadId q = steps[x].thread;
     const Step& s = steps[j];
-    if (names(s.joins, q) || names(s.learns, q)) return false;
+    if (names(s.joins, q) || learns(s, q)) return false;
     if (s.shape.waits != 0) return s.shape.waits == w.addr && s.woke_to_newer;
     if (!dependent(s.shape, w) && !commute(s.shape, w)) return true;
     if (!reads_the_same_after(s, w)) return false;
     return !s.counted || (s.counted_by != Step::unknown && s.counted_by < x);
+  }
+  // Does step s learn what thread q did (Step::learns)?
+  static bool learns(const Step& s, ThreadId q) {
+    return std::any_of(s.learns.begin(), s.learns.end(), [q](const ThreadRun& run) { return run.has(q); });
   }
   static bool names(const std::vector<ThreadId>& threads, ThreadId q) {
     return std::find(threads.begin(), threads.end(), q) != threads.end();

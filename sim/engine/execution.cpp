@@ -1599,7 +1599,7 @@ class Run final : public Door, public HostApi {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
       if (step_ < r_->steps.size())
-        for (OpId p : streams_.predecessors(t.op)) r_->steps[step_].learns.push_back(ops_[p].thread);
+        for (OpId p : streams_.predecessors(t.op)) r_->steps[step_].learns.push_back({ops_[p].thread, 1});
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -1691,20 +1691,19 @@ class Run final : public Door, public HostApi {
   // the finished work did.
   [[gnu::noinline]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
-    // (Listed in the step's own learns, where the wait is a step.)
-    std::vector<ThreadId>& from = step_ < r_->steps.size() ? r_->steps[step_].learns : from_;
-    from.clear();
+    // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
+    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &r_->steps[step_].learns : nullptr;
+    if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
-      from.reserve(d.threads);
-      for (std::uint32_t k = 0; k < d.threads; ++k) from.push_back(d.first_thread + k);
+      if (learns && d.threads != 0) learns->push_back({d.first_thread, d.threads});
       mm_->join_all(cur_, d.first_thread, d.threads);
     } else {
-      from.reserve(t.waits_for.size());
-      for (OpId op : t.waits_for) from.push_back(ops_[op].thread);
+      if (learns)
+        for (OpId op : t.waits_for) learns->push_back({ops_[op].thread, 1});
       // (From the last, the latest and mostly the widest clock, so that the
       // first join widens the waiter's clock for the others.)
-      for (auto f = from.rbegin(); f != from.rend(); ++f) mm_->join(cur_, *f);
+      for (auto op = t.waits_for.rbegin(); op != t.waits_for.rend(); ++op) mm_->join(cur_, ops_[*op].thread);
     }
     t.waits_for.clear();
     trace(t, [&] { return text(e); });
@@ -2362,7 +2361,6 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
-  std::vector<ThreadId> from_;             // wait()'s, outside a step
   // Kept from one thread decision to the next: its keys (keys_stale_), the
   // thread that ran last and its step (next_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};

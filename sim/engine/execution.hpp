@@ -40,6 +40,20 @@ struct Finding {
   std::string key() const;             // identity for de-duplication across runs
 };
 
+// Threads of consecutive ids [first, first + count): what a wait learns is
+// listed by such runs, not thread by thread, since a kernel's end learns its
+// whole grid, one run (so a reader's work is by runs, not by threads).
+struct ThreadRun {
+  ThreadId first = 0;
+  std::uint32_t count = 0;
+  bool has(ThreadId t) const { return t >= first && t - first < count; }
+  // Has it a thread of `o`?
+  bool meets(const ThreadRun& o) const {
+    return count != 0 && o.count != 0 && first < o.first + o.count && o.first < first + count;
+  }
+  bool operator==(const ThreadRun&) const = default;
+};
+
 // One scheduled step, for the explorer's dependence analysis.
 struct Step {
   ThreadId thread = 0;
@@ -48,7 +62,8 @@ struct Step {
   std::vector<ThreadId> joins;         // barrier, warp collective: these threads' clocks merge
   // Synchronize, kernel end, a stream operation's start: this step's thread
   // learns everything these ended threads did (one way: they learn nothing).
-  std::vector<ThreadId> learns;
+  // Each run is nonempty.
+  std::vector<ThreadRun> learns;
   std::vector<ThreadId> spawned;       // enqueue, kernel start: threads started by this step
   std::size_t reads_from = unknown;    // a load or RMW in its step: 1 + the step whose write it read (0: initial)
   static constexpr std::size_t unknown = ~std::size_t{0};
