@@ -388,7 +388,7 @@ class Dpor final : public Chooser {
       const Step& s = r.steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
       for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (ThreadId t : s.spawned) threads = std::max<std::size_t>(threads, t + 1);
+      for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       named[j] = threads;
       if (sized < threads) {
         sized = threads;
@@ -928,9 +928,9 @@ class Dpor final : public Chooser {
       std::uint32_t* c = own(j);
       for (ThreadId t : s.joins) join_set(c, set_[t]);
       for (ThreadId t : s.joins) share(t, j);
-      for (ThreadId t : s.spawned) {
-        share(t, j);
-        spawn_[t] = j + 1;
+      for (const ThreadRun& run : s.spawned) {  // (a grid at once)
+        std::fill_n(set_ + run.first, run.count, j + 1);
+        std::fill_n(spawn_.begin() + run.first, run.count, j + 1);
       }
     }
     // Joins the clock of step k - 1 (k = 0: none) into `c`, unless `c`

@@ -14,7 +14,6 @@
 #include <map>
 #include <memory_resource>
 #include <new>
-#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
@@ -1616,7 +1615,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back(d.thread);
+    if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back({d.thread, 1});
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1829,11 +1828,7 @@ class Run final : public Door, public HostApi {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size()) {
-      std::vector<ThreadId>& spawned = r_->steps[step_].spawned;
-      spawned.resize(spawned.size() + d.threads);
-      std::iota(spawned.end() - d.threads, spawned.end(), d.first_thread);
-    }
+    if (step_ < r_->steps.size() && d.threads != 0) r_->steps[step_].spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 

@@ -40,9 +40,10 @@ struct Finding {
   std::string key() const;             // identity for de-duplication across runs
 };
 
-// Threads of consecutive ids [first, first + count): what a wait learns is
-// listed by such runs, not thread by thread, since a kernel's end learns its
-// whole grid, one run (so a reader's work is by runs, not by threads).
+// Threads of consecutive ids [first, first + count): what a wait learns and
+// what a step spawns are listed by such runs, not thread by thread, since a
+// kernel's end learns its whole grid and its start spawns it, one run each
+// (so a reader's work is by runs, not by threads).
 struct ThreadRun {
   ThreadId first = 0;
   std::uint32_t count = 0;
@@ -64,7 +65,9 @@ struct Step {
   // learns everything these ended threads did (one way: they learn nothing).
   // Each run is nonempty.
   std::vector<ThreadRun> learns;
-  std::vector<ThreadId> spawned;       // enqueue, kernel start: threads started by this step
+  // Enqueue, kernel start: the threads this step started (an operation's
+  // thread, a kernel's grid). Each run is nonempty.
+  std::vector<ThreadRun> spawned;
   std::size_t reads_from = unknown;    // a load or RMW in its step: 1 + the step whose write it read (0: initial)
   static constexpr std::size_t unknown = ~std::size_t{0};
   // A spin wait of its thread counted the writes that existed when this step
