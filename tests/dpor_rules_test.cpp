@@ -677,5 +677,23 @@ TEST(RaceInitial, AnotherThreadRunsFirstToReverseARace) {
   EXPECT_EQ(outcomes, naive);
 }
 
+// What a wait learns and what a step spawns are runs of consecutive
+// threads, [first, first + count): a kernel of threads 4, 5, 6 is {4, 3}.
+// The search asks a run whether it holds a thread and whether it shares one
+// with another run; both must stop exactly at a run's ends.
+TEST(ThreadRuns, HoldAndMeetExactlyTheirThreads) {
+  const ThreadRun grid{4, 3};  // threads 4, 5, 6
+  EXPECT_FALSE(grid.has(3));
+  EXPECT_TRUE(grid.has(4));
+  EXPECT_TRUE(grid.has(6));
+  EXPECT_FALSE(grid.has(7));
+  EXPECT_TRUE(grid.meets({6, 2}));   // shares thread 6
+  EXPECT_TRUE(grid.meets({0, 5}));   // shares thread 4
+  EXPECT_TRUE(grid.meets({5, 1}));   // inside it
+  EXPECT_FALSE(grid.meets({7, 2}));  // starts where it ends
+  EXPECT_FALSE(grid.meets({1, 3}));  // ends where it starts
+  EXPECT_FALSE(grid.meets({5, 0}));  // an empty run holds no thread
+  EXPECT_FALSE(ThreadRun{}.has(0));
+}
 }  // namespace
 }  // namespace scopesim

@@ -387,6 +387,25 @@ TEST(LocalLoop, StopsTheExplorationWithAnErrorNamingTheThread) {
   }
 }
 
+// Simulated memory is a 1 GiB arena: a host that asks for more stops the
+// exploration at a limit of the simulator, naming the allocation and its
+// size, not with a crash or a fault of the model.
+TEST(SimulatedMemory, AnAllocationPastItsSizeStopsTheExplorationNamingIt) {
+  models::Model m;
+  m.name = "t.huge_alloc";
+  m.chapter = {1, 1};
+  m.program = [](Host& h, const models::Config&) {
+    device_alloc<plain<int>>(h, "huge", std::size_t{1} << 29);  // 2 GiB of ints
+  };
+  try {
+    explore(m, m.chapter, ExploreOptions{});
+    FAIL() << "no SimulatorLimit";
+  } catch (const SimulatorLimit& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("simulated memory exhausted (2147483648 bytes for huge)"), std::string::npos) << what;
+  }
+}
+
 // An interrupt (and likewise a time limit) ends a run that would take a
 // billion steps, abandoned: it is not counted, reports nothing, and the
 // search stops. (Without the cut this test would not end.)
