@@ -916,7 +916,8 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.race_check(r, l, false);
   const std::uint32_t seq = s.step(t, r.thread);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
-  for (std::size_t i = State::index(l, w) + 1; i < l.co.size(); ++i)
+  // (The writes after w, from the last back: w is mostly the last or near it.)
+  for (std::size_t i = l.co.size(); l.co[--i] != w;)
     if (s.knows(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
   Write& x = s.writes[w];
   ++x.reads;
