@@ -448,6 +448,14 @@ struct PtxModel::State {
     const std::span<const WriteId> known = of(wb.known_before);
     return std::find(known.begin(), known.end(), a) != known.end();
   }
+  // edge(a, b) where `wa`, a's record, is not the initial write. (Inline:
+  // hidden() asks it of each pair it looks at; the known writes are few.)
+  [[gnu::always_inline]] bool edge_from(WriteId a, const Write& wa, const Write& wb) const {
+    if (ms_writes(wa, wb)) return true;
+    for (const WriteId k : of(wb.known_before))
+      if (k == a) return true;
+    return false;
+  }
 
   // The location `op` accesses: one looked up lately, or the last run's
   // next one made again without a search (see `locs`), inline; the others
@@ -678,9 +686,11 @@ bool PtxModel::State::hidden(const Location& l, const Thread& t) {
   hid[0] = last_known > 1;
   // (From the last known write on, nothing is known or hidden: nothing later hides.)
   for (std::size_t i = last_known; i-- > 1;) {
+    const WriteId a = l.co[i];
+    const Write& wa = writes[a];  // (not the initial write, first)
     bool straight = false;
     for (std::size_t j = i + 1; j < last_known && !straight; ++j)
-      if ((known[j] || hid[j]) && edge(l.co[i], l.co[j])) {
+      if ((known[j] || hid[j]) && edge_from(a, wa, writes[l.co[j]])) {
         hid[i] = 1;
         straight = known[j];
       }
