@@ -278,10 +278,19 @@ std::uint64_t spread(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// The fingerprint's term for an ordered pair of events, each a thread and
+// its event number (a coherence edge, a read and the write it returned, two
+// fence.sc): the first event's 64 bits scattered by an odd multiplier (a
+// bijection), so that the pair, xor'ed, mostly lands apart from all others
+// before spread() hashes it.
+std::uint64_t pair_term(ThreadId ta, std::uint32_t sa, ThreadId tb, std::uint64_t sb) {
+  return spread(((std::uint64_t{ta} << 32 | sa) * 0x9e3779b97f4a7c15ULL) ^ (std::uint64_t{tb} << 32 ^ sb));
+}
+
 // The fingerprint's term for a coherence edge from write `a` to write `b`.
 // (Inline: write() takes one for nearly every write of the location before.)
 [[gnu::always_inline]] inline std::uint64_t edge_term(const Write& a, const Write& b) {
-  return spread(mix(mix(mix(a.info.thread, a.seq), b.info.thread), b.seq));
+  return pair_term(a.info.thread, a.seq, b.info.thread, b.seq);
 }
 
 }  // namespace
@@ -934,7 +943,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                           "read of simulated memory that was never written"});
-  t.last_rf_term = spread(mix(mix(mix(r.thread, seq), x.info.thread), x.seq + (x.info.initial ? 0x1000000ULL : 0)));
+  t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
@@ -1064,7 +1073,7 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
     for (const auto& g : s.sc_fences)
       if (s.ms(g.thread, true, g.scope, id, true, f.scope)) {
         t.view.join(s.views[g.view]);
-        s.fence_hash += spread(mix(mix(mix(g.thread, g.seq), id), t.seq));
+        s.fence_hash += pair_term(g.thread, g.seq, id, t.seq);
       }
     const ViewId v = s.keep(t.view);
     s.sc_fences.push_back({id, t.seq, f.scope, v});
