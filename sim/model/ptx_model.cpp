@@ -354,8 +354,15 @@ struct PtxModel::State {
   std::deque<std::string> texts;  // the details of findings that are not static text
   std::uint64_t rf_hash = 0;     // commutative sum over reads: order of execution does not matter
   std::uint64_t fence_hash = 0;  // fence.sc run-time order between morally strong pairs (a sum)
-  // hidden()'s, one byte a write (a vector<bool>'s bit operations were most of its cost)
-  std::vector<std::uint8_t> known_buf, hidden_buf;
+  // hidden()'s answer, one a write of the location in list order: does the
+  // reading thread know it, is it hidden from it? (Flags of bool, not bits:
+  // a vector<bool>'s bit operations were most of its cost; nor bytes, whose
+  // stores might change anything else for all the compiler knows.)
+  struct Mark {
+    bool known;
+    bool hidden;
+  };
+  std::vector<Mark> marks;
   // placements() computes the positions of a write that does not go last;
   // write() of the same write, next, uses them.
   struct Placed {
@@ -523,8 +530,8 @@ struct PtxModel::State {
   }
 
   // Which writes of `l` are hidden from thread t: coherence-before a write it
-  // knows. (Into hidden_buf, its first l.co.size() entries, kept from one
-  // read to the next.) A write hidden straight by a known one (an edge to a
+  // knows. (Into marks, its first l.co.size() entries, kept from one read
+  // to the next.) A write hidden straight by a known one (an edge to a
   // write later in the list that the thread knows) stays hidden whatever
   // else is in the list; is some write hidden only through hidden writes the
   // thread does not know (Readable::hidden_by_unknown)?
@@ -676,34 +683,29 @@ struct PtxModel::State {
 };
 
 bool PtxModel::State::hidden(const Location& l, const Thread& t) {
-  std::vector<std::uint8_t>& known = known_buf;
-  std::vector<std::uint8_t>& hid = hidden_buf;
   bool by_unknown = false;
   const std::size_t n = l.co.size();
-  if (known.size() < n) {  // (the buffers only grow: their first n entries are the answer)
-    known.resize(n);
-    hid.resize(n);
-  }
+  if (marks.size() < n) marks.resize(n);  // (only grows: its first n entries are the answer)
+  Mark* const m = marks.data();
   // The initial write, first, is known, and hidden straight by any later
   // known write (its edges go to every write).
-  known[0] = 1;
   std::size_t last_known = 1;  // 1 + the last known write's index
   for (std::size_t i = 1; i < n; ++i) {
-    hid[i] = 0;
-    if ((known[i] = knows(t, l.co[i]))) last_known = i + 1;
+    m[i] = {knows(t, l.co[i]), false};
+    if (m[i].known) last_known = i + 1;
   }
-  hid[0] = last_known > 1;
+  m[0] = {true, last_known > 1};
   // (From the last known write on, nothing is known or hidden: nothing later hides.)
   for (std::size_t i = last_known; i-- > 1;) {
     const WriteId a = l.co[i];
     const Write& wa = writes[a];  // (not the initial write, first)
     bool straight = false;
     for (std::size_t j = i + 1; j < last_known && !straight; ++j)
-      if ((known[j] || hid[j]) && edge_from(a, wa, writes[l.co[j]])) {
-        hid[i] = 1;
-        straight = known[j];
+      if ((m[j].known || m[j].hidden) && edge_from(a, wa, writes[l.co[j]])) {
+        m[i].hidden = true;
+        straight = m[j].known;
       }
-    if (hid[i] && !straight) by_unknown = true;
+    if (m[i].hidden && !straight) by_unknown = true;
   }
   return by_unknown;
 }
@@ -902,15 +904,15 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
     return {false, n};
   }
   const Readable seen{s.hidden(l, t), n};
-  const std::vector<std::uint8_t>& hid = s.hidden_buf;
+  const State::Mark* const m = s.marks.data();
   if (r.op.kind != PtxKind::atom) {
     for (std::size_t i = 0; i < n; ++i)
-      if (!hid[i]) out.push_back(l.co[i]);
+      if (!m[i].hidden) out.push_back(l.co[i]);
     return seen;
   }
   MemOp rmw = r;
   for (std::size_t i = 0; i < n; ++i) {
-    if (hid[i]) continue;
+    if (m[i].hidden) continue;
     const WriteId w = l.co[i];
     // Atomicity: two morally strong RMWs never read the same write.
     bool taken = false;
