@@ -449,7 +449,8 @@ struct PtxModel::State {
     const Write& x = writes[w];
     if (x.info.initial) return true;
     if (t.view.knows_event(x.info.thread, x.seq)) return true;
-    return std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
+    return !t.view.observed.empty() &&  // (mostly none: no search)
+           std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
   }
   bool knows(const Thread& t, const Visit& a) const { return t.view.knows_event(a.thread, a.seq); }
 
