@@ -793,7 +793,7 @@ void PtxModel::reset() {
   s.views.clear();
   s.sc_fences.clear();
   s.findings.clear();
-  s.texts.clear();
+  if (!s.texts.empty()) s.texts.clear();  // (mostly empty: a deque's clear() costs even then)
   s.rf_hash = 0;
   s.fence_hash = 0;
   s.placed.reset();
