@@ -128,11 +128,17 @@ struct View {
   }
 };
 
+// (Merged from the back into the grown list, each step the larger of the two
+// last ones not yet placed: no buffer, as std::inplace_merge would take.)
 void View::merge_observed(std::span<const WriteId> ws) {
-  const auto old = static_cast<std::ptrdiff_t>(observed.size());
-  observed.insert(observed.end(), ws.begin(), ws.end());
-  if (old == 0 || observed[static_cast<std::size_t>(old) - 1] < ws.front()) return;  // all newer: still sorted
-  std::inplace_merge(observed.begin(), observed.begin() + old, observed.end());
+  std::size_t i = observed.size();
+  if (i == 0 || observed.back() < ws.front()) {  // all newer: still sorted
+    observed.insert(observed.end(), ws.begin(), ws.end());
+    return;
+  }
+  std::size_t j = ws.size();
+  observed.resize(i + j);
+  for (std::size_t k = i + j; j > 0;) observed[--k] = i > 0 && observed[i - 1] > ws[j - 1] ? observed[--i] : ws[--j];
   observed.erase(std::unique(observed.begin(), observed.end()), observed.end());
 }
 // A view kept for later acquirers (a release's) or lent (a kernel's start,
