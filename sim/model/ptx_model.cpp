@@ -382,7 +382,12 @@ struct PtxModel::State {
   std::vector<std::size_t> placed_positions;
   std::vector<std::size_t> positions_buf;      // readable()'s
   mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
-  mutable std::vector<bool> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
+  // One flag a write of a location, for the searches along coherence edges:
+  // bools, not a vector<bool>'s bits (nor bytes: see Mark).
+  struct Flag {
+    bool on;
+  };
+  mutable std::vector<Flag> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
   ViewId keep(const View& v) {
     View& k = views.add();
@@ -584,13 +589,13 @@ struct PtxModel::State {
 
   // Into `reach`, for each k in [from, to): is l.co[k] l.co[from] or
   // coherence-after it (a path of edges; edges run forward in the list)?
-  void coherence_after(const Location& l, std::size_t from, std::size_t to, std::vector<bool>& reach) const {
-    reach.assign(to - from, false);
+  void coherence_after(const Location& l, std::size_t from, std::size_t to, std::vector<Flag>& reach) const {
+    reach.assign(to - from, {false});
     if (to == from) return;
-    reach[0] = true;
+    reach[0].on = true;
     for (std::size_t k = from + 1; k < to; ++k)
-      for (std::size_t j = from; j < k && !reach[k - from]; ++j)
-        if (reach[j - from] && edge(l.co[j], l.co[k])) reach[k - from] = true;
+      for (std::size_t j = from; j < k && !reach[k - from].on; ++j)
+        if (reach[j - from].on && edge(l.co[j], l.co[k])) reach[k - from].on = true;
   }
   static std::size_t index(const Location& l, WriteId w) {
     std::size_t i = 0;
@@ -608,23 +613,23 @@ struct PtxModel::State {
   // the write before the slot at index `a` (reaches_in) / to the write after
   // it at index `b` (reaches_out)?
   bool reaches_in(const MemOp& op, const Location& l, std::size_t a, std::size_t i) const {
-    std::vector<bool>& from = from_buf;
+    std::vector<Flag>& from = from_buf;
     coherence_after(l, a, i, from);
     for (std::size_t k = a; k < i; ++k)
-      if (from[k - a] && (writes[l.co[k]].info.initial || ms_with(writes[l.co[k]], op) ||
+      if (from[k - a].on && (writes[l.co[k]].info.initial || ms_with(writes[l.co[k]], op) ||
                           knows(threads[op.thread], l.co[k])))
         return true;
     return false;
   }
   bool reaches_out(const MemOp& op, const Location& l, std::size_t i, std::size_t b) const {
-    std::vector<bool>& to = to_buf;  // to[k - i]: l.co[k] is l.co[b] or coherence-before it
-    to.assign(b + 1 - i, false);
-    to[b - i] = true;
+    std::vector<Flag>& to = to_buf;  // to[k - i]: l.co[k] is l.co[b] or coherence-before it
+    to.assign(b + 1 - i, {false});
+    to[b - i].on = true;
     for (std::size_t k = b; k-- > i;)
-      for (std::size_t j = k + 1; j <= b && !to[k - i]; ++j)
-        if (to[j - i] && edge(l.co[k], l.co[j])) to[k - i] = true;
+      for (std::size_t j = k + 1; j <= b && !to[k - i].on; ++j)
+        if (to[j - i].on && edge(l.co[k], l.co[j])) to[k - i].on = true;
     for (std::size_t k = i; k <= b; ++k)
-      if (to[k - i] && ms_with(writes[l.co[k]], op)) return true;
+      if (to[k - i].on && ms_with(writes[l.co[k]], op)) return true;
     return false;
   }
 
@@ -657,10 +662,10 @@ struct PtxModel::State {
     const std::size_t n = l.co.size();
     const std::size_t src = index(l, op.rmw_source);
     const std::size_t i = std::max(src + 1, p0);
-    std::vector<bool>& after = reach_buf;
+    std::vector<Flag>& after = reach_buf;
     coherence_after(l, src, i, after);
     for (std::size_t k = src + 1; k < i; ++k)
-      if (after[k - src] && ms_with(writes[l.co[k]], op)) return std::nullopt;
+      if (after[k - src].on && ms_with(writes[l.co[k]], op)) return std::nullopt;
     for (std::size_t j = i; j < n; ++j) {
       const Write& z = writes[l.co[j]];
       if (z.atomic_rmw && ms_with(z, op) && index(l, z.rmw_source) < i && reaches_in(op, l, index(l, z.rmw_source), i))
