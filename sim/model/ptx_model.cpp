@@ -1212,7 +1212,7 @@ std::uint64_t PtxModel::fingerprint() const {
       for (std::size_t i = 1; i < n; ++i)
         for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
           if (s.edge(l.co[i], l.co[j])) edges -= edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
-    co = mix(mix(co, n), edges);
+    co = mix(co, edges + n);  // (edges, a sum of spread terms, is never a few apart for another n)
   }
   return mix(mix(rf, s.fence_hash), co);
 }
