@@ -414,6 +414,10 @@ struct PtxModel::State {
   static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_location != no_location && last_addr == addr) return last_location;
+    return looked_up(addr);
+  }
+  // recalled() but for the last one.
+  std::uint32_t looked_up(std::uintptr_t addr) const {
     const Looked& e = looked[slot(addr)];
     if (e.run != run || e.addr != addr) return no_location;
     last_addr = addr;
@@ -485,13 +489,17 @@ struct PtxModel::State {
     return false;
   }
 
-  // The location `op` accesses: one looked up lately, or the last run's
-  // next one made again without a search (see `locs`), inline; the others
+  // The location `op` accesses: the last one looked up, the last run's next
+  // one made again without a search (see `locs`), or one looked up lately,
+  // inline (in that order: a run's first access of a location, mostly its
+  // host's, finds it second, the hash of its address not taken); the others
   // out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
-    if (const std::uint32_t id = recalled(op.addr); id != no_location && locs[id].size == op.size) return id;
+    if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
+      return last_location;
     if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
       return remake();
+    if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
     return locate(op);
   }
   // `op`'s location where it was neither looked up lately nor the last
