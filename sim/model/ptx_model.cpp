@@ -400,10 +400,13 @@ struct PtxModel::State {
   // times), and the locations looked up lately, by a hash of their address
   // (threads access a few locations in turn); locations keep their ids until
   // reset(), which forgets the last and makes every other entry stale by
-  // counting the runs (an entry of an earlier run is none).
+  // counting the runs (an entry of an earlier run is none). The last one's
+  // size is kept with it, so that an access of its address and size finds it
+  // without reading the location.
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
+  mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   struct Looked {
     std::uintptr_t addr = 0;
     std::uint32_t location = no_location;
@@ -413,7 +416,7 @@ struct PtxModel::State {
   std::uint32_t run = 1;
   static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
-    if (last_location != no_location && last_addr == addr) return last_location;
+    if (last_size != 0 && last_addr == addr) return last_location;
     return looked_up(addr);
   }
   // recalled() but for the last one.
@@ -422,11 +425,13 @@ struct PtxModel::State {
     if (e.run != run || e.addr != addr) return no_location;
     last_addr = addr;
     last_location = e.location;
+    last_size = locs[e.location].size;
     return e.location;
   }
   void remember(std::uintptr_t addr, std::uint32_t location) const {
     last_addr = addr;
     last_location = location;
+    last_size = locs[location].size;
     looked[slot(addr)] = {addr, location, run};
   }
 
@@ -495,8 +500,7 @@ struct PtxModel::State {
   // host's, finds it second, the hash of its address not taken); the others
   // out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
-    if (last_location != no_location && last_addr == op.addr && locs[last_location].size == op.size)
-      return last_location;
+    if (last_addr == op.addr && last_size == op.size) return last_location;
     if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
       return remake();
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
@@ -816,7 +820,7 @@ void PtxModel::reset() {
   s.rf_hash = 0;
   s.fence_hash = 0;
   s.placed.reset();
-  s.last_location = State::no_location;
+  s.last_size = 0;  // (no last location)
   if (++s.run == 0) {  // (after 2^32 runs: the entries of the first may look new)
     s.looked.fill({});
     s.run = 1;
