@@ -1005,7 +1005,8 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   State& s = *s_;
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
-  std::size_t at = l.co.size();  // (where one that goes last goes)
+  const std::size_t n = l.co.size();
+  std::size_t at = n;  // (where one that goes last goes)
   if (!s.goes_last(w)) {
     const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                         s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
@@ -1033,7 +1034,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   // morally strong with it. A weak write is morally strong with it only if
   // its own: the other weak ones its thread does not know are unordered with it.
   if (unordered != nullptr) unordered->clear();
-  const std::size_t n = l.co.size();
   if (n > 1) x.known_before.begin = x.known_before.end = static_cast<std::uint32_t>(s.ids.size());
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
