@@ -370,7 +370,8 @@ struct PtxModel::State {
   };
   std::vector<Mark> marks;
   // placements() computes the positions of a write that does not go last;
-  // write() of the same write, next, uses them.
+  // write() of the same write, next, uses them (and any write after makes
+  // them stale: the count of writes no longer matches).
   struct Placed {
     ThreadId thread;
     std::uint32_t event;
@@ -1014,7 +1015,6 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     if (!placed) s.positions(w, l, s.placed_positions);
     at = s.placed_positions.at(placement);
   }
-  s.placed.reset();
   Thread& t = s.threads[w.thread];
   s.race_check(w, l, true);
   const std::uint32_t seq = s.step(t, w.thread);
