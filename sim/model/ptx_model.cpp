@@ -133,7 +133,10 @@ struct View {
 void View::merge_observed(std::span<const WriteId> ws) {
   std::size_t i = observed.size();
   if (i == 0 || observed.back() < ws.front()) {  // all newer: still sorted
-    observed.insert(observed.end(), ws.begin(), ws.end());
+    if (ws.size() == 1)  // (mostly: a range's insert costs more)
+      observed.push_back(ws.front());
+    else
+      observed.insert(observed.end(), ws.begin(), ws.end());
     return;
   }
   std::size_t j = ws.size();
