@@ -207,16 +207,18 @@ struct Write {
 
 // A thread's record; its placement is kept apart (State::where).
 struct Thread {
-  // Its clock covers the thread itself from its first event on: a thread that
-  // never steps adds no width to the clocks that join its view. No clock
-  // knows more of a thread's events than the thread itself, its `seq`
-  // (entries are copied from its own, never made up): join_all() takes that
-  // for a joined thread's entry instead of the maximum over all. A kernel's
-  // thread borrows its start's clock until its first event (start_all()),
-  // and a barrier's joined clock if it had not acted since it last borrowed
-  // (barrier()).
+  // Its own entry is its `seq`, kept apart from its clock, whose entry for
+  // the thread itself is not kept up to date (an event changes no clock: a
+  // kernel's thread that never acquires reads its start's clock to its end,
+  // borrowed, start_all()); whatever takes its view puts `seq` there
+  // (State::keep(), spawn(), join(), join_all(), barrier()). No clock knows
+  // more of a thread's events than the thread itself (entries are copied
+  // from its own, never made up): join_all() takes its `seq` for a joined
+  // thread's entry instead of the maximum over all. A barrier's participants
+  // borrow its joined clock (barrier()).
   View view;
   std::uint32_t seq = 0;
+  ThreadId id = 0;  // its index in State::threads, set when the record is made (clear() keeps it)
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
@@ -324,7 +326,7 @@ struct PtxModel::State {
     const ThreadId first = spawned;
     spawned += static_cast<ThreadId>(n);
     if (threads.begin() + spawned > threads.end()) [[unlikely]] {
-      threads.resize(spawned);
+      for (ThreadId id = static_cast<ThreadId>(threads.size()); id < spawned; ++id) threads.emplace_back().id = id;
       where.resize(spawned);
     }
     return first;
@@ -393,10 +395,12 @@ struct PtxModel::State {
   };
   mutable std::vector<Flag> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
-  ViewId keep(const View& v) {
+  // Thread t's view, kept, its own entry put in (see Thread).
+  ViewId keep(const Thread& t) {
     View& k = views.add();
-    k.vc = v.vc;
-    k.observe(v.observed);  // (mostly none: not copied)
+    k.vc = t.view.vc;
+    if (t.seq != 0) k.vc.own(t.id + 1)[t.id] = t.seq;
+    k.observe(t.view.observed);  // (mostly none: not copied)
     return static_cast<ViewId>(views.size() - 1);
   }
 
@@ -472,10 +476,11 @@ struct PtxModel::State {
   bool knows(const Thread& t, WriteId w) const {
     const Write& x = writes[w];
     if (x.info.initial) return true;
-    if (t.view.knows_event(x.info.thread, x.seq)) return true;
+    if (x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq)) return true;  // (its own: see Thread)
     return !t.view.observed.empty() &&  // (mostly none: no search)
            std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
   }
+  // (A visit of another thread: see Thread.)
   bool knows(const Thread& t, const Visit& a) const { return t.view.knows_event(a.thread, a.seq); }
 
   // A coherence edge from a to b (a earlier in the list): writes to one location
@@ -592,11 +597,8 @@ struct PtxModel::State {
     l.last_read.push_back(a);
   }
 
-  std::uint32_t step(Thread& t, ThreadId id) {
-    ++t.seq;
-    t.view.vc.own(id + 1)[id] = t.seq;  // (its first event widens it: see Thread::view)
-    return t.seq;
-  }
+  // A new event of thread t (its clock unchanged: see Thread).
+  static std::uint32_t step(Thread& t) { return ++t.seq; }
 
   void acquire_pending(Thread& t, ThreadId id, Scope s) {
     for (const Release& r : t.pending)
@@ -838,9 +840,10 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   Thread& t = s.threads[id];
   t.clear();
   if (parent >= 0) {
-    const View& from = s.threads[static_cast<std::size_t>(parent)].view;
-    t.view.vc = from.vc;
-    t.view.observe(from.observed);  // (mostly none)
+    const Thread& from = s.threads[static_cast<std::size_t>(parent)];
+    t.view.vc = from.view.vc;
+    if (from.seq != 0) t.view.vc.own(from.id + 1)[from.id] = from.seq;  // (its own entry: see Thread)
+    t.view.observe(from.view.observed);  // (mostly none)
   }
   return id;
 }
@@ -855,14 +858,17 @@ ThreadId PtxModel::spawn_all(const std::vector<Placement>& where) {
 
 void PtxModel::join(ThreadId waiter, ThreadId ended) {
   if (waiter == ended) return;  // joining oneself changes nothing
-  s_->threads[waiter].view.join(s_->threads[ended].view);
+  View& w = s_->threads[waiter].view;
+  const Thread& e = s_->threads[ended];
+  w.join(e.view);
+  if (e.seq != 0) w.vc.own(ended + 1)[ended] = e.seq;  // (its own entry: see Thread)
 }
 
 void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
   State& s = *s_;
   // `from`'s view, kept: each thread borrows its clock (most of a large
   // launch's never act, and never copy it).
-  const View& v = s.views[s.keep(s.threads[from].view)];
+  const View& v = s.views[s.keep(s.threads[from])];
   // (Its entries and the threads looked up once, not at every thread: the
   // loop's stores could otherwise change them for all the compiler knows.)
   Clock lender;
@@ -963,7 +969,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
   s.race_check(r, l, false);
-  const std::uint32_t seq = s.step(t, r.thread);
+  const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
   for (std::size_t i = l.co.size(); l.co[--i] != w;)
@@ -1020,7 +1026,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   }
   Thread& t = s.threads[w.thread];
   s.race_check(w, l, true);
-  const std::uint32_t seq = s.step(t, w.thread);
+  const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
   Write& x = s.writes.add();
@@ -1075,7 +1081,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   }
   if (x.strong) {
     if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
-    if (has_release(w.op.sem)) s.releases.push_back({s.keep(t.view), w.op.scope, w.thread});
+    if (has_release(w.op.sem)) s.releases.push_back({s.keep(t), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
       if (t.fence_release[sc] != no_view) s.releases.push_back({t.fence_release[sc], static_cast<Scope>(sc), w.thread});
     x.releases.end = static_cast<std::uint32_t>(s.releases.size());
@@ -1091,7 +1097,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
   Thread& t = s.threads[id];
-  s.step(t, id);
+  State::step(t);
   // Acquire side: releases observed earlier by strong reads (acquire pattern).
   s.acquire_pending(t, id, f.scope);
   if (f.kind == PtxKind::fence_sc) {
@@ -1104,23 +1110,21 @@ void PtxModel::fence(ThreadId id, const PtxOp& f) {
         t.view.join(s.views[g.view]);
         s.fence_hash += pair_term(g.thread, g.seq, id, t.seq);
       }
-    const ViewId v = s.keep(t.view);
+    const ViewId v = s.keep(t);
     s.sc_fences.push_back({id, t.seq, f.scope, v});
     t.fence_release[static_cast<int>(s.scope(f.scope))] = v;
   } else {
-    t.fence_release[static_cast<int>(s.scope(f.scope))] = s.keep(t.view);
+    t.fence_release[static_cast<int>(s.scope(f.scope))] = s.keep(t);
   }
 }
 
 Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 // Each participant's view becomes `all`, the join of theirs after each one's
-// event here, kept. One that borrowed its clock (it had not acted since its
-// kernel's start or the barrier before: most of a large launch's) borrows
-// all's; one that acted since takes a copy now (it mostly acts again, and
-// its next event would copy it then). The borrowed clocks mostly have one
-// lender, joined once; each one's event, its own entry, goes straight into
-// all's clock (no clock knows more of a thread than the thread itself).
+// event here, kept, whose clock each one borrows (an event changes no clock:
+// see Thread). The borrowed clocks mostly have one lender, joined once; each
+// one's event, its own entry, goes straight into all's clock (no clock knows
+// more of a thread than the thread itself).
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   std::size_t width = 0;
@@ -1145,10 +1149,7 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   // (Each one's observed writes are among all's: merged, mostly none, not copied.)
   for (const ThreadId p : participants) {
     View& v = s.threads[p].view;
-    if (v.vc.borrowed())
-      v.vc.borrow(all.vc);
-    else
-      v.vc = all.vc;
+    v.vc.borrow(all.vc);
     v.observe(all.observed);
   }
 }
