@@ -38,6 +38,9 @@ class Clock {
     n_ = o.n_;
     return *this;
   }
+  // A copy of another clock `o`'s entries, its own, at least i + 1 wide,
+  // with entry i set to v (a thread's own entry: see Thread).
+  void copy_with(const Clock& o, std::size_t i, std::uint32_t v);
 
   std::size_t size() const { return n_; }
   std::uint32_t operator[](std::size_t i) const { return at_[i]; }
@@ -94,6 +97,24 @@ void Clock::make_own(std::size_t width) {
     for (std::size_t i = n_; i < n; ++i) e[i] = 0;
   else
     std::memset(e + n_, 0, (n - n_) * sizeof(std::uint32_t));
+  at_ = e;
+  n_ = n;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
+void Clock::copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
+  constexpr std::size_t few = 16;
+  const std::size_t n = std::max(o.n_, i + 1);
+  if (own_.size() < n) own_.resize(n);
+  std::uint32_t* const e = own_.data();
+  if (o.n_ <= few)
+    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
+  else
+    std::memcpy(e, o.at_, o.n_ * sizeof(std::uint32_t));
+  for (std::size_t k = o.n_; k < n; ++k) e[k] = 0;  // (at most i + 1 - o.n_)
+  e[i] = v;
   at_ = e;
   n_ = n;
 }
@@ -398,8 +419,7 @@ struct PtxModel::State {
   // Thread t's view, kept, its own entry put in (see Thread).
   ViewId keep(const Thread& t) {
     View& k = views.add();
-    k.vc = t.view.vc;
-    if (t.seq != 0) k.vc.own(t.id + 1)[t.id] = t.seq;
+    k.vc.copy_with(t.view.vc, t.id, t.seq);
     k.observe(t.view.observed);  // (mostly none: not copied)
     return static_cast<ViewId>(views.size() - 1);
   }
@@ -841,8 +861,7 @@ ThreadId PtxModel::spawn(const Placement& where, long parent) {
   t.clear();
   if (parent >= 0) {
     const Thread& from = s.threads[static_cast<std::size_t>(parent)];
-    t.view.vc = from.view.vc;
-    if (from.seq != 0) t.view.vc.own(from.id + 1)[from.id] = from.seq;  // (its own entry: see Thread)
+    t.view.vc.copy_with(from.view.vc, from.id, from.seq);  // (its own entry: see Thread)
     t.view.observe(from.view.observed);  // (mostly none)
   }
   return id;
