@@ -193,8 +193,8 @@ struct Span {
 struct Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
+  WriteInfo info{};  // (first: info() looks it up for the engine, at the record's address)
   std::uint32_t loc = 0;
-  WriteInfo info{};
   std::uint32_t seq = 0;  // the writer's event number
   bool strong = false;
   Scope scope = Scope::sys;
