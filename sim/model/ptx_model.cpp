@@ -39,8 +39,19 @@ class Clock {
     return *this;
   }
   // A copy of another clock `o`'s entries, its own, at least i + 1 wide,
-  // with entry i set to v (a thread's own entry: see Thread).
-  void copy_with(const Clock& o, std::size_t i, std::uint32_t v);
+  // with entry i set to v (a thread's own entry: see Thread). (One pass,
+  // inline: most clocks are a few entries, for which a call of memcpy and
+  // memset costs more than they do.)
+  void copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
+    const std::size_t n = std::max(o.n_, i + 1);
+    if (own_.size() < n) [[unlikely]]
+      own_.resize(n);
+    std::uint32_t* const e = own_.data();
+    for (std::size_t k = 0; k < n; ++k) e[k] = k < o.n_ ? o.at_[k] : 0;
+    e[i] = v;
+    at_ = e;
+    n_ = n;
+  }
 
   std::size_t size() const { return n_; }
   std::uint32_t operator[](std::size_t i) const { return at_[i]; }
@@ -97,24 +108,6 @@ void Clock::make_own(std::size_t width) {
     for (std::size_t i = n_; i < n; ++i) e[i] = 0;
   else
     std::memset(e + n_, 0, (n - n_) * sizeof(std::uint32_t));
-  at_ = e;
-  n_ = n;
-}
-
-#if defined(__GNUC__) && !defined(__clang__)
-[[gnu::optimize("no-tree-loop-distribute-patterns")]]
-#endif
-void Clock::copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
-  constexpr std::size_t few = 16;
-  const std::size_t n = std::max(o.n_, i + 1);
-  if (own_.size() < n) own_.resize(n);
-  std::uint32_t* const e = own_.data();
-  if (o.n_ <= few)
-    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
-  else
-    std::memcpy(e, o.at_, o.n_ * sizeof(std::uint32_t));
-  for (std::size_t k = o.n_; k < n; ++k) e[k] = 0;  // (at most i + 1 - o.n_)
-  e[i] = v;
   at_ = e;
   n_ = n;
 }
