@@ -59,6 +59,9 @@ struct Sink {
   virtual ~Sink() = default;
   virtual bool go_on() = 0;
   virtual bool take(const RunResult& r, bool redundant) = 0;
+  // The runs of a subtree another thread walked, tallied there (the search's
+  // runs are tallied: SubtreeSearch::tallied_), the last one cut or not.
+  virtual bool take_tally(Tally&& t, bool cut) = 0;
   // Runs another thread made, in order (emptied or not).
   virtual bool take_all(Runs& runs) {
     RunResult decisions_only;  // a slimmed redundant run, as take() would have had it
@@ -108,15 +111,20 @@ class SubtreeSearch {
   SubtreeSearch(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s)
       : m_(m), c_(c), o_(o), s_(s) {}
 
-  SearchStats search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take) {
+  SearchStats search(const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool)>& take,
+                     const std::function<bool(Tally&&, bool)>& take_tally) {
     struct Explorer final : Sink {
       const std::function<bool()>& go_on_;
       const std::function<bool(const RunResult&, bool)>& take_;
-      Explorer(const std::function<bool()>& g, const std::function<bool(const RunResult&, bool)>& t)
-          : go_on_(g), take_(t) {}
+      const std::function<bool(Tally&&, bool)>& take_tally_;
+      Explorer(const std::function<bool()>& g, const std::function<bool(const RunResult&, bool)>& t,
+               const std::function<bool(Tally&&, bool)>& tt)
+          : go_on_(g), take_(t), take_tally_(tt) {}
       bool go_on() override { return go_on_(); }
       bool take(const RunResult& r, bool redundant) override { return take_(r, redundant); }
-    } explorer(go_on, take);
+      bool take_tally(Tally&& t, bool cut) override { return take_tally_(std::move(t), cut); }
+    } explorer(go_on, take, take_tally);
+    tallied_ = static_cast<bool>(take_tally);
     Dpor d(s_.preemption_bound, o_.memory_model != "sc", s_.jobs >= 2);
     if (s_.jobs < 2) {
       walk(d, 0, explorer, {});
@@ -157,6 +165,10 @@ class SubtreeSearch {
     std::mutex lock;  // guards the runs, after and error; taken after lock_, never before
     Runs runs;                      // made, not yet taken by the walk that spawned it
     std::size_t kept = 0;           // of them, those kept behind a pointer (Made::run)
+    // Or, where the search's runs are tallied, all of them, the last one cut or
+    // not: only its walk's thread touches them until `finished`.
+    Tally tally;
+    bool cut = false;
     std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
     std::exception_ptr error;
     // Parked (under `lock`): the walk that takes the runs, for a batch or
@@ -270,7 +282,23 @@ class SubtreeSearch {
   // Takes the runs of task `t` (the subtree below node e of `d`) in order,
   // then applies its effect on nodes 0..e. `top`: the walk of the whole search.
   // While no runs are there, the walk parks (it wakes for each batch).
+  // Tallied, it parks until the subtree's end and takes its tally: one
+  // hand-over, however many runs (the search's first walk would pass on every
+  // run of the search one by one, while the threads whose subtrees it reaches
+  // later wait for room in their queues).
   bool consume(Task& t, Dpor& d, std::size_t e, Sink& sink, bool top) {
+    if (tallied_) {
+      if (!wait_end(t, top)) return false;
+      if (top) runs_ahead_ += t.tally.executions + t.tally.redundant;
+      if (!sink.take_tally(std::move(t.tally), t.cut)) {
+        std::lock_guard<std::mutex> g(lock_);
+        drop(t);
+        return false;
+      }
+      if (t.error) std::rethrow_exception(t.error);
+      apply(t, d, e);
+      return true;
+    }
     Runs runs;
     for (;;) {
       {
@@ -299,6 +327,24 @@ class SubtreeSearch {
       runs.clear();
     }
     if (t.error) std::rethrow_exception(t.error);  // set before `finished`, seen under t.lock
+    apply(t, d, e);
+    return true;
+  }
+
+  // Parks until task `t` has ended. false: the search stops.
+  bool wait_end(Task& t, bool top) {
+    std::unique_lock<std::mutex> g(t.lock);
+    auto ended = [&] { return pool_->stopping() || t.state == Task::State::finished; };
+    if (!ended()) {
+      const auto since = std::chrono::steady_clock::now();
+      t.taker.park_until(g, ended);
+      if (top) add_waiting(std::chrono::steady_clock::now() - since);
+    }
+    return !pool_->stopping();
+  }
+
+  // The effect of task `t`'s subtree, ended, on nodes 0..e of `d`.
+  static void apply(Task& t, Dpor& d, std::size_t e) {
     for (std::size_t k = 0; k <= e; ++k) {
       Dpor::Node& n = d.stack_[k];
       Dpor::Node& m = t.after[k];
@@ -307,7 +353,6 @@ class SubtreeSearch {
       if (!n.sleep.empty()) d.kept_asleep_ = true;  // (it may hold one)
       n.shapes = std::move(m.shapes);
     }
-    return true;
   }
 
   // While fewer tasks are queued than the idle threads plus `stock` (so a
@@ -434,11 +479,20 @@ class SubtreeSearch {
     Task& t;
     Buffer(SubtreeSearch& search, Task& task) : s(search), t(task) {}
     bool go_on() override {
+      if (s.tallied_) return !s.pool_->stopping() && t.state != Task::State::dropped;
       std::unique_lock<std::mutex> g(t.lock);
       wait_for_room(g);
       return !s.pool_->stopping() && t.state != Task::State::dropped;
     }
     bool take(const RunResult& r, bool redundant) override {
+      if (s.tallied_) {
+        if (r.cut) {  // (the search stops at it: take_tally)
+          t.cut = true;
+          return false;
+        }
+        t.tally.add(r, redundant);
+        return true;
+      }
       Made m = made(r, redundant);  // r keeps its buffers for the walk's next run
       std::lock_guard<std::mutex> g(t.lock);
       if (t.state == Task::State::dropped) return false;
@@ -460,6 +514,11 @@ class SubtreeSearch {
       }
       t.taker.wake();
       return true;
+    }
+    bool take_tally(Tally&& later, bool cut) override {
+      t.tally.add(std::move(later));
+      t.cut = cut;
+      return !cut;
     }
 
    private:
@@ -547,6 +606,7 @@ class SubtreeSearch {
   const DporSearch& s_;
 
   fiber::WorkerPool* pool_ = nullptr;  // with jobs > 1, while search() runs
+  bool tallied_ = false;  // the runs of a subtree walked on another thread reach the sink as one tally
   std::mutex lock_;  // guards the queue and stats_
   std::set<TaskPtr, Sooner> queue_;
   std::atomic<std::size_t> queued_ = 0;  // queue_.size(), to read without the lock
@@ -556,8 +616,10 @@ class SubtreeSearch {
 };
 
 SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
-                 const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take) {
-  return SubtreeSearch(m, c, o, s).search(go_on, take);
+                        const std::function<bool()>& go_on,
+                        const std::function<bool(const RunResult&, bool redundant)>& take,
+                        const std::function<bool(Tally&&, bool cut)>& take_tally) {
+  return SubtreeSearch(m, c, o, s).search(go_on, take, take_tally);
 }
 
 }  // namespace scopesim

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "sim/engine/execution.hpp"
+#include "sim/engine/tally.hpp"
 
 namespace scopesim {
 
@@ -48,8 +49,14 @@ struct SearchStats {
 // and `take` after it; either stops the search by returning false. With
 // jobs > 1 subtrees are walked ahead on other threads (dpor_search.cpp); what
 // reaches `take` (and how many times `go_on` is asked) is the same for every
-// number of jobs.
+// number of jobs. Given `take_tally`, the runs of such a subtree reach it
+// instead, as one tally (after the runs before them, and asked `go_on` once),
+// with whether its last run was cut (RunOptions::cut): where the search need
+// not stop at a run (no max-executions, no stop-at-first), the runs then
+// reach the caller's tally as they would have one by one.
 SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
-                 const std::function<bool()>& go_on, const std::function<bool(const RunResult&, bool redundant)>& take);
+                        const std::function<bool()>& go_on,
+                        const std::function<bool(const RunResult&, bool redundant)>& take,
+                        const std::function<bool(Tally&&, bool cut)>& take_tally = {});
 
 }  // namespace scopesim

@@ -23,30 +23,22 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   Exploration x;
-  std::map<std::string, OutcomeSummary> outcomes;
-  std::map<std::string, std::size_t> finding_at;
-  std::unordered_set<std::uint64_t> fingerprints;
-  const std::uint64_t max_exec =
-      o.max_executions ? o.max_executions : (o.mode == Mode::exhaustive ? ~std::uint64_t{0} : 1000);
-
-  auto record = [&](const RunResult& r) {
-    ++x.executions;
-    fingerprints.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
-    if (r.completed) {
-      auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
-      if (fresh) {
-        it->second.outcome = r.outcome;
-        it->second.bad = r.bad;
-        it->second.witness = r.log;
-      }
-      ++it->second.count;
+  Tally tally;
+  const std::uint64_t unbounded = ~std::uint64_t{0};
+  const std::uint64_t max_exec = o.max_executions ? o.max_executions : (o.mode == Mode::exhaustive ? unbounded : 1000);
+  // Every strategy's take of a run: true to go on.
+  auto record = [&](const RunResult& r, bool redundant) {
+    if (tally.add(r, redundant) && o.stop_at_first) {
+      x.stopped_by = "stop-at-first";
+      return false;
     }
-    for (const Finding& f : r.findings) {
-      auto [it, fresh] = finding_at.try_emplace(f.key(), x.findings.size());
-      if (fresh) x.findings.push_back({f, 0, r.log, r.completed ? r.outcome.text() : std::string()});
-      ++x.findings[it->second].count;
-    }
-    return o.stop_at_first && (r.bad || !r.findings.empty());
+    return true;
+  };
+  // Progress now and then: where the runs taken passed a multiple of 256.
+  std::uint64_t shown = 0;
+  auto show = [&](std::uint64_t runs) {
+    if (o.progress && runs / 256 != shown / 256) o.progress(tally.executions);
+    shown = runs;
   };
   auto out_of_time = [&] {
     return o.time_limit > 0 && std::chrono::duration<double>(clock::now() - start).count() > o.time_limit;
@@ -70,7 +62,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
 
   if (o.mode == Mode::exhaustive) {
     auto go_on = [&] {
-      if (x.executions >= max_exec) {
+      if (tally.executions >= max_exec) {
         x.stopped_by = "max-executions";
         return false;
       }
@@ -78,36 +70,41 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     };
     auto take = [&](const RunResult& r, bool redundant) {
       if (r.cut) return !stop_now();  // (a cut run is taken by no strategy: stop_now() names why)
-      x.decisions += r.scheduling_decisions;
-      if (redundant) {
-        ++x.redundant;
-      } else if (record(r)) {
-        x.stopped_by = "stop-at-first";
-        return false;
-      }
-      if (o.progress && (x.executions + x.redundant) % 256 == 0) o.progress(x.executions);
+      if (!record(r, redundant)) return false;
+      show(tally.executions + tally.redundant);
       return true;
     };
-    x.sharing = dpor_search(m, c, run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take);
+    // Where no run is counted to (no max-executions, no stop-at-first), the
+    // runs of a subtree walked on another thread come tallied there.
+    std::function<bool(Tally&&, bool)> take_tally;
+    if (max_exec == unbounded && !o.stop_at_first)
+      take_tally = [&](Tally&& t, bool cut) {
+        if (!go_on()) return false;
+        tally.add(std::move(t));
+        show(tally.executions + tally.redundant);
+        return !cut || !stop_now();
+      };
+    x.sharing =
+        dpor_search(m, c, run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take, take_tally);
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
     auto go_on = [&] { return !stop_now(); };
     auto take = [&](const RunResult& r) {
       if (r.cut) return !stop_now();
-      x.decisions += r.scheduling_decisions;
-      if (record(r)) {
-        x.stopped_by = "stop-at-first";
-        return false;
-      }
-      if (o.progress && x.executions % 256 == 0) o.progress(x.executions);
+      if (!record(r, false)) return false;
+      show(tally.executions);
       return true;
     };
     sampling_search(m, c, run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
                     go_on, take);
   }
-  for (auto& [text, s] : outcomes) x.outcomes.push_back(std::move(s));
-  x.distinct = fingerprints.size();
+  for (auto& [text, s] : tally.outcomes) x.outcomes.push_back(std::move(s));
+  x.findings = std::move(tally.findings);
+  x.executions = tally.executions;
+  x.redundant = tally.redundant;
+  x.decisions = tally.decisions;
+  x.distinct = tally.distinct();
   x.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return x;
 }

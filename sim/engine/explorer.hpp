@@ -11,6 +11,7 @@
 
 #include "sim/engine/dpor_search.hpp"
 #include "sim/engine/execution.hpp"
+#include "sim/engine/tally.hpp"
 
 namespace scopesim {
 
@@ -38,20 +39,6 @@ struct ExploreOptions {
   // Set from elsewhere (the command's SIGINT handler): the search stops before
   // its next run, as at a time limit, with what it found so far.
   const std::atomic<bool>* interrupt = nullptr;
-};
-
-struct OutcomeSummary {
-  Outcome outcome;
-  bool bad = false;
-  std::uint64_t count = 0;
-  ChoiceLog witness;
-};
-
-struct FindingSummary {
-  Finding finding;
-  std::uint64_t count = 0;
-  ChoiceLog witness;
-  std::string witness_outcome;  // outcome of the witness run ("" if it never ended)
 };
 
 struct Exploration {

@@ -1,0 +1,56 @@
+#include "sim/engine/tally.hpp"
+
+#include <utility>
+
+namespace scopesim {
+
+bool Tally::add(const RunResult& r, bool redundant_run) {
+  decisions += r.scheduling_decisions;
+  if (redundant_run) {
+    ++redundant;
+    return false;
+  }
+  ++executions;
+  fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
+  if (r.completed) {
+    auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
+    if (fresh) {
+      it->second.outcome = r.outcome;
+      it->second.bad = r.bad;
+      it->second.witness = r.log;
+    }
+    ++it->second.count;
+  }
+  for (const Finding& f : r.findings) {
+    auto [it, fresh] = finding_at_.try_emplace(f.key(), findings.size());
+    if (fresh) findings.push_back({f, 0, r.log, r.completed ? r.outcome.text() : std::string()});
+    ++findings[it->second].count;
+  }
+  return r.bad || !r.findings.empty();
+}
+
+void Tally::add(Tally&& later) {
+  executions += later.executions;
+  redundant += later.redundant;
+  decisions += later.decisions;
+  // (A union: the larger set takes the smaller's.)
+  if (later.fingerprints_.size() > fingerprints_.size()) fingerprints_.swap(later.fingerprints_);
+  fingerprints_.insert(later.fingerprints_.begin(), later.fingerprints_.end());
+  for (auto& [text, o] : later.outcomes) {
+    auto [it, fresh] = outcomes.try_emplace(text);
+    if (fresh)
+      it->second = std::move(o);
+    else
+      it->second.count += o.count;
+  }
+  for (FindingSummary& f : later.findings) {
+    auto [it, fresh] = finding_at_.try_emplace(f.finding.key(), findings.size());
+    if (fresh)
+      findings.push_back(std::move(f));
+    else
+      findings[it->second].count += f.count;
+  }
+  later = Tally{};
+}
+
+}  // namespace scopesim

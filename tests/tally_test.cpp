@@ -1,0 +1,157 @@
+// The tally of an exploration's runs: counts, distinct executions, outcomes
+// and findings with their counts and witnesses (the first run of each). A
+// stretch of runs tallied apart (a subtree walked on another thread) must add
+// to a tally exactly as its runs would have one by one.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/dpor_search.hpp"
+#include "sim/engine/tally.hpp"
+#include "tests/test_support.hpp"
+
+namespace scopesim {
+namespace {
+
+// A run whose log is one decision with key `id` (so witnesses tell runs apart).
+RunResult run(unsigned id, std::uint64_t fingerprint, std::uint64_t decisions) {
+  RunResult r;
+  r.log.push_back(Decision{ChoiceKind::thread, 0, 1, id, ""});
+  r.fingerprint = fingerprint;
+  r.scheduling_decisions = decisions;
+  return r;
+}
+RunResult ended(unsigned id, std::uint64_t fingerprint, std::uint64_t decisions, int x, bool bad = false) {
+  RunResult r = run(id, fingerprint, decisions);
+  r.completed = true;
+  r.outcome.add("x", ValueType::i32, static_cast<std::uint64_t>(x));
+  r.bad = bad;
+  return r;
+}
+Finding finding(FindingKind kind, const std::string& where) { return {kind, "m", {"b0.t0"}, {where}}; }
+
+std::uint64_t witness(const ChoiceLog& log) { return log.size() == 1 ? log[0].key : 0; }
+
+// Everything the tally holds, as text.
+std::string text(const Tally& t) {
+  std::string s = "executions " + std::to_string(t.executions) + " redundant " + std::to_string(t.redundant) +
+                  " decisions " + std::to_string(t.decisions) + " distinct " + std::to_string(t.distinct()) + "\n";
+  for (const auto& [key, o] : t.outcomes)
+    s += "outcome " + key + " bad " + std::to_string(o.bad) + " count " + std::to_string(o.count) + " witness " +
+         std::to_string(witness(o.witness)) + "\n";
+  for (const FindingSummary& f : t.findings)
+    s += "finding " + f.finding.key() + " count " + std::to_string(f.count) + " witness " +
+         std::to_string(witness(f.witness)) + " (" + f.witness_outcome + ")\n";
+  return s;
+}
+
+struct Runs {
+  std::vector<RunResult> runs;
+  std::vector<bool> redundant;
+};
+
+// Six runs: x=1 (run 1), a redundant one, x=1 again with a data race (run
+// 3), an unended run with the race and a deadlock whose fingerprint is run
+// 1's (run 4), x=2 bad (run 5), x=2 again with the deadlock (run 6).
+Runs six() {
+  Runs r;
+  auto push = [&](RunResult x, bool redundant) {
+    r.runs.push_back(std::move(x));
+    r.redundant.push_back(redundant);
+  };
+  push(ended(1, 10, 3, 1), false);
+  push(run(2, 10, 2), true);
+  RunResult r3 = ended(3, 30, 4, 1);
+  r3.findings.push_back(finding(FindingKind::data_race, "k.cpp:1"));
+  push(std::move(r3), false);
+  RunResult r4 = run(4, 10, 5);
+  r4.findings.push_back(finding(FindingKind::data_race, "k.cpp:1"));
+  r4.findings.push_back(finding(FindingKind::deadlock, "k.cpp:2"));
+  push(std::move(r4), false);
+  push(ended(5, 50, 1, 2, true), false);
+  RunResult r6 = ended(6, 30, 2, 2);
+  r6.findings.push_back(finding(FindingKind::deadlock, "k.cpp:2"));
+  push(std::move(r6), false);
+  return r;
+}
+
+TEST(Tally, CountsRunsOutcomesAndFindingsWithTheirFirstRuns) {
+  const Runs r = six();
+  Tally t;
+  std::vector<bool> bad;
+  for (std::size_t k = 0; k < r.runs.size(); ++k) bad.push_back(t.add(r.runs[k], r.redundant[k]));
+  // Explored: runs 1, 3, 4, 5, 6; distinct fingerprints: 10, 30, 10 unended
+  // (apart from 10 ended), 50 (run 6 repeats run 3's 30).
+  EXPECT_EQ(text(t),
+            "executions 5 redundant 1 decisions 17 distinct 4\n"
+            "outcome x=1 bad 0 count 2 witness 1\n"
+            "outcome x=2 bad 1 count 2 witness 5\n"
+            "finding data-race|k.cpp:1 count 2 witness 3 (x=1)\n"
+            "finding deadlock|k.cpp:2 count 2 witness 4 ()\n");
+  // Bad: a bad outcome or a finding, never a redundant run.
+  EXPECT_EQ(bad, (std::vector<bool>{false, false, true, true, true, true}));
+}
+
+// Every split of the six runs into a stretch before and one after, each
+// tallied apart and the later added to the earlier, gives the tally of the
+// runs one by one (the later stretch the larger or the smaller).
+TEST(Tally, AStretchTalliedApartAddsAsItsRunsWould) {
+  const Runs r = six();
+  Tally whole;
+  for (std::size_t k = 0; k < r.runs.size(); ++k) whole.add(r.runs[k], r.redundant[k]);
+  for (std::size_t split = 0; split <= r.runs.size(); ++split) {
+    Tally before, after;
+    for (std::size_t k = 0; k < split; ++k) before.add(r.runs[k], r.redundant[k]);
+    for (std::size_t k = split; k < r.runs.size(); ++k) after.add(r.runs[k], r.redundant[k]);
+    before.add(std::move(after));
+    EXPECT_EQ(text(before), text(whole)) << "split at " << split;
+  }
+}
+
+// The exhaustive search tallied: in one thread run by run, and with subtrees
+// handed over at every node with a thread decision below it (up to eight
+// waiting per walk, none taken back), each tallied on the thread that walked
+// it and added in the search's order. The tallies are the same, witnesses
+// included; the models have many runs of each outcome, so a subtree's tally
+// added out of order, or a run lost or counted twice, would show.
+TEST(Tally, SubtreesTalliedOnOtherThreadsGiveTheTallyOfOneThread) {
+  const std::vector<std::pair<const models::Model*, models::Config>> cases{
+      {&test::model("histogram.plain_rmw"), *test::model("histogram.plain_rmw").quick},
+      {&test::model("publish.relaxed"), test::model("publish.relaxed").chapter},
+      {&test::model("spin.naive_grid_barrier"), test::model("spin.naive_grid_barrier").chapter},
+  };
+  RunOptions o;
+  o.keep_trace = false;
+  for (const auto& [m, c] : cases) {
+    Tally one;
+    dpor_search(*m, c, o, DporSearch{}, [] { return true; }, [&](const RunResult& r, bool redundant) {
+      one.add(r, redundant);
+      return true;
+    });
+    ASSERT_GT(one.executions, one.outcomes.size()) << m->name;
+    for (unsigned jobs : {2u, 4u}) {
+      Tally many;
+      std::size_t tallies = 0;
+      const SearchStats shared = dpor_search(
+          *m, c, o, DporSearch{-1, jobs, 1, 8, false, true}, [] { return true; },
+          [&](const RunResult& r, bool redundant) {
+            many.add(r, redundant);
+            return true;
+          },
+          [&](Tally&& t, bool cut) {
+            EXPECT_FALSE(cut);
+            ++tallies;
+            many.add(std::move(t));
+            return true;
+          });
+      EXPECT_EQ(text(many), text(one)) << m->name << ", " << jobs << " jobs";
+      // (Subtrees taken over below a subtree reach the search's first walk in its tally.)
+      EXPECT_GT(tallies, 0u) << m->name << ", " << jobs << " jobs";
+      EXPECT_LE(tallies, shared.taken_over) << m->name << ", " << jobs << " jobs";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace scopesim
