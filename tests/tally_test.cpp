@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/engine/dpor_search.hpp"
+#include "sim/engine/fingerprint_set.hpp"
 #include "sim/engine/tally.hpp"
 #include "tests/test_support.hpp"
 
@@ -107,6 +109,39 @@ TEST(Tally, AStretchTalliedApartAddsAsItsRunsWould) {
     before.add(std::move(after));
     EXPECT_EQ(text(before), text(whole)) << "split at " << split;
   }
+}
+
+// The flat set of fingerprints holds each value once, 0 included, through
+// its growth, and the union of two sets is the set of both: checked against
+// std::unordered_set on values that share their low bits, their high bits or
+// neither, each added twice.
+TEST(FingerprintSet, HoldsEachValueOnceAndJoins) {
+  std::vector<std::uint64_t> values{0};
+  for (std::uint64_t k = 1; k <= 20000; ++k) {
+    values.push_back(k << 40);                           // low bits alike
+    values.push_back(k);                                 // high bits alike
+    values.push_back(k * 0xd1b54a32d192ed03ULL + 7);     // scattered
+  }
+  FingerprintSet a, b, all;
+  std::unordered_set<std::uint64_t> expect_a, expect_all;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    for (int twice = 0; twice < 2; ++twice) {
+      all.insert(values[k]);
+      (k % 3 == 0 ? a : b).insert(values[k]);
+    }
+    if (k % 3 == 0) expect_a.insert(values[k]);
+    expect_all.insert(values[k]);
+  }
+  EXPECT_EQ(all.size(), expect_all.size());
+  EXPECT_EQ(a.size(), expect_a.size());
+  EXPECT_EQ(a.size() + b.size(), all.size());  // (disjoint by construction)
+  b.insert(FingerprintSet(a));                 // the smaller into the larger
+  EXPECT_EQ(b.size(), all.size());
+  a.insert(std::move(b));                      // the larger into the smaller
+  EXPECT_EQ(a.size(), all.size());
+  EXPECT_EQ(b.size(), 0u);
+  a.insert(FingerprintSet(all));               // a union with itself adds nothing
+  EXPECT_EQ(a.size(), all.size());
 }
 
 // The exhaustive search tallied: in one thread run by run, and with subtrees

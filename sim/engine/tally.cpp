@@ -33,9 +33,7 @@ void Tally::add(Tally&& later) {
   executions += later.executions;
   redundant += later.redundant;
   decisions += later.decisions;
-  // (A union: the larger set takes the smaller's.)
-  if (later.fingerprints_.size() > fingerprints_.size()) fingerprints_.swap(later.fingerprints_);
-  fingerprints_.insert(later.fingerprints_.begin(), later.fingerprints_.end());
+  fingerprints_.insert(std::move(later.fingerprints_));
   for (auto& [text, o] : later.outcomes) {
     auto [it, fresh] = outcomes.try_emplace(text);
     if (fresh)

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "sim/engine/execution.hpp"
+#include "sim/engine/fingerprint_set.hpp"
 
 namespace scopesim {
 
@@ -47,7 +47,7 @@ class Tally {
   std::vector<FindingSummary> findings;
 
  private:
-  std::unordered_set<std::uint64_t> fingerprints_;  // an unended run's marked apart
+  FingerprintSet fingerprints_;  // an unended run's marked apart
   std::map<std::string, std::size_t> finding_at_;   // a finding's key: its place in `findings`
 };
 

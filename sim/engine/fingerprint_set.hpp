@@ -1,0 +1,65 @@
+// The distinct fingerprints of an exploration's runs: a set of 64-bit hashes,
+// held flat (open addressing over a power-of-two table, linear probing, at
+// most three quarters full), so that adding one allocates nothing and two
+// sets of millions join in one pass (the union a tally of a subtree walked on
+// another thread brings, Tally::add).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace scopesim {
+
+class FingerprintSet {
+ public:
+  void insert(std::uint64_t f) {
+    if (f == 0) {  // (0 marks a free slot: kept apart)
+      zero_ = true;
+      return;
+    }
+    if ((held_ + 1) * 4 > slots_.size() * 3) grow();
+    place(f);
+  }
+  // The union with `o`, which is left empty.
+  void insert(FingerprintSet&& o) {
+    if (o.held_ > held_) std::swap(*this, o);
+    for (const std::uint64_t f : o.slots_)
+      if (f != 0) insert(f);
+    zero_ = zero_ || o.zero_;
+    o = FingerprintSet{};
+  }
+  std::size_t size() const { return held_ + (zero_ ? 1 : 0); }
+
+ private:
+  // A fingerprint is a hash already: its bits scattered by a multiplier, the
+  // top ones pick its slot.
+  std::size_t home(std::uint64_t f) const { return static_cast<std::size_t>((f * 0x9e3779b97f4a7c15ULL) >> shift_); }
+  void place(std::uint64_t f) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = home(f);; i = (i + 1) & mask) {
+      if (slots_[i] == f) return;
+      if (slots_[i] == 0) {
+        slots_[i] = f;
+        ++held_;
+        return;
+      }
+    }
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(slots_.empty() ? 16 : 2 * slots_.size(), 0);
+    old.swap(slots_);
+    shift_ = 64;
+    for (std::size_t n = slots_.size(); n > 1; n >>= 1) --shift_;
+    held_ = 0;
+    for (const std::uint64_t f : old)
+      if (f != 0) place(f);
+  }
+
+  std::vector<std::uint64_t> slots_;  // 0: free
+  std::size_t held_ = 0;              // slots in use
+  unsigned shift_ = 64;               // 64 - log2(slots)
+  bool zero_ = false;                 // 0 is in the set
+};
+
+}  // namespace scopesim
