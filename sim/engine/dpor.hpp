@@ -688,9 +688,7 @@ class Dpor final : public Chooser {
       // for a location first touched since, which may be numbered anew).
       for (std::size_t j = places.of.size(); j-- > same;)
         if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      grown(b.same, n);  // (read of steps before n only)
-      grown(b.host, n);
-      grown(b.fence, n);
+      links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : b.host[same - 1];
@@ -700,49 +698,59 @@ class Dpor final : public Chooser {
     // Step j, after the steps before it, of location `at` (npos: not located()).
     void link(std::size_t j, std::size_t at) {
       const StepShape& s = steps_[j].shape;
-      b_.host[j] = host_;
-      b_.fence[j] = fence_;
+      links_.host[j] = host_;
+      links_.fence[j] = fence_;
       if (s.global) host_ = j + 1;
       if (s.fence_sc) fence_ = j + 1;
-      if (at == npos) return;
+      if (at == npos) {
+        links_.same[j] = 0;
+        return;
+      }
       if (at == b_.last.size()) b_.last.push_back(0);  // (locations are numbered in order)
       std::size_t& last = b_.last[at];
-      b_.same[j] = last;
+      links_.same[j] = last;
       last = j + 1;
     }
+    // Per step: the links of Buffers (same, host, fence), their data (the
+    // vectors are not resized while the Earlier is used). A step not
+    // located() has no step of its location: same 0.
+    struct Links {
+      std::size_t *same, *host, *fence;
+    };
     // Yields the candidates below step j, the latest first.
     class Cursor {
      public:
-      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Buffers& b)
-          : all_(all), same_(same), host_(host), fence_(fence), b_(b) {}
+      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Links& links)
+          : all_(all), same_(same), host_(host), fence_(fence), links_(links) {}
       explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
       std::size_t next() {
         if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
-          same_ = b_.same[k - 1];
+          same_ = links_.same[k - 1];
           return k - 1;
         }
         const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
         if (all_ == k) --all_;
-        if (same_ == k) same_ = b_.same[k - 1];
-        if (host_ == k) host_ = b_.host[k - 1];
-        if (fence_ == k) fence_ = b_.fence[k - 1];
+        if (same_ == k) same_ = links_.same[k - 1];
+        if (host_ == k) host_ = links_.host[k - 1];
+        if (fence_ == k) fence_ = links_.fence[k - 1];
         return k - 1;
       }
 
      private:
       std::size_t all_, same_, host_, fence_;
-      const Buffers& b_;
+      const Links links_;
     };
     Cursor before(std::size_t j) const {
       const StepShape& s = steps_[j].shape;
-      if (s.global) return Cursor(j, 0, 0, 0, b_);
-      return Cursor(0, located(s) ? b_.same[j] : 0, b_.host[j], s.fence_sc ? b_.fence[j] : 0, b_);
+      if (s.global) return Cursor(j, 0, 0, 0, links_);
+      return Cursor(0, links_.same[j], links_.host[j], s.fence_sc ? links_.fence[j] : 0, links_);
     }
 
    private:
     const std::vector<Step>& steps_;
     Buffers& b_;
+    Links links_;
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
