@@ -492,13 +492,13 @@ class Dpor final : public Chooser {
     // besides). cj: the row that holds step j's clock but its own entry
     // (StepClocks::clock()), its own once something is joined into it.
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
-    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps
+    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps (empty between)
+    races.clear();
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = r.steps[j];
       clocks.begin(sj, j);
       clocks.learn(sj, j);
       const std::uint32_t* cj = clocks.clock(j);
-      races.clear();
       // A write placed last hides nothing only until another write of its
       // location is placed: one placed after it may get an edge from it (a
       // write of the reader's own thread that went after it, say), and a write
@@ -558,8 +558,11 @@ class Dpor final : public Chooser {
         cj = clocks.join(j, i);
       }
       if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races)  // (a step of no node has no other thread to add)
-        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
+      if (!races.empty()) {  // (most steps have none)
+        for (const std::size_t i : races)  // (a step of no node has no other thread to add)
+          if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
+        races.clear();
+      }
       clocks.advance(sj, j);
     }
     analysed_ = n;
