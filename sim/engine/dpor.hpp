@@ -494,8 +494,9 @@ class Dpor final : public Chooser {
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
     std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps (empty between)
     races.clear();
+    const Step* const steps = r.steps.data();  // (not resized by the walk)
     for (std::size_t j = from; j < n; ++j) {
-      const Step& sj = r.steps[j];
+      const Step& sj = steps[j];
       clocks.begin(sj, j);
       clocks.learn(sj, j);
       const std::uint32_t* cj = clocks.clock(j);
@@ -509,7 +510,7 @@ class Dpor final : public Chooser {
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
       for (Earlier::Cursor c = earlier.before(j); c;) {
         const std::size_t i = c.next();
-        const Step& si = r.steps[i];
+        const Step& si = steps[i];
         const bool written_since = written;  // between i and j
         written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
