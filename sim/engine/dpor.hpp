@@ -633,7 +633,7 @@ class Dpor final : public Chooser {
     static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
-      if (!direct(addr) || near_.empty()) return find_far(addr, j);
+      if (!direct(addr)) return find_far(addr, j);
       std::uint32_t& k = near_[addr / 4];
       if (k == 0) {
         add(addr, j);
@@ -641,13 +641,9 @@ class Dpor final : public Chooser {
       }
       return k - 1;
     }
-    // find() for an address not direct, or the first direct one (it makes
-    // the table): out of line, so that find() itself is inlined.
+    // find() for an address not direct: out of line, so that find() itself
+    // is inlined.
     [[gnu::noinline]] std::size_t find_far(std::uintptr_t addr, std::size_t j) {
-      if (direct(addr)) {
-        near_.assign(kNear / 4, 0);
-        return find(addr, j);
-      }
       if (addrs_.size() <= kFew) {
         const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
         if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
@@ -666,7 +662,7 @@ class Dpor final : public Chooser {
     }
     std::vector<std::uintptr_t> addrs_;  // by number
     std::vector<std::size_t> first_;     // by number: the step that touched it first
-    std::vector<std::uint32_t> near_;    // per aligned address under kNear
+    std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 
@@ -687,12 +683,15 @@ class Dpor final : public Chooser {
     // step linked in order (link()).
     Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
         : steps_(steps), b_(b) {
-      if (same == 0) b.last.clear();
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
-      for (std::size_t j = places.of.size(); j-- > same;)
-        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
+      if (same == 0)
+        b.last.clear();
+      else
+        for (std::size_t j = places.of.size(); j-- > same;)
+          if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
       links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
+      last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : b.host[same - 1];
@@ -710,8 +709,7 @@ class Dpor final : public Chooser {
         links_.same[j] = 0;
         return;
       }
-      if (at == b_.last.size()) b_.last.push_back(0);  // (locations are numbered in order)
-      std::size_t& last = b_.last[at];
+      std::size_t& last = last_[at];
       links_.same[j] = last;
       last = j + 1;
     }
@@ -755,6 +753,7 @@ class Dpor final : public Chooser {
     const std::vector<Step>& steps_;
     Buffers& b_;
     Links links_;
+    std::size_t* last_;  // Buffers::last, grown
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
