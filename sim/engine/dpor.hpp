@@ -682,7 +682,7 @@ class Dpor final : public Chooser {
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
     Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
-        : steps_(steps), b_(b) {
+        : steps_(steps.data()), b_(b) {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
       if (same == 0)
@@ -750,7 +750,7 @@ class Dpor final : public Chooser {
     }
 
    private:
-    const std::vector<Step>& steps_;
+    const Step* steps_;  // (the run's, not resized while the Earlier is used)
     Buffers& b_;
     Links links_;
     std::size_t* last_;  // Buffers::last, grown
