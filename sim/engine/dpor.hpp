@@ -384,8 +384,9 @@ class Dpor final : public Chooser {
     // that took a slot before the end, and the sleepers their reads wake.
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
+    const Step* const steps = r.steps.data();  // (not resized by the analysis)
     for (std::size_t j = same; j < n; ++j) {
-      const Step& s = r.steps[j];
+      const Step& s = steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
       for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
       for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
@@ -448,7 +449,6 @@ class Dpor final : public Chooser {
       Told* const told = now.data();
       std::uint64_t* const read_by = reader.data();
       const std::uint64_t tag = std::uint64_t{kept_.reader_tag} << 32;
-      const Step* const steps = r.steps.data();
       const std::size_t* const place = places.of.data();
       const std::uint32_t* const column = columns.of.data();
       const std::size_t width = columns.width;
@@ -494,7 +494,6 @@ class Dpor final : public Chooser {
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
     std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps (empty between)
     races.clear();
-    const Step* const steps = r.steps.data();  // (not resized by the walk)
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = steps[j];
       clocks.begin(sj, j);
