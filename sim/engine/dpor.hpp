@@ -856,15 +856,15 @@ class Dpor final : public Chooser {
           base_(grown(b.base, n + 1)),
           set_(grown(b.set, threads)),
           spawn_(spawn),
-          steps_(steps) {
+          steps_(steps.data()) {
       if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
         base_[0] = 0;
         rows_.clear(rows_.row(0));
       }
       std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
-        set_[steps[j].thread] = j + 1;
-        for (ThreadId t : steps[j].joins) set_[t] = j + 1;
+        set_[steps_[j].thread] = j + 1;
+        for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
       }
     }
     // Step j, doing `s`, begins: its clock is its thread's (but its own
@@ -959,7 +959,7 @@ class Dpor final : public Chooser {
     std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
     std::size_t* set_;   // (Buffers::set, grown)
     std::vector<std::size_t>& spawn_;
-    const std::vector<Step>& steps_;
+    const Step* steps_;  // (the run's, not resized while the clocks are used)
   };
 
   // Clocks by program order and synchronization only (StepClocks::learn(),
