@@ -213,7 +213,7 @@ class SubtreeSearch {
       if (!sink.take(r, redundant)) return false;
       if (pool_ != nullptr && fiber::WorkerPool::others_ready() && !pool_->stopping()) fiber::WorkerPool::yield();
       for (;;) {
-        spawn(d, floor, spawned, order, serial);
+        if (pool_ != nullptr) spawn(d, floor, spawned, order, serial);  // (a search on one thread hands out none)
         if (!d.next(floor)) return true;
         const std::size_t e = d.stack_.size() - 1;
         if (spawned.size() > e + 1) {
