@@ -214,9 +214,9 @@ class Dpor final : public Chooser {
     int preemptions = 0;                     // before this node (counted under a bound only)
     std::uint64_t actor = 0;
     // Back to a new node, its containers keeping their capacity: every field
-    // above but keys and shapes, which choose() overwrites (left as they
-    // were, so that a node of the arity of the one before it here resizes
-    // nothing; shapes: see there).
+    // above but kind, keys, shapes, step, call and actor, which add_node()
+    // overwrites (keys and shapes left as they were, so that a node of the
+    // arity of the one before it here resizes nothing; shapes: see there).
     void clear() {
       banned.clear();
       suspect.clear();
@@ -224,13 +224,10 @@ class Dpor final : public Chooser {
       members.clear();
       picks = 1;
       chosen = 0;
-      step = 0;
-      call = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
       preemptions = 0;
-      actor = 0;
     }
   };
 
