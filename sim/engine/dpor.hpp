@@ -353,8 +353,8 @@ class Dpor final : public Chooser {
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
-    std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
-    grown(named, n);
+    // Per step: 1 + the highest thread it or a step before names.
+    std::size_t* const named = grown(kept_.named, n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
