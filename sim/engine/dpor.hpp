@@ -515,7 +515,8 @@ class Dpor final : public Chooser {
         // race, and a join would change nothing.
         if (clocks.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
-          if (!commute(si.shape, sj.shape)) continue;
+          if (!commute(si.shape, sj.shape)) [[likely]]
+            continue;
           const std::size_t teller = witnesses_made().teller(i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
@@ -554,8 +555,9 @@ class Dpor final : public Chooser {
         races.push_back(i);
         cj = clocks.join(j, i);
       }
-      if (rests != 0) rested.emplace_back(j, rests);
-      if (!races.empty()) {  // (most steps have none)
+      if (rests != 0) [[unlikely]]
+        rested.emplace_back(j, rests);
+      if (!races.empty()) [[unlikely]] {  // (most steps have none)
         for (const std::size_t i : races)  // (a step of no node has no other thread to add)
           if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
         races.clear();
