@@ -631,9 +631,10 @@ class Dpor final : public Chooser {
     static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
-      if (!direct(addr)) return find_far(addr, j);
+      if (!direct(addr)) [[unlikely]]
+        return find_far(addr, j);
       std::uint32_t& k = near_[addr / 4];
-      if (k == 0) {
+      if (k == 0) [[unlikely]] {  // (the first step of the location)
         add(addr, j);
         k = static_cast<std::uint32_t>(addrs_.size());
       }
@@ -924,10 +925,12 @@ class Dpor final : public Chooser {
     // the new threads of a spawn (Step::spawned). (Most steps do neither:
     // that is asked inline, the rest out of line.)
     void learn(const Step& s, std::size_t j) {
-      if (!s.learns.empty()) learn_far(j);
+      if (!s.learns.empty()) [[unlikely]]
+        learn_far(j);
     }
     void advance(const Step& s, std::size_t j) {
-      if (!s.joins.empty() || !s.spawned.empty()) advance_far(j);
+      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]]
+        advance_far(j);
     }
 
    private:
