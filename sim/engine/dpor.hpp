@@ -385,8 +385,10 @@ class Dpor final : public Chooser {
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
-      for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]] {
+        for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
+        for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+      }
       named[j] = threads;
       if (sized < threads) {
         sized = threads;
