@@ -866,7 +866,8 @@ class Dpor final : public Chooser {
       std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps_[j].thread] = j + 1;
-        for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
+        if (!steps_[j].joins.empty()) [[unlikely]]
+          for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
       }
     }
     // Step j, doing `s`, begins: its clock is its thread's (but its own
