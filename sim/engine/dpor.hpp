@@ -402,7 +402,7 @@ class Dpor final : public Chooser {
         stepped[stepping] = s.thread;
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
-      earlier.link(j, places.number(s.shape, j));
+      earlier.link(j, s.shape, places.number(s.shape, j));
       wake_commuting_sleepers(s.shape, j);
     }
     kept_.stepping = stepping;
@@ -506,7 +506,7 @@ class Dpor final : public Chooser {
       // meets every step of it, latest first).
       bool written = false;
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
-      for (Earlier::Cursor c = earlier.before(j); c;) {
+      for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
         const std::size_t i = c.next();
         const Step& si = steps[i];
         const bool written_since = written;  // between i and j
@@ -683,7 +683,7 @@ class Dpor final : public Chooser {
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
     Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
-        : steps_(steps.data()), b_(b) {
+        : b_(b) {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
       if (same == 0)
@@ -699,9 +699,9 @@ class Dpor final : public Chooser {
         fence_ = s.fence_sc ? same : b.fence[same - 1];
       }
     }
-    // Step j, after the steps before it, of location `at` (npos: not located()).
-    void link(std::size_t j, std::size_t at) {
-      const StepShape& s = steps_[j].shape;
+    // Step j, doing `s`, after the steps before it, of location `at` (npos:
+    // not located()).
+    void link(std::size_t j, const StepShape& s, std::size_t at) {
       links_.host[j] = host_;
       links_.fence[j] = fence_;
       if (s.global) host_ = j + 1;
@@ -744,14 +744,13 @@ class Dpor final : public Chooser {
       std::size_t all_, same_, host_, fence_;
       const Links links_;
     };
-    Cursor before(std::size_t j) const {
-      const StepShape& s = steps_[j].shape;
+    // (Step j doing `s`.)
+    Cursor before(std::size_t j, const StepShape& s) const {
       if (s.global) return Cursor(j, 0, 0, 0, links_);
       return Cursor(0, links_.same[j], links_.host[j], s.fence_sc ? links_.fence[j] : 0, links_);
     }
 
    private:
-    const Step* steps_;  // (the run's, not resized while the Earlier is used)
     Buffers& b_;
     Links links_;
     std::size_t* last_;  // Buffers::last, grown
@@ -1068,7 +1067,7 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = from; j < n; ++j) {
       const std::size_t bj = block[steps[j].thread];
-      for (Earlier::Cursor at = earlier.before(j); at;) {
+      for (Earlier::Cursor at = earlier.before(j, steps[j].shape); at;) {
         const std::size_t i = at.next();
         if (i < from) break;  // (latest first: the rest are before the node too)
         const std::size_t bi = block[steps[i].thread];
