@@ -495,9 +495,7 @@ class Dpor final : public Chooser {
     races.clear();
     for (std::size_t j = from; j < n; ++j) {
       const Step& sj = steps[j];
-      clocks.begin(sj, j);
-      clocks.learn(sj, j);
-      const std::uint32_t* cj = clocks.clock(j);
+      const std::uint32_t* cj = clocks.begin_learning(sj, j);
       // A write placed last hides nothing only until another write of its
       // location is placed: one placed after it may get an edge from it (a
       // write of the reader's own thread that went after it, say), and a write
@@ -929,6 +927,18 @@ class Dpor final : public Chooser {
     void learn(const Step& s, std::size_t j) {
       if (!s.learns.empty()) [[unlikely]]
         learn_far(j);
+    }
+    // begin() and learn(), for the race walk: the row that then holds step
+    // j's clock but its own entry (clock(j)).
+    const std::uint32_t* begin_learning(const Step& s, std::size_t j) {
+      std::size_t& k = set_[s.thread];
+      const std::size_t b = base_[k];
+      base_[j + 1] = b;
+      k = j + 1;
+      if (s.learns.empty()) [[likely]]
+        return rows_.row(b);
+      learn_far(j);
+      return rows_.row(j + 1);
     }
     void advance(const Step& s, std::size_t j) {
       if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]]
