@@ -680,8 +680,7 @@ class Dpor final : public Chooser {
     // before (their links kept, and the per-location ones of the steps since
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
-    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
-        : b_(b) {
+    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b) {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
       if (same == 0)
@@ -749,7 +748,6 @@ class Dpor final : public Chooser {
     }
 
    private:
-    Buffers& b_;
     Links links_;
     std::size_t* last_;  // Buffers::last, grown
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
