@@ -288,7 +288,7 @@ class Dpor final : public Chooser {
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
-      note_passing(i);
+      note_passing(i, n);
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
       } else {
@@ -1293,7 +1293,7 @@ class Dpor final : public Chooser {
     overwrite(n.keys, p.keys);
     n.step = thread_nodes_.size();
     n.call = asked_++;
-    note_passing(i);
+    note_passing(i, n);
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
     // The node of the thread decision before. (n is stack_[i]: no node is
@@ -1661,11 +1661,10 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
   }
-  // The run passes node i (its kind and step set): a thread node is a
+  // The run passes node i, `n` (its kind and step set): a thread node is a
   // step's (after those of the steps of no node before it), a dispatch node
   // with a choice is noted for note_dispatch_order().
-  void note_passing(std::size_t i) {
-    const Node& n = stack_[i];
+  void note_passing(std::size_t i, const Node& n) {
     if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
