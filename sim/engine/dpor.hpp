@@ -739,7 +739,7 @@ class Dpor final : public Chooser {
 
      private:
       std::size_t all_, same_, host_, fence_;
-      const Links links_;
+      const Links& links_;
     };
     // (Step j doing `s`.)
     Cursor before(std::size_t j, const StepShape& s) const {
