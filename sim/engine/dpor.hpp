@@ -214,9 +214,9 @@ class Dpor final : public Chooser {
     int preemptions = 0;                     // before this node (counted under a bound only)
     std::uint64_t actor = 0;
     // Back to a new node, its containers keeping their capacity: every field
-    // above but keys and shapes, which choose() overwrites (left as they
-    // were, so that a node of the arity of the one before it here resizes
-    // nothing; shapes: see there).
+    // above but kind, keys, shapes, step, call and actor, which add_node()
+    // overwrites (keys and shapes left as they were, so that a node of the
+    // arity of the one before it here resizes nothing; shapes: see there).
     void clear() {
       banned.clear();
       suspect.clear();
@@ -224,13 +224,10 @@ class Dpor final : public Chooser {
       members.clear();
       picks = 1;
       chosen = 0;
-      step = 0;
-      call = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
       preemptions = 0;
-      actor = 0;
     }
   };
 
@@ -291,7 +288,7 @@ class Dpor final : public Chooser {
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
-      note_passing(i);
+      note_passing(i, n);
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
       } else {
@@ -356,8 +353,8 @@ class Dpor final : public Chooser {
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
-    std::vector<std::size_t>& named = kept_.named;  // per step: 1 + the highest thread it or a step before names
-    grown(named, n);
+    // Per step: 1 + the highest thread it or a step before names.
+    std::size_t* const named = grown(kept_.named, n);
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
@@ -384,11 +381,14 @@ class Dpor final : public Chooser {
     // that took a slot before the end, and the sleepers their reads wake.
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
+    const Step* const steps = r.steps.data();  // (not resized by the analysis)
     for (std::size_t j = same; j < n; ++j) {
-      const Step& s = r.steps[j];
+      const Step& s = steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
-      for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
-      for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]] {
+        for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
+        for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+      }
       named[j] = threads;
       if (sized < threads) {
         sized = threads;
@@ -402,7 +402,7 @@ class Dpor final : public Chooser {
         stepped[stepping] = s.thread;
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
-      earlier.link(j, places.number(s.shape, j));
+      earlier.link(j, s.shape, places.number(s.shape, j));
       wake_commuting_sleepers(s.shape, j);
     }
     kept_.stepping = stepping;
@@ -448,7 +448,6 @@ class Dpor final : public Chooser {
       Told* const told = now.data();
       std::uint64_t* const read_by = reader.data();
       const std::uint64_t tag = std::uint64_t{kept_.reader_tag} << 32;
-      const Step* const steps = r.steps.data();
       const std::size_t* const place = places.of.data();
       const std::uint32_t* const column = columns.of.data();
       const std::size_t width = columns.width;
@@ -492,13 +491,11 @@ class Dpor final : public Chooser {
     // besides). cj: the row that holds step j's clock but its own entry
     // (StepClocks::clock()), its own once something is joined into it.
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
-    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps
+    std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps (empty between)
+    races.clear();
     for (std::size_t j = from; j < n; ++j) {
-      const Step& sj = r.steps[j];
-      clocks.begin(sj, j);
-      clocks.learn(sj, j);
-      const std::uint32_t* cj = clocks.clock(j);
-      races.clear();
+      const Step& sj = steps[j];
+      const std::uint32_t* cj = clocks.begin_learning(sj, j);
       // A write placed last hides nothing only until another write of its
       // location is placed: one placed after it may get an edge from it (a
       // write of the reader's own thread that went after it, say), and a write
@@ -507,9 +504,9 @@ class Dpor final : public Chooser {
       // meets every step of it, latest first).
       bool written = false;
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
-      for (Earlier::Cursor c = earlier.before(j); c;) {
+      for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
         const std::size_t i = c.next();
-        const Step& si = r.steps[i];
+        const Step& si = steps[i];
         const bool written_since = written;  // between i and j
         written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
         if (si.thread == sj.thread) continue;
@@ -518,7 +515,8 @@ class Dpor final : public Chooser {
         // race, and a join would change nothing.
         if (clocks.of(cj, si.thread) >= i + 1) continue;
         if (!dependent(si.shape, sj.shape)) {
-          if (!commute(si.shape, sj.shape)) continue;
+          if (!commute(si.shape, sj.shape)) [[likely]]
+            continue;
           const std::size_t teller = witnesses_made().teller(i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
@@ -557,9 +555,13 @@ class Dpor final : public Chooser {
         races.push_back(i);
         cj = clocks.join(j, i);
       }
-      if (rests != 0) rested.emplace_back(j, rests);
-      for (const std::size_t i : races)  // (a step of no node has no other thread to add)
-        if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
+      if (rests != 0) [[unlikely]]
+        rested.emplace_back(j, rests);
+      if (!races.empty()) [[unlikely]] {  // (most steps have none)
+        for (const std::size_t i : races)  // (a step of no node has no other thread to add)
+          if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
+        races.clear();
+      }
       clocks.advance(sj, j);
     }
     analysed_ = n;
@@ -629,21 +631,18 @@ class Dpor final : public Chooser {
     static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
-      if (!direct(addr) || near_.empty()) return find_far(addr, j);
+      if (!direct(addr)) [[unlikely]]
+        return find_far(addr, j);
       std::uint32_t& k = near_[addr / 4];
-      if (k == 0) {
+      if (k == 0) [[unlikely]] {  // (the first step of the location)
         add(addr, j);
         k = static_cast<std::uint32_t>(addrs_.size());
       }
       return k - 1;
     }
-    // find() for an address not direct, or the first direct one (it makes
-    // the table): out of line, so that find() itself is inlined.
+    // find() for an address not direct: out of line, so that find() itself
+    // is inlined.
     [[gnu::noinline]] std::size_t find_far(std::uintptr_t addr, std::size_t j) {
-      if (direct(addr)) {
-        near_.assign(kNear / 4, 0);
-        return find(addr, j);
-      }
       if (addrs_.size() <= kFew) {
         const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
         if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
@@ -662,7 +661,7 @@ class Dpor final : public Chooser {
     }
     std::vector<std::uintptr_t> addrs_;  // by number
     std::vector<std::size_t> first_;     // by number: the step that touched it first
-    std::vector<std::uint32_t> near_;    // per aligned address under kNear
+    std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 
@@ -681,68 +680,76 @@ class Dpor final : public Chooser {
     // before (their links kept, and the per-location ones of the steps since
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
-    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b)
-        : steps_(steps), b_(b) {
-      if (same == 0) b.last.clear();
+    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b) {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
-      for (std::size_t j = places.of.size(); j-- > same;)
-        if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      grown(b.same, n);  // (read of steps before n only)
-      grown(b.host, n);
-      grown(b.fence, n);
+      if (same == 0)
+        b.last.clear();
+      else
+        for (std::size_t j = places.of.size(); j-- > same;)
+          if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
+      links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
+      last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : b.host[same - 1];
         fence_ = s.fence_sc ? same : b.fence[same - 1];
       }
     }
-    // Step j, after the steps before it, of location `at` (npos: not located()).
-    void link(std::size_t j, std::size_t at) {
-      const StepShape& s = steps_[j].shape;
-      b_.host[j] = host_;
-      b_.fence[j] = fence_;
+    // Step j, doing `s`, after the steps before it, of location `at` (npos:
+    // not located()).
+    void link(std::size_t j, const StepShape& s, std::size_t at) {
+      links_.host[j] = host_;
+      links_.fence[j] = fence_;
       if (s.global) host_ = j + 1;
       if (s.fence_sc) fence_ = j + 1;
-      if (at == npos) return;
-      if (at == b_.last.size()) b_.last.push_back(0);  // (locations are numbered in order)
-      std::size_t& last = b_.last[at];
-      b_.same[j] = last;
+      if (at == npos) {
+        links_.same[j] = 0;
+        return;
+      }
+      std::size_t& last = last_[at];
+      links_.same[j] = last;
       last = j + 1;
     }
+    // Per step: the links of Buffers (same, host, fence), their data (the
+    // vectors are not resized while the Earlier is used). A step not
+    // located() has no step of its location: same 0.
+    struct Links {
+      std::size_t *same, *host, *fence;
+    };
     // Yields the candidates below step j, the latest first.
     class Cursor {
      public:
-      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Buffers& b)
-          : all_(all), same_(same), host_(host), fence_(fence), b_(b) {}
+      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Links& links)
+          : all_(all), same_(same), host_(host), fence_(fence), links_(links) {}
       explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
       std::size_t next() {
         if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
-          same_ = b_.same[k - 1];
+          same_ = links_.same[k - 1];
           return k - 1;
         }
         const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
         if (all_ == k) --all_;
-        if (same_ == k) same_ = b_.same[k - 1];
-        if (host_ == k) host_ = b_.host[k - 1];
-        if (fence_ == k) fence_ = b_.fence[k - 1];
+        if (same_ == k) same_ = links_.same[k - 1];
+        if (host_ == k) host_ = links_.host[k - 1];
+        if (fence_ == k) fence_ = links_.fence[k - 1];
         return k - 1;
       }
 
      private:
       std::size_t all_, same_, host_, fence_;
-      const Buffers& b_;
+      const Links& links_;
     };
-    Cursor before(std::size_t j) const {
-      const StepShape& s = steps_[j].shape;
-      if (s.global) return Cursor(j, 0, 0, 0, b_);
-      return Cursor(0, located(s) ? b_.same[j] : 0, b_.host[j], s.fence_sc ? b_.fence[j] : 0, b_);
+    // (Step j doing `s`.)
+    Cursor before(std::size_t j, const StepShape& s) const {
+      if (s.global) return Cursor(j, 0, 0, 0, links_);
+      return Cursor(0, links_.same[j], links_.host[j], s.fence_sc ? links_.fence[j] : 0, links_);
     }
 
    private:
-    const std::vector<Step>& steps_;
-    Buffers& b_;
+    Links links_;
+    std::size_t* last_;  // Buffers::last, grown
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
@@ -846,15 +853,16 @@ class Dpor final : public Chooser {
           base_(grown(b.base, n + 1)),
           set_(grown(b.set, threads)),
           spawn_(spawn),
-          steps_(steps) {
+          steps_(steps.data()) {
       if (from == 0) {  // (nothing else writes them: a pass from a later step, of the same width, finds them so)
         base_[0] = 0;
         rows_.clear(rows_.row(0));
       }
       std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
-        set_[steps[j].thread] = j + 1;
-        for (ThreadId t : steps[j].joins) set_[t] = j + 1;
+        set_[steps_[j].thread] = j + 1;
+        if (!steps_[j].joins.empty()) [[unlikely]]
+          for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
       }
     }
     // Step j, doing `s`, begins: its clock is its thread's (but its own
@@ -915,14 +923,44 @@ class Dpor final : public Chooser {
     // the new threads of a spawn (Step::spawned). (Most steps do neither:
     // that is asked inline, the rest out of line.)
     void learn(const Step& s, std::size_t j) {
-      if (!s.learns.empty()) learn_far(j);
+      if (!s.learns.empty()) [[unlikely]]
+        learn_far(j);
+    }
+    // begin() and learn(), for the race walk: the row that then holds step
+    // j's clock but its own entry (clock(j)).
+    const std::uint32_t* begin_learning(const Step& s, std::size_t j) {
+      std::size_t& k = set_[s.thread];
+      const std::size_t b = base_[k];
+      base_[j + 1] = b;
+      k = j + 1;
+      if (s.learns.empty()) [[likely]]
+        return rows_.row(b);
+      learn_far(j);
+      return clock(j);
     }
     void advance(const Step& s, std::size_t j) {
-      if (!s.joins.empty() || !s.spawned.empty()) advance_far(j);
+      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]]
+        advance_far(j);
     }
 
    private:
-    [[gnu::noinline]] void learn_far(std::size_t j) { join(own(j), steps_[j].learns); }
+    // A wait that learns one thread whose clock is a row of its own that
+    // knows step j's clock already (the row's step knows the step of j's;
+    // a host waiting for the one operation it started since) takes that
+    // row as the one that holds its clock but its own entry: no copy, no
+    // join.
+    [[gnu::noinline]] void learn_far(std::size_t j) {
+      const std::vector<ThreadRun>& runs = steps_[j].learns;
+      if (runs.size() == 1 && runs[0].count == 1) {
+        const std::size_t k = set_[runs[0].first];  // (1 + the step whose clock it learns)
+        const std::size_t b = base_[j + 1];
+        if (k != 0 && base_[k] == k && (b == 0 || rows_.of(rows_.row(k), steps_[b - 1].thread) >= b)) {
+          base_[j + 1] = k;
+          return;
+        }
+      }
+      join(own(j), runs);
+    }
     [[gnu::noinline]] void advance_far(std::size_t j) {
       const Step& s = steps_[j];
       std::uint32_t* c = own(j);
@@ -949,7 +987,7 @@ class Dpor final : public Chooser {
     std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
     std::size_t* set_;   // (Buffers::set, grown)
     std::vector<std::size_t>& spawn_;
-    const std::vector<Step>& steps_;
+    const Step* steps_;  // (the run's, not resized while the clocks are used)
   };
 
   // Clocks by program order and synchronization only (StepClocks::learn(),
@@ -1053,7 +1091,7 @@ class Dpor final : public Chooser {
     }
     for (std::size_t j = from; j < n; ++j) {
       const std::size_t bj = block[steps[j].thread];
-      for (Earlier::Cursor at = earlier.before(j); at;) {
+      for (Earlier::Cursor at = earlier.before(j, steps[j].shape); at;) {
         const std::size_t i = at.next();
         if (i < from) break;  // (latest first: the rest are before the node too)
         const std::size_t bi = block[steps[i].thread];
@@ -1255,7 +1293,7 @@ class Dpor final : public Chooser {
     overwrite(n.keys, p.keys);
     n.step = thread_nodes_.size();
     n.call = asked_++;
-    note_passing(i);
+    note_passing(i, n);
     n.actor = p.actor;
     if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
     // The node of the thread decision before. (n is stack_[i]: no node is
@@ -1623,11 +1661,10 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n) {
     if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
   }
-  // The run passes node i (its kind and step set): a thread node is a
+  // The run passes node i, `n` (its kind and step set): a thread node is a
   // step's (after those of the steps of no node before it), a dispatch node
   // with a choice is noted for note_dispatch_order().
-  void note_passing(std::size_t i) {
-    const Node& n = stack_[i];
+  void note_passing(std::size_t i, const Node& n) {
     if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);

@@ -46,10 +46,10 @@ using Runs = std::deque<Made>;
 // The run a walk makes runs into, kept on each OS thread from one walk to the
 // next, so that its buffers (the steps, the log) keep their capacity: a
 // search of a few runs, as a litmus test's, no longer grows them anew. (A
-// walk takes it whole: one started while another is parked on the same
-// thread starts bare.)
-RunResult& spare_run() {
-  thread_local RunResult r;
+// walk takes it whole, by its pointer: one started while another is parked
+// on the same thread finds none, and starts bare.)
+std::unique_ptr<RunResult>& spare_run() {
+  thread_local std::unique_ptr<RunResult> r;
   return r;
 }
 
@@ -211,10 +211,10 @@ class SubtreeSearch {
       ~DropAll() { s.drop_from(spawned, 0); }
     } drop_all{*this, spawned};
     struct KeptRun {  // each run into it, in the buffers of the one before
-      RunResult r = std::move(spare_run());
+      std::unique_ptr<RunResult> r = spare_run() ? std::move(spare_run()) : std::make_unique<RunResult>();
       ~KeptRun() { spare_run() = std::move(r); }
     } kept;
-    RunResult& r = kept.r;
+    RunResult& r = *kept.r;
     for (;;) {
       if (!sink.go_on()) return false;
       d.begin_run(r);
@@ -225,7 +225,7 @@ class SubtreeSearch {
       if (!sink.take(r, redundant)) return false;
       if (pool_ != nullptr && fiber::WorkerPool::others_ready() && !pool_->stopping()) fiber::WorkerPool::yield();
       for (;;) {
-        spawn(d, floor, spawned, order, serial);
+        if (pool_ != nullptr) spawn(d, floor, spawned, order, serial);  // (a search on one thread hands out none)
         if (!d.next(floor)) return true;
         const std::size_t e = d.stack_.size() - 1;
         if (spawned.size() > e + 1) {
