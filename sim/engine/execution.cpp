@@ -854,6 +854,12 @@ class Run final : public Door, public HostApi {
     if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
     return r_->steps[steps_++];
   }
+  // Step `k` of the run, to add to its lists (Step::listed).
+  Step& listing(std::size_t k) {
+    Step& s = r_->steps[k];
+    s.listed = true;
+    return s;
+  }
 
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace): an exploration logs decisions by key.
@@ -1076,15 +1082,19 @@ class Run final : public Door, public HostApi {
     }
     if (!store || !in_step_) return mm_->write(m, k);
     const WriteId w = mm_->write(m, k, &cand_);
-    for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
+    if (!cand_.empty()) {
+      Step& s = listing(step_);
+      for (WriteId x : cand_) s.unordered.push_back(made_by(x));
+    }
     return w;
   }
 
   // For the explorer: the steps whose writes (in cand_, from placements())
   // the write may be placed before.
   void note_precedes() {
+    Step& s = listing(step_);
     for (WriteId w : cand_)
-      if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
+      if (!mm_->info(w).initial) s.precedes.push_back(made_by(w));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
@@ -1396,7 +1406,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
-    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
+    if (step_ < r_->steps.size()) listing(step_).joins = who;
     b.arrived.clear();
   }
 
@@ -1513,7 +1523,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
-    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
+    if (step_ < r_->steps.size()) listing(step_).joins = who;
     return true;
   }
 
@@ -1597,8 +1607,10 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
-      if (step_ < r_->steps.size())
-        for (OpId p : streams_.predecessors(t.op)) r_->steps[step_].learns.push_back({ops_[p].thread, 1});
+      if (step_ < r_->steps.size()) {
+        Step& s = listing(step_);
+        for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
+      }
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -1615,7 +1627,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back({d.thread, 1});
+    if (step_ < r_->steps.size()) listing(step_).spawned.push_back({d.thread, 1});
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1691,7 +1703,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &r_->steps[step_].learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &listing(step_).learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1828,7 +1840,7 @@ class Run final : public Door, public HostApi {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size() && d.threads != 0) r_->steps[step_].spawned.push_back({d.first_thread, d.threads});
+    if (step_ < r_->steps.size() && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
