@@ -441,7 +441,6 @@ class Run final : public Door, public HostApi {
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
-  const Coords& coords() const override { return *threads_[cur_].coords; }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
@@ -696,6 +695,7 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
+    place(threads_[id].coords);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
       exit_thread(id);
