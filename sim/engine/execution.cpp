@@ -450,11 +450,15 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) [[unlikely]]
       exhausted(name, bytes);
     Region& r = regions_.add();
-    if (!same_text(r.name, name)) r.name = name;
+    if (!same_text(r.name, name)) [[unlikely]]
+      rename(r, name);
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     return p;
   }
+  // A region of the run named otherwise than the one in its place in the run
+  // before. (Out of line: seldom, and alloc() saves no registers for it.)
+  [[gnu::noinline, gnu::cold]] static void rename(Region& r, std::string_view name) { r.name = name; }
   // Simulated memory has no room for `bytes` more for `name`: a limit of the
   // simulator. (Out of line, with its text: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
