@@ -474,32 +474,48 @@ class Run final : public Door, public HostApi {
     d.body = std::move(body);
     enqueue();
   }
-  // Faults the host at a launch CUDA or the simulator would refuse. (Out of
-  // line, with its texts: see out_of_line().)
-  [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
+  // Faults the host at a launch CUDA or the simulator would refuse. (Its
+  // texts out of line: see out_of_line().)
+  void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
-    if (const std::optional<std::string> why = invalid_launch(grid, block))
-      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + *why);
+    if (const LaunchFault f = launch_fault(grid, block); f != LaunchFault::none) [[unlikely]]
+      refuse_launch(kernel, grid, block, where, f);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
-    if (launched_threads_ > kMaxRunThreads)
-      reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
-                  std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
-                  "with the square)");
+    if (launched_threads_ > kMaxRunThreads) [[unlikely]]
+      too_many_threads();
   }
-  // Why CUDA would refuse a launch of `grid` blocks of `block` threads (none
-  // if it would not: no text is made for a launch that runs, as every run's do).
-  static std::optional<std::string> invalid_launch(Dim3 grid, Dim3 block) {
+  // Why CUDA would refuse a launch of `grid` blocks of `block` threads, if it would.
+  enum class LaunchFault : std::uint8_t { none, no_block, no_thread, grid_too_large, block_too_large };
+  static LaunchFault launch_fault(Dim3 grid, Dim3 block) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return LaunchFault::no_block;
+    if (block.x == 0 || block.y == 0 || block.z == 0) return LaunchFault::no_thread;
+    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) return LaunchFault::grid_too_large;
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
+      return LaunchFault::block_too_large;
+    return LaunchFault::none;
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void refuse_launch(std::string_view kernel, Dim3 grid, Dim3 block,
+                                                                   Where where, LaunchFault f) {
     const auto dims = [](Dim3 d) {
       return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
     };
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return "a grid " + dims(grid) + " with no block";
-    if (block.x == 0 || block.y == 0 || block.z == 0) return "a block " + dims(block) + " with no thread";
-    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-      return "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)";
-    if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
-      return "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
-    return std::nullopt;
+    std::string why;
+    switch (f) {
+      case LaunchFault::no_block: why = "a grid " + dims(grid) + " with no block"; break;
+      case LaunchFault::no_thread: why = "a block " + dims(block) + " with no thread"; break;
+      case LaunchFault::grid_too_large: why = "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)"; break;
+      case LaunchFault::block_too_large:
+      case LaunchFault::none:
+        why = "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
+        break;
+    }
+    throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
+  }
+  [[gnu::noinline, gnu::cold]] void too_many_threads() {
+    reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
+                std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
+                "with the square)");
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
