@@ -1719,8 +1719,10 @@ class Run final : public Door, public HostApi {
   }
 
   // A wait event, scheduled once wait_over(): the waiter learns everything
-  // the finished work did.
-  [[gnu::noinline]] void wait(const Event& e) {
+  // the finished work did. (Flattened, so that its appends to the step's
+  // learns are inline: a call of the vector's append cost as much as the
+  // append.)
+  [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
     std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &listing(step_).learns : nullptr;
