@@ -1886,7 +1886,10 @@ class Run final : public Door, public HostApi {
     for (const Block& b : blocks_) n += b.dispatched && b.live > 0;
     return n;
   }
-  void fill_slots() {
+  // Dispatches blocks waiting for a slot while slots are free. (Flattened, so
+  // that its appends to the dispatch choice's keys are inline: a call of the
+  // vector's append cost as much as the append.)
+  [[gnu::flatten]] void fill_slots() {
     unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
     if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);
