@@ -12,6 +12,7 @@
 #include <source_location>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "sim/core/door.hpp"
@@ -406,17 +407,24 @@ template <class T>
   if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) too_many_bytes(name, count, sizeof(T));
   return sizeof(T) * count;
 }
+// A name the model gives (an allocation's, an observed value's): a few
+// bytes, counted inline, where a call of strlen cost more than they.
+[[gnu::always_inline]] inline std::string_view name_of(const char* name) {
+  std::size_t n = 0;
+  while (name[n] != '\0') ++n;
+  return {name, n};
+}
 }  // namespace detail
 
 // Simulated device memory (cudaMalloc) and host memory (cudaHostAlloc,
 // mapped: kernels and copies may use it too).
 template <class T>
 T* device_alloc(Host& h, const char* name, std::size_t count = 1) {
-  return static_cast<T*>(h.alloc(name, detail::bytes_of<T>(name, count), alignof(T)));
+  return static_cast<T*>(h.alloc(detail::name_of(name), detail::bytes_of<T>(name, count), alignof(T)));
 }
 template <class T>
 T* host_alloc(Host& h, const char* name, std::size_t count = 1) {
-  return static_cast<T*>(h.alloc(name, detail::bytes_of<T>(name, count), alignof(T)));
+  return static_cast<T*>(h.alloc(detail::name_of(name), detail::bytes_of<T>(name, count), alignof(T)));
 }
 // kernel<<<grid, block>>>(args...) and kernel<<<grid, block, 0, stream>>>(args...).
 template <auto Kernel, class... Args>
@@ -455,7 +463,7 @@ inline void device_synchronize(Host& h, std::source_location l = std::source_loc
 template <class T>
 void observe(Host& h, const char* name, const plain<T>& cell,
              std::source_location l = std::source_location::current()) {
-  h.observe(name, detail::type_of<T>(), detail::bits(cell.load(detail::here(l))));
+  h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(cell.load(detail::here(l))));
 }
 template <class T>
 void host_write(plain<T>& cell, T v, std::source_location l = std::source_location::current()) {

@@ -29,7 +29,9 @@ class Door {
   // constants fold it); beside the Event, not in it, so that the Event on the
   // calling thread's stack (which spin-assume hashes) keeps its layout.
   virtual std::uint64_t perform(const Event& e, Lowering lowering, LocalState local) = 0;
-  virtual const Coords& coords() const = 0;
+  // Where the calling thread sits in its launch: read inline, from what the
+  // engine gave for the thread it runs (place()).
+  const Coords& coords() const { return *coords_; }
   // Is this address simulated memory (an allocation or its guard zone)? Other
   // addresses (locals on a fiber's stack) are the thread's own. Every plain
   // access asks: answered inline, from the range the engine gave (simulate()).
@@ -49,9 +51,14 @@ class Door {
     simulated_begin_ = reinterpret_cast<std::uintptr_t>(begin);
     simulated_end_ = simulated_begin_ + bytes;
   }
+  // The thread the engine runs from now on sits at `c` (kept by the engine
+  // while that thread may ask).
+  void place(const Coords* c) { coords_ = c; }
 
  private:
+  static constexpr Coords nowhere{};
   std::uintptr_t simulated_begin_ = 0, simulated_end_ = 0;
+  const Coords* coords_ = &nowhere;
 };
 
 namespace detail {

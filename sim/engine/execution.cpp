@@ -441,7 +441,6 @@ class Run final : public Door, public HostApi {
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
-  const Coords& coords() const override { return *threads_[cur_].coords; }
   std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
@@ -451,11 +450,15 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) [[unlikely]]
       exhausted(name, bytes);
     Region& r = regions_.add();
-    if (!same_text(r.name, name)) r.name = name;
+    if (!same_text(r.name, name)) [[unlikely]]
+      rename(r, name);
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     return p;
   }
+  // A region of the run named otherwise than the one in its place in the run
+  // before. (Out of line: seldom, and alloc() saves no registers for it.)
+  [[gnu::noinline, gnu::cold]] static void rename(Region& r, std::string_view name) { r.name = name; }
   // Simulated memory has no room for `bytes` more for `name`: a limit of the
   // simulator. (Out of line, with its text: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
@@ -471,32 +474,48 @@ class Run final : public Door, public HostApi {
     d.body = std::move(body);
     enqueue();
   }
-  // Faults the host at a launch CUDA or the simulator would refuse. (Out of
-  // line, with its texts: see out_of_line().)
-  [[gnu::noinline]] void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
+  // Faults the host at a launch CUDA or the simulator would refuse. (Its
+  // texts out of line: see out_of_line().)
+  void check_launch(std::string_view kernel, Dim3 grid, Dim3 block, Where where) {
     // CUDA refuses such a launch (cudaErrorInvalidConfiguration): the host's
     // launch fails, a fault of the host program at the launch.
-    if (const std::optional<std::string> why = invalid_launch(grid, block))
-      throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + *why);
+    if (const LaunchFault f = launch_fault(grid, block); f != LaunchFault::none) [[unlikely]]
+      refuse_launch(kernel, grid, block, where, f);
     launched_threads_ += std::uint64_t{grid.x} * grid.y * grid.z * block.x * block.y * block.z;
-    if (launched_threads_ > kMaxRunThreads)
-      reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
-                  std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
-                  "with the square)");
+    if (launched_threads_ > kMaxRunThreads) [[unlikely]]
+      too_many_threads();
   }
-  // Why CUDA would refuse a launch of `grid` blocks of `block` threads (none
-  // if it would not: no text is made for a launch that runs, as every run's do).
-  static std::optional<std::string> invalid_launch(Dim3 grid, Dim3 block) {
+  // Why CUDA would refuse a launch of `grid` blocks of `block` threads, if it would.
+  enum class LaunchFault : std::uint8_t { none, no_block, no_thread, grid_too_large, block_too_large };
+  static LaunchFault launch_fault(Dim3 grid, Dim3 block) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return LaunchFault::no_block;
+    if (block.x == 0 || block.y == 0 || block.z == 0) return LaunchFault::no_thread;
+    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) return LaunchFault::grid_too_large;
+    if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
+      return LaunchFault::block_too_large;
+    return LaunchFault::none;
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void refuse_launch(std::string_view kernel, Dim3 grid, Dim3 block,
+                                                                   Where where, LaunchFault f) {
     const auto dims = [](Dim3 d) {
       return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
     };
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return "a grid " + dims(grid) + " with no block";
-    if (block.x == 0 || block.y == 0 || block.z == 0) return "a block " + dims(block) + " with no thread";
-    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-      return "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)";
-    if (block.x > 1024 || block.y > 1024 || block.z > 64 || std::uint64_t{block.x} * block.y * block.z > 1024)
-      return "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
-    return std::nullopt;
+    std::string why;
+    switch (f) {
+      case LaunchFault::no_block: why = "a grid " + dims(grid) + " with no block"; break;
+      case LaunchFault::no_thread: why = "a block " + dims(block) + " with no thread"; break;
+      case LaunchFault::grid_too_large: why = "a grid " + dims(grid) + " beyond CUDA's (2^31-1, 65535, 65535)"; break;
+      case LaunchFault::block_too_large:
+      case LaunchFault::none:
+        why = "a block " + dims(block) + " beyond CUDA's 1024 threads (x, y at most 1024, z at most 64)";
+        break;
+    }
+    throw std::runtime_error("launch of " + std::string(kernel) + " at " + describe(where) + ": " + why);
+  }
+  [[gnu::noinline, gnu::cold]] void too_many_threads() {
+    reach_limit("its launches make " + std::to_string(launched_threads_) + " threads in a run, more than the " +
+                std::to_string(kMaxRunThreads) + " it runs (each thread's view spans every thread: memory grows " +
+                "with the square)");
   }
   void copy(void* dst, const void* src, std::size_t count, ValueType type, std::uint32_t size, std::uint32_t stream,
             Where where) override {
@@ -696,6 +715,7 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
+    place(threads_[id].coords);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
       exit_thread(id);
@@ -853,6 +873,12 @@ class Run final : public Door, public HostApi {
     // (Compared by address: a size is a division by a record's.)
     if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
     return r_->steps[steps_++];
+  }
+  // Step `k` of the run, to add to its lists (Step::listed).
+  Step& listing(std::size_t k) {
+    Step& s = r_->steps[k];
+    s.listed = true;
+    return s;
   }
 
   // The decision's text is formatted only where texts are kept (a replay
@@ -1076,15 +1102,19 @@ class Run final : public Door, public HostApi {
     }
     if (!store || !in_step_) return mm_->write(m, k);
     const WriteId w = mm_->write(m, k, &cand_);
-    for (WriteId x : cand_) r_->steps[step_].unordered.push_back(made_by(x));
+    if (!cand_.empty()) {
+      Step& s = listing(step_);
+      for (WriteId x : cand_) s.unordered.push_back(made_by(x));
+    }
     return w;
   }
 
   // For the explorer: the steps whose writes (in cand_, from placements())
   // the write may be placed before.
   void note_precedes() {
+    Step& s = listing(step_);
     for (WriteId w : cand_)
-      if (!mm_->info(w).initial) r_->steps[step_].precedes.push_back(made_by(w));
+      if (!mm_->info(w).initial) s.precedes.push_back(made_by(w));
   }
 
   // The family of RMW `e` among commuting RMWs (StepShape::commutes): a
@@ -1396,7 +1426,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
-    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
+    if (step_ < r_->steps.size()) listing(step_).joins = who;
     b.arrived.clear();
   }
 
@@ -1513,7 +1543,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
-    if (step_ < r_->steps.size()) r_->steps[step_].joins = who;
+    if (step_ < r_->steps.size()) listing(step_).joins = who;
     return true;
   }
 
@@ -1597,8 +1627,10 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
-      if (step_ < r_->steps.size())
-        for (OpId p : streams_.predecessors(t.op)) r_->steps[step_].learns.push_back({ops_[p].thread, 1});
+      if (step_ < r_->steps.size()) {
+        Step& s = listing(step_);
+        for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
+      }
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
       return;
     }
@@ -1615,7 +1647,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_->steps.size()) r_->steps[step_].spawned.push_back({d.thread, 1});
+    if (step_ < r_->steps.size()) listing(step_).spawned.push_back({d.thread, 1});
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1687,11 +1719,13 @@ class Run final : public Door, public HostApi {
   }
 
   // A wait event, scheduled once wait_over(): the waiter learns everything
-  // the finished work did.
-  [[gnu::noinline]] void wait(const Event& e) {
+  // the finished work did. (Flattened, so that its appends to the step's
+  // learns are inline: a call of the vector's append cost as much as the
+  // append.)
+  [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &r_->steps[step_].learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &listing(step_).learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1828,7 +1862,7 @@ class Run final : public Door, public HostApi {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size() && d.threads != 0) r_->steps[step_].spawned.push_back({d.first_thread, d.threads});
+    if (step_ < r_->steps.size() && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
@@ -1852,7 +1886,10 @@ class Run final : public Door, public HostApi {
     for (const Block& b : blocks_) n += b.dispatched && b.live > 0;
     return n;
   }
-  void fill_slots() {
+  // Dispatches blocks waiting for a slot while slots are free. (Flattened, so
+  // that its appends to the dispatch choice's keys are inline: a call of the
+  // vector's append cost as much as the append.)
+  [[gnu::flatten]] void fill_slots() {
     unsigned picks = undispatched_;  // blocks this fill dispatches (the explorer takes them as a set)
     if (picks == 0) return;
     if (resident_slots() != 0) picks = std::min(picks, resident_slots() > resident() ? resident_slots() - resident() : 0u);

@@ -90,6 +90,9 @@ struct Step {
   // A load: a write it may not return is hidden from it only through a write
   // its thread does not know (Readable::hidden_by_unknown).
   bool hidden_by_unknown = false;
+  // Invariant: unless set, joins, learns, spawned, precedes and unordered are
+  // empty (the run sets it where it fills one; most steps fill none).
+  bool listed = false;
   // A store: the earlier steps (1 + index) whose writes a coherence slot it
   // was offered comes before (semantics.md, "Strong writes choose a coherence slot").
   // An RMW: those its one slot, right after the write it read, comes before.
@@ -104,9 +107,14 @@ struct Step {
     thread = t;
     shape = s;
     decision = d;
-    joins.clear();
-    learns.clear();
-    spawned.clear();
+    if (listed) {
+      joins.clear();
+      learns.clear();
+      spawned.clear();
+      precedes.clear();
+      unordered.clear();
+      listed = false;
+    }
     reads_from = unknown;
     counted = false;
     settled = false;
@@ -114,8 +122,6 @@ struct Step {
     counted_by = unknown;
     woke_to_newer = false;
     hidden_by_unknown = false;
-    precedes.clear();
-    unordered.clear();
   }
 };
 
