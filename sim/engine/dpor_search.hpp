@@ -52,8 +52,9 @@ struct SearchStats {
 // number of jobs. Given `take_tally`, the runs of such a subtree reach it
 // instead, as one tally (after the runs before them, and asked `go_on` once),
 // with whether its last run was cut (RunOptions::cut): where the search need
-// not stop at a run (no max-executions, no stop-at-first), the runs then
-// reach the caller's tally as they would have one by one.
+// not stop at a run (no max-executions, no stop-at-first) nor at a moment (a
+// time limit), the runs then reach the caller's tally as they would have one
+// by one.
 SearchStats dpor_search(const models::Model& m, const models::Config& c, const RunOptions& o, const DporSearch& s,
                         const std::function<bool()>& go_on,
                         const std::function<bool(const RunResult&, bool redundant)>& take,

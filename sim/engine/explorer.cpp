@@ -74,10 +74,13 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       show(tally.executions + tally.redundant);
       return true;
     };
-    // Where no run is counted to (no max-executions, no stop-at-first), the
-    // runs of a subtree walked on another thread come tallied there.
+    // Where no run is counted to (no max-executions, no stop-at-first) and no
+    // time limit stops the search, the runs of a subtree walked on another
+    // thread come tallied there. (A tally comes at its subtree's end: at a
+    // time limit the runs of the subtrees not ended would be lost, where runs
+    // passed on one by one reach the explorer up to the search's frontier.)
     std::function<bool(Tally&&, bool)> take_tally;
-    if (max_exec == unbounded && !o.stop_at_first)
+    if (max_exec == unbounded && !o.stop_at_first && o.time_limit == 0)
       take_tally = [&](Tally&& t, bool cut) {
         if (!go_on()) return false;
         tally.add(std::move(t));
