@@ -121,9 +121,15 @@ std::uint64_t apply_rmw(RmwOp op, ValueType t, std::uint64_t old, std::uint64_t 
 }
 
 std::string format_value(ValueType t, std::uint64_t b) {
+  std::string s;
+  append_value(s, t, b);
+  return s;
+}
+
+void append_value(std::string& s, ValueType t, std::uint64_t b) {
   char buf[64];
   // Integers in decimal, as printf's %d, %u, %lld and %llu write them.
-  auto decimal = [&buf](auto v) { return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
+  auto decimal = [&](auto v) { s.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); };
   switch (t) {
     case ValueType::i32: return decimal(as<std::int32_t>(b));
     case ValueType::u32: return decimal(as<std::uint32_t>(b));
@@ -133,7 +139,7 @@ std::string format_value(ValueType t, std::uint64_t b) {
     case ValueType::f32: std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(as<float>(b))); break;
     case ValueType::f64: std::snprintf(buf, sizeof buf, "%.17g", as<double>(b)); break;
   }
-  return buf;
+  s += buf;
 }
 
 }  // namespace scopesim

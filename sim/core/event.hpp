@@ -94,5 +94,7 @@ std::string_view name(ShflMode m);
 std::uint64_t apply_rmw(RmwOp op, ValueType t, std::uint64_t old, std::uint64_t operand,
                         std::uint64_t operand2);
 std::string format_value(ValueType t, std::uint64_t bits);
+// The same, appended to `s`.
+void append_value(std::string& s, ValueType t, std::uint64_t bits);
 
 }  // namespace scopesim

@@ -76,7 +76,9 @@ class Outcome {
     std::string s;
     for (auto& v : values_) {
       if (!s.empty()) s += ' ';
-      s += v.name + "=" + format_value(v.type, v.bits);
+      s += v.name;
+      s += '=';
+      append_value(s, v.type, v.bits);  // (in place: no text of each value apart)
     }
     return s;
   }
