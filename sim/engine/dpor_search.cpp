@@ -473,7 +473,9 @@ class SubtreeSearch {
     t.maker.wake();
   }
 
-  // A task's walk hands its runs to the walk that will take them.
+  // A task's walk hands its runs to the walk that will take them: queued,
+  // or, where the search's runs are tallied (tallied_), added to the task's
+  // tally (its own runs, and the tallies of the subtrees it took over).
   struct Buffer final : Sink {
     SubtreeSearch& s;
     Task& t;

@@ -2,10 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <optional>
-#include <set>
-#include <unordered_set>
 
 #include "sim/engine/dpor_search.hpp"
 #include "sim/engine/sampling_search.hpp"
