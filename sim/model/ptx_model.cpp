@@ -524,8 +524,7 @@ struct PtxModel::State {
   // out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (last_addr == op.addr && last_size == op.size) return last_location;
-    if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
-      return remake();
+    if (remade_next(op)) return remake();
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
     return locate(op);
   }
@@ -546,6 +545,11 @@ struct PtxModel::State {
   // finding. `next`: the first entry of loc_at at its address or above.
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
+  // Is `op`'s location the last run's next, which this run has not made yet
+  // (location() makes it again)? (Its address is no other location's.)
+  bool remade_next(const MemOp& op) const {
+    return made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping;
+  }
   // The last run's next location, made again (its entry of loc_at kept).
   // (Inline in location(): a run makes each of its locations so, mostly at
   // its host's first write.)
@@ -570,6 +574,25 @@ struct PtxModel::State {
     l.co.push_back(static_cast<WriteId>(writes.size() - 1));
   }
   void forget_unmade();
+  // The record of write `w` by thread t, its event `seq`, to location `lid`:
+  // what its maker sets, the rest as clear() leaves it.
+  [[gnu::always_inline]] Write& make_write(const MemOp& w, const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+    Write& x = writes.add();
+    x.loc = lid;
+    x.info = {w.thread, w.value, false, false, w.event};
+    x.seq = seq;
+    x.strong = is_strong(w.op.sem);
+    x.scope = w.op.scope;
+    x.rmw_source = w.rmw_source;
+    if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+    return x;
+  }
+  // write() of a weak write, not an RMW, to a location the run makes again
+  // now (remade_next()), mostly the host's before a launch: no access to
+  // check for a race, no write before it but the initial one, with which
+  // it has no edge term and which is not unordered with it; it goes last
+  // and passes nothing on.
+  [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -1024,8 +1047,22 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   return static_cast<unsigned>(at.size());
 }
 
+WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unordered) {
+  const std::uint32_t lid = remake();
+  Location& l = locs[lid];
+  Thread& t = threads[w.thread];
+  const std::uint32_t seq = step(t);
+  const WriteId id = static_cast<WriteId>(writes.size());
+  make_write(w, t, seq, lid);
+  if (unordered != nullptr) unordered->clear();
+  l.co.push_back(id);
+  l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
+  return id;
+}
+
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
+  if (!is_strong(w.op.sem) && w.rmw_source == no_write && s.remade_next(w)) return s.first_write(w, unordered);
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
@@ -1042,14 +1079,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.writes.add();
-  x.loc = lid;
-  x.info = {w.thread, w.value, false, false, w.event};
-  x.seq = seq;
-  x.strong = is_strong(w.op.sem);
-  x.scope = w.op.scope;
-  x.rmw_source = w.rmw_source;
-  if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+  Write& x = s.make_write(w, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
