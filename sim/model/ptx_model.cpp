@@ -593,6 +593,8 @@ struct PtxModel::State {
   // it has no edge term and which is not unordered with it; it goes last
   // and passes nothing on.
   [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
+  // PtxModel::write() of any other.
+  [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -1060,9 +1062,16 @@ WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unord
   return id;
 }
 
+// (Either way a call of its own, so that the short one saves no registers
+// for the other.)
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   if (!is_strong(w.op.sem) && w.rmw_source == no_write && s.remade_next(w)) return s.first_write(w, unordered);
+  return s.write(w, placement, unordered);
+}
+
+WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
+  State& s = *this;
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
