@@ -401,7 +401,7 @@ struct PtxModel::State {
   std::optional<Placed> placed;
   std::vector<std::size_t> placed_positions;
   std::vector<std::size_t> positions_buf;      // readable()'s
-  mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
+  mutable std::vector<std::size_t> run_buf;    // within_runs()'s
   // One flag a write of a location, for the searches along coherence edges:
   // bools, not a vector<bool>'s bits (nor bytes: see Mark).
   struct Flag {
@@ -595,6 +595,11 @@ struct PtxModel::State {
   [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
   // PtxModel::write() of any other.
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
+  // For fingerprint(), of a location with commuting RMWs: the sum of the
+  // edge terms within its runs of them, and, taken off `rf`, the reads-from
+  // terms that coherence and the runs' atomicity imply (see there). (Out of
+  // line: most locations have none.)
+  [[gnu::noinline]] std::uint64_t within_runs(const Location& l, std::uint64_t& rf) const;
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -1229,6 +1234,38 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   return true;
 }
 
+std::uint64_t PtxModel::State::within_runs(const Location& l, std::uint64_t& rf) const {
+  const State& s = *this;
+  const std::size_t n = l.co.size();
+  // The first position of each one's run of commuting RMWs (a write in none:
+  // its own position).
+  std::vector<std::size_t>& run = s.run_buf;
+  run.assign(n, 0);
+  auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
+    const Write& x = s.writes[l.co[i]];
+    std::uint32_t inside = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const Write& y = s.writes[l.co[j]];
+      inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+    }
+    return x.reads > inside;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Write& x = s.writes[l.co[i]];
+    run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    const Write& x = s.writes[l.co[i]];
+    const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
+    if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+  }
+  std::uint64_t edges = 0;
+  for (std::size_t i = 1; i < n; ++i)
+    for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
+      if (s.edge(l.co[i], l.co[j])) edges += edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
+  return edges;
+}
+
 std::uint64_t PtxModel::fingerprint() const {
   // Coherence counts by its edges alone: racing writes stay unordered (partial
   // coherence), so where the list happens to put one of them before the other
@@ -1249,38 +1286,9 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
-    const std::size_t n = l.co.size();
-    // The first position of each one's run of commuting RMWs (without any,
-    // each write is a run of its own, and the runs are left unmade).
-    std::vector<std::size_t>& run = s.run_buf;
-    if (l.commuting) {
-      run.assign(n, 0);
-      auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
-        const Write& x = s.writes[l.co[i]];
-        std::uint32_t inside = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          const Write& y = s.writes[l.co[j]];
-          inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
-        }
-        return x.reads > inside;
-      };
-      for (std::size_t i = 0; i < n; ++i) {
-        const Write& x = s.writes[l.co[i]];
-        run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
-                                                                                                          : i;
-      }
-      for (std::size_t i = 1; i < n; ++i) {
-        const Write& x = s.writes[l.co[i]];
-        const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-        if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
-      }
-    }
     std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
-    if (l.commuting)  // less those within a run
-      for (std::size_t i = 1; i < n; ++i)
-        for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
-          if (s.edge(l.co[i], l.co[j])) edges -= edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
-    co = mix(co, edges + n);  // (edges, a sum of spread terms, is never a few apart for another n)
+    if (l.commuting) edges -= s.within_runs(l, rf);  // less those within a run
+    co = mix(co, edges + l.co.size());  // (edges, a sum of spread terms, is never a few apart for another n)
   }
   return mix(mix(rf, s.fence_hash), co);
 }
