@@ -1144,7 +1144,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     x.releases.end = static_cast<std::uint32_t>(s.releases.size());
   }
   if (at == n)
-    l.co.push_back(id);
+    l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
