@@ -613,6 +613,15 @@ struct PtxModel::State {
   // else is in the list; is some write hidden only through hidden writes the
   // thread does not know (Readable::hidden_by_unknown)?
   bool hidden(const Location& l, const Thread& t);
+  // Does the last write of `l` hide every other one straight from thread t,
+  // before hidden() is asked? So it does where t knows it and its thread
+  // knew every other one (but the initial write) when writing it: each has
+  // an edge to it. (Mostly a read after the location's writes were ordered
+  // by synchronization, as the host's after a kernel's end.)
+  bool hides_all(const Location& l, const Thread& t) const {
+    const Write& last = writes[l.co.back()];
+    return last.known_before.end - last.known_before.begin == l.co.size() - 2 && knows(t, l.co.back());
+  }
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -978,6 +987,10 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
       out.push_back(l.co[1]);
     else
       out.assign(l.co.begin(), l.co.end());
+    return {false, n};
+  }
+  if (r.op.kind != PtxKind::atom && s.hides_all(l, t)) {
+    out.push_back(l.co.back());
     return {false, n};
   }
   const Readable seen{s.hidden(l, t), n};
