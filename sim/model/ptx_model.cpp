@@ -613,14 +613,19 @@ struct PtxModel::State {
   // else is in the list; is some write hidden only through hidden writes the
   // thread does not know (Readable::hidden_by_unknown)?
   bool hidden(const Location& l, const Thread& t);
-  // Does the last write of `l` hide every other one straight from thread t,
-  // before hidden() is asked? So it does where t knows it and its thread
-  // knew every other one (but the initial write) when writing it: each has
-  // an edge to it. (Mostly a read after the location's writes were ordered
-  // by synchronization, as the host's after a kernel's end.)
-  bool hides_all(const Location& l, const Thread& t) const {
-    const Write& last = writes[l.co.back()];
-    return last.known_before.end - last.known_before.begin == l.co.size() - 2 && knows(t, l.co.back());
+  // The index of the last write of `l` that thread t knows, where it hides
+  // every write before it straight, before hidden() is asked (else past the
+  // list's end): so it does where its thread knew each one but the initial
+  // write when writing it (each has an edge to it; the writes its thread
+  // knew are all before it). Nothing hides the writes after it, none known.
+  // (Mostly a read after the location's writes were ordered by
+  // synchronization, as the host's after a kernel's end, or of a write that
+  // the thread does not know yet.)
+  std::size_t hiding(const Location& l, const Thread& t) const {
+    std::size_t p = l.co.size() - 1;
+    while (p > 0 && !knows(t, l.co[p])) --p;
+    const Span known = writes[l.co[p]].known_before;
+    return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
   }
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
@@ -989,10 +994,11 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
       out.assign(l.co.begin(), l.co.end());
     return {false, n};
   }
-  if (r.op.kind != PtxKind::atom && s.hides_all(l, t)) {
-    out.push_back(l.co.back());
-    return {false, n};
-  }
+  if (r.op.kind != PtxKind::atom)
+    if (const std::size_t p = s.hiding(l, t); p < n) {
+      for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
+      return {false, n};
+    }
   const Readable seen{s.hidden(l, t), n};
   const State::Mark* const m = s.marks.data();
   if (r.op.kind != PtxKind::atom) {
