@@ -985,15 +985,6 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
-  if (n <= 2 && r.op.kind != PtxKind::atom) {
-    // (Mostly a host's write and the initial one: at most the initial write
-    // is hidden, by the other one if known; nothing through an unknown one.)
-    if (n == 2 && s.knows(t, l.co[1]))
-      out.push_back(l.co[1]);
-    else
-      out.assign(l.co.begin(), l.co.end());
-    return {false, n};
-  }
   if (r.op.kind != PtxKind::atom)
     if (const std::size_t p = s.hiding(l, t); p < n) {
       for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
