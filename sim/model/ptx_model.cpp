@@ -1245,34 +1245,33 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
 }
 
 std::uint64_t PtxModel::State::within_runs(const Location& l, std::uint64_t& rf) const {
-  const State& s = *this;
   const std::size_t n = l.co.size();
   // The first position of each one's run of commuting RMWs (a write in none:
   // its own position).
-  std::vector<std::size_t>& run = s.run_buf;
+  std::vector<std::size_t>& run = run_buf;
   run.assign(n, 0);
   auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
-    const Write& x = s.writes[l.co[i]];
+    const Write& x = writes[l.co[i]];
     std::uint32_t inside = 0;
     for (std::size_t j = 0; j < n; ++j) {
-      const Write& y = s.writes[l.co[j]];
+      const Write& y = writes[l.co[j]];
       inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
     }
     return x.reads > inside;
   };
   for (std::size_t i = 0; i < n; ++i) {
-    const Write& x = s.writes[l.co[i]];
-    run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
+    const Write& x = writes[l.co[i]];
+    run[i] = i > 0 && x.commutes != 0 && writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
   }
   for (std::size_t i = 1; i < n; ++i) {
-    const Write& x = s.writes[l.co[i]];
+    const Write& x = writes[l.co[i]];
     const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
     if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
   }
   std::uint64_t edges = 0;
   for (std::size_t i = 1; i < n; ++i)
     for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
-      if (s.edge(l.co[i], l.co[j])) edges += edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
+      if (edge(l.co[i], l.co[j])) edges += edge_term(writes[l.co[i]], writes[l.co[j]]);
   return edges;
 }
 
