@@ -595,6 +595,9 @@ struct PtxModel::State {
   [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
   // PtxModel::write() of any other.
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
+  // PtxModel::readable() where hiding() finds no write, or of an RMW: as
+  // hidden() marks the writes of `l` for thread t.
+  [[gnu::noinline]] Readable readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
   // For fingerprint(), of a location with commuting RMWs: the sum of the
   // edge terms within its runs of them, and, taken off `rf`, the reads-from
   // terms that coherence and the runs' atomicity imply (see there). (Out of
@@ -973,6 +976,35 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   if (idle != end) learn(s.threads[idle].view);
 }
 
+Readable PtxModel::State::readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  const std::size_t n = l.co.size();
+  const Readable seen{hidden(l, t), n};
+  const Mark* const m = marks.data();
+  if (r.op.kind != PtxKind::atom) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!m[i].hidden) out.push_back(l.co[i]);
+    return seen;
+  }
+  MemOp rmw = r;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m[i].hidden) continue;
+    const WriteId w = l.co[i];
+    // Atomicity: two morally strong RMWs never read the same write.
+    bool taken = false;
+    for (WriteId z = writes[w].strong_rmws; z != no_write; z = writes[z].next_strong_rmw) {
+      const Write& zw = writes[z];
+      if (ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
+    }
+    if (taken) continue;
+    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
+    rmw.rmw_source = w;
+    positions(rmw, l, positions_buf);
+    if (positions_buf.empty()) continue;
+    out.push_back(w);
+  }
+  return seen;
+}
+
 // (The writes hidden straight by known ones are what the thread would not
 // read whatever else is in the list; hidden() tells the others apart.)
 Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
@@ -990,31 +1022,7 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
       for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
       return {false, n};
     }
-  const Readable seen{s.hidden(l, t), n};
-  const State::Mark* const m = s.marks.data();
-  if (r.op.kind != PtxKind::atom) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!m[i].hidden) out.push_back(l.co[i]);
-    return seen;
-  }
-  MemOp rmw = r;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m[i].hidden) continue;
-    const WriteId w = l.co[i];
-    // Atomicity: two morally strong RMWs never read the same write.
-    bool taken = false;
-    for (WriteId z = s.writes[w].strong_rmws; z != no_write; z = s.writes[z].next_strong_rmw) {
-      const Write& zw = s.writes[z];
-      if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
-    }
-    if (taken) continue;
-    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
-    rmw.rmw_source = w;
-    s.positions(rmw, l, s.positions_buf);
-    if (s.positions_buf.empty()) continue;
-    out.push_back(w);
-  }
-  return seen;
+  return s.readable(r, l, t, out);
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
