@@ -335,15 +335,18 @@ struct PtxModel::State {
   ThreadId spawned = 0;
   // Entries for `n` more threads, spawned now; the first one's id. (The
   // records may move. Whether enough are left is asked by address: a size
-  // is a division by a record's.)
+  // is a division by a record's. Inline, but for the new entries: seldom
+  // past the first run.)
   ThreadId spawn(std::size_t n) {
     const ThreadId first = spawned;
     spawned += static_cast<ThreadId>(n);
-    if (threads.begin() + spawned > threads.end()) [[unlikely]] {
-      for (ThreadId id = static_cast<ThreadId>(threads.size()); id < spawned; ++id) threads.emplace_back().id = id;
-      where.resize(spawned);
-    }
+    if (threads.begin() + spawned > threads.end()) [[unlikely]]
+      grow_threads();
     return first;
+  }
+  [[gnu::noinline]] void grow_threads() {
+    for (ThreadId id = static_cast<ThreadId>(threads.size()); id < spawned; ++id) threads.emplace_back().id = id;
+    where.resize(spawned);
   }
   Reused<Write> writes;
   // The entries of the writes' spans (Write::chain, known_before; releases),
