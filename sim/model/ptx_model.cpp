@@ -335,15 +335,18 @@ struct PtxModel::State {
   ThreadId spawned = 0;
   // Entries for `n` more threads, spawned now; the first one's id. (The
   // records may move. Whether enough are left is asked by address: a size
-  // is a division by a record's.)
+  // is a division by a record's. Inline, but for the new entries: seldom
+  // past the first run.)
   ThreadId spawn(std::size_t n) {
     const ThreadId first = spawned;
     spawned += static_cast<ThreadId>(n);
-    if (threads.begin() + spawned > threads.end()) [[unlikely]] {
-      for (ThreadId id = static_cast<ThreadId>(threads.size()); id < spawned; ++id) threads.emplace_back().id = id;
-      where.resize(spawned);
-    }
+    if (threads.begin() + spawned > threads.end()) [[unlikely]]
+      grow_threads();
     return first;
+  }
+  [[gnu::noinline]] void grow_threads() {
+    for (ThreadId id = static_cast<ThreadId>(threads.size()); id < spawned; ++id) threads.emplace_back().id = id;
+    where.resize(spawned);
   }
   Reused<Write> writes;
   // The entries of the writes' spans (Write::chain, known_before; releases),
@@ -401,7 +404,7 @@ struct PtxModel::State {
   std::optional<Placed> placed;
   std::vector<std::size_t> placed_positions;
   std::vector<std::size_t> positions_buf;      // readable()'s
-  mutable std::vector<std::size_t> run_buf;    // fingerprint()'s
+  mutable std::vector<std::size_t> run_buf;    // within_runs()'s
   // One flag a write of a location, for the searches along coherence edges:
   // bools, not a vector<bool>'s bits (nor bytes: see Mark).
   struct Flag {
@@ -524,8 +527,7 @@ struct PtxModel::State {
   // out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (last_addr == op.addr && last_size == op.size) return last_location;
-    if (made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping)
-      return remake();
+    if (remade_next(op)) return remake();
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
     return locate(op);
   }
@@ -546,6 +548,11 @@ struct PtxModel::State {
   // finding. `next`: the first entry of loc_at at its address or above.
   using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
+  // Is `op`'s location the last run's next, which this run has not made yet
+  // (location() makes it again)? (Its address is no other location's.)
+  bool remade_next(const MemOp& op) const {
+    return made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping;
+  }
   // The last run's next location, made again (its entry of loc_at kept).
   // (Inline in location(): a run makes each of its locations so, mostly at
   // its host's first write.)
@@ -570,6 +577,35 @@ struct PtxModel::State {
     l.co.push_back(static_cast<WriteId>(writes.size() - 1));
   }
   void forget_unmade();
+  // The record of write `w` by thread t, its event `seq`, to location `lid`:
+  // what its maker sets, the rest as clear() leaves it.
+  [[gnu::always_inline]] Write& make_write(const MemOp& w, const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+    Write& x = writes.add();
+    x.loc = lid;
+    x.info = {w.thread, w.value, false, false, w.event};
+    x.seq = seq;
+    x.strong = is_strong(w.op.sem);
+    x.scope = w.op.scope;
+    x.rmw_source = w.rmw_source;
+    if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+    return x;
+  }
+  // write() of a weak write, not an RMW, to a location the run makes again
+  // now (remade_next()), mostly the host's before a launch: no access to
+  // check for a race, no write before it but the initial one, with which
+  // it has no edge term and which is not unordered with it; it goes last
+  // and passes nothing on.
+  [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
+  // PtxModel::write() of any other.
+  [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
+  // PtxModel::readable() where hiding() finds no write, or of an RMW: as
+  // hidden() marks the writes of `l` for thread t.
+  [[gnu::noinline]] Readable readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
+  // For fingerprint(), of a location with commuting RMWs: the sum of the
+  // edge terms within its runs of them, and, taken off `rf`, the reads-from
+  // terms that coherence and the runs' atomicity imply (see there). (Out of
+  // line: most locations have none.)
+  [[gnu::noinline]] std::uint64_t within_runs(const Location& l, std::uint64_t& rf) const;
 
   void unsupported(const MemOp& op, std::string what) {
     findings.push_back({FindingKind::unsupported, op.thread, op.thread, op.event, op.event, op.addr,
@@ -583,6 +619,20 @@ struct PtxModel::State {
   // else is in the list; is some write hidden only through hidden writes the
   // thread does not know (Readable::hidden_by_unknown)?
   bool hidden(const Location& l, const Thread& t);
+  // The index of the last write of `l` that thread t knows, where it hides
+  // every write before it straight, before hidden() is asked (else past the
+  // list's end): so it does where its thread knew each one but the initial
+  // write when writing it (each has an edge to it; the writes its thread
+  // knew are all before it). Nothing hides the writes after it, none known.
+  // (Mostly a read after the location's writes were ordered by
+  // synchronization, as the host's after a kernel's end, or of a write that
+  // the thread does not know yet.)
+  std::size_t hiding(const Location& l, const Thread& t) const {
+    std::size_t p = l.co.size() - 1;
+    while (p > 0 && !knows(t, l.co[p])) --p;
+    const Span known = writes[l.co[p]].known_before;
+    return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
+  }
 
   void race_check(const MemOp& op, const Location& l, bool is_write) {
     const Thread& t = threads[op.thread];
@@ -929,6 +979,35 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   if (idle != end) learn(s.threads[idle].view);
 }
 
+Readable PtxModel::State::readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  const std::size_t n = l.co.size();
+  const Readable seen{hidden(l, t), n};
+  const Mark* const m = marks.data();
+  if (r.op.kind != PtxKind::atom) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!m[i].hidden) out.push_back(l.co[i]);
+    return seen;
+  }
+  MemOp rmw = r;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m[i].hidden) continue;
+    const WriteId w = l.co[i];
+    // Atomicity: two morally strong RMWs never read the same write.
+    bool taken = false;
+    for (WriteId z = writes[w].strong_rmws; z != no_write; z = writes[z].next_strong_rmw) {
+      const Write& zw = writes[z];
+      if (ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
+    }
+    if (taken) continue;
+    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
+    rmw.rmw_source = w;
+    positions(rmw, l, positions_buf);
+    if (positions_buf.empty()) continue;
+    out.push_back(w);
+  }
+  return seen;
+}
+
 // (The writes hidden straight by known ones are what the thread would not
 // read whatever else is in the list; hidden() tells the others apart.)
 Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
@@ -941,40 +1020,12 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
-  if (n <= 2 && r.op.kind != PtxKind::atom) {
-    // (Mostly a host's write and the initial one: at most the initial write
-    // is hidden, by the other one if known; nothing through an unknown one.)
-    if (n == 2 && s.knows(t, l.co[1]))
-      out.push_back(l.co[1]);
-    else
-      out.assign(l.co.begin(), l.co.end());
-    return {false, n};
-  }
-  const Readable seen{s.hidden(l, t), n};
-  const State::Mark* const m = s.marks.data();
-  if (r.op.kind != PtxKind::atom) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!m[i].hidden) out.push_back(l.co[i]);
-    return seen;
-  }
-  MemOp rmw = r;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m[i].hidden) continue;
-    const WriteId w = l.co[i];
-    // Atomicity: two morally strong RMWs never read the same write.
-    bool taken = false;
-    for (WriteId z = s.writes[w].strong_rmws; z != no_write; z = s.writes[z].next_strong_rmw) {
-      const Write& zw = s.writes[z];
-      if (s.ms(zw.info.thread, true, zw.scope, r.thread, true, r.op.scope)) taken = true;
+  if (r.op.kind != PtxKind::atom)
+    if (const std::size_t p = s.hiding(l, t); p < n) {
+      for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
+      return {false, n};
     }
-    if (taken) continue;
-    // Nor one whose slot would break atomicity or hide a returned write (rmw_slot).
-    rmw.rmw_source = w;
-    s.positions(rmw, l, s.positions_buf);
-    if (s.positions_buf.empty()) continue;
-    out.push_back(w);
-  }
-  return seen;
+  return s.readable(r, l, t, out);
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
@@ -1024,8 +1075,29 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   return static_cast<unsigned>(at.size());
 }
 
+WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unordered) {
+  const std::uint32_t lid = remake();
+  Location& l = locs[lid];
+  Thread& t = threads[w.thread];
+  const std::uint32_t seq = step(t);
+  const WriteId id = static_cast<WriteId>(writes.size());
+  make_write(w, t, seq, lid);
+  if (unordered != nullptr) unordered->clear();
+  l.co.push_back(id);
+  l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
+  return id;
+}
+
+// (Either way a call of its own, so that the short one saves no registers
+// for the other.)
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
+  if (!is_strong(w.op.sem) && w.rmw_source == no_write && s.remade_next(w)) return s.first_write(w, unordered);
+  return s.write(w, placement, unordered);
+}
+
+WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
+  State& s = *this;
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
@@ -1042,14 +1114,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.writes.add();
-  x.loc = lid;
-  x.info = {w.thread, w.value, false, false, w.event};
-  x.seq = seq;
-  x.strong = is_strong(w.op.sem);
-  x.scope = w.op.scope;
-  x.rmw_source = w.rmw_source;
-  if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+  Write& x = s.make_write(w, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
@@ -1100,7 +1165,7 @@ WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>
     x.releases.end = static_cast<std::uint32_t>(s.releases.size());
   }
   if (at == n)
-    l.co.push_back(id);
+    l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
@@ -1190,6 +1255,37 @@ bool PtxModel::commutes(WriteId w, std::uint64_t family) {
   return true;
 }
 
+std::uint64_t PtxModel::State::within_runs(const Location& l, std::uint64_t& rf) const {
+  const std::size_t n = l.co.size();
+  // The first position of each one's run of commuting RMWs (a write in none:
+  // its own position).
+  std::vector<std::size_t>& run = run_buf;
+  run.assign(n, 0);
+  auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
+    const Write& x = writes[l.co[i]];
+    std::uint32_t inside = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const Write& y = writes[l.co[j]];
+      inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+    }
+    return x.reads > inside;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Write& x = writes[l.co[i]];
+    run[i] = i > 0 && x.commutes != 0 && writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    const Write& x = writes[l.co[i]];
+    const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
+    if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+  }
+  std::uint64_t edges = 0;
+  for (std::size_t i = 1; i < n; ++i)
+    for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
+      if (edge(l.co[i], l.co[j])) edges += edge_term(writes[l.co[i]], writes[l.co[j]]);
+  return edges;
+}
+
 std::uint64_t PtxModel::fingerprint() const {
   // Coherence counts by its edges alone: racing writes stay unordered (partial
   // coherence), so where the list happens to put one of them before the other
@@ -1210,38 +1306,9 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
-    const std::size_t n = l.co.size();
-    // The first position of each one's run of commuting RMWs (without any,
-    // each write is a run of its own, and the runs are left unmade).
-    std::vector<std::size_t>& run = s.run_buf;
-    if (l.commuting) {
-      run.assign(n, 0);
-      auto told = [&](std::size_t i) {  // read by something but the RMWs of its family that follow it
-        const Write& x = s.writes[l.co[i]];
-        std::uint32_t inside = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          const Write& y = s.writes[l.co[j]];
-          inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
-        }
-        return x.reads > inside;
-      };
-      for (std::size_t i = 0; i < n; ++i) {
-        const Write& x = s.writes[l.co[i]];
-        run[i] = i > 0 && x.commutes != 0 && s.writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1]
-                                                                                                          : i;
-      }
-      for (std::size_t i = 1; i < n; ++i) {
-        const Write& x = s.writes[l.co[i]];
-        const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-        if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
-      }
-    }
     std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
-    if (l.commuting)  // less those within a run
-      for (std::size_t i = 1; i < n; ++i)
-        for (std::size_t j = i + 1; j < n && run[j] == run[i]; ++j)
-          if (s.edge(l.co[i], l.co[j])) edges -= edge_term(s.writes[l.co[i]], s.writes[l.co[j]]);
-    co = mix(co, edges + n);  // (edges, a sum of spread terms, is never a few apart for another n)
+    if (l.commuting) edges -= s.within_runs(l, rf);  // less those within a run
+    co = mix(co, edges + l.co.size());  // (edges, a sum of spread terms, is never a few apart for another n)
   }
   return mix(mix(rf, s.fence_hash), co);
 }
