@@ -385,7 +385,7 @@ class Dpor final : public Chooser {
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
-      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]] {
+      if (s.listed) [[unlikely]] {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
@@ -861,7 +861,7 @@ class Dpor final : public Chooser {
       std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps_[j].thread] = j + 1;
-        if (!steps_[j].joins.empty()) [[unlikely]]
+        if (steps_[j].listed) [[unlikely]]
           for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
       }
     }
@@ -920,10 +920,11 @@ class Dpor final : public Chooser {
     // learn nothing back, a later waiter on them must not learn this one);
     // after it, a barrier's completion joins the clocks of every participant
     // (Step::joins), and its clock is then that of the participants and of
-    // the new threads of a spawn (Step::spawned). (Most steps do neither:
-    // that is asked inline, the rest out of line.)
+    // the new threads of a spawn (Step::spawned). (Most steps do neither,
+    // and list nothing, Step::listed: that is asked inline, the rest out of
+    // line.)
     void learn(const Step& s, std::size_t j) {
-      if (!s.learns.empty()) [[unlikely]]
+      if (s.listed && !s.learns.empty()) [[unlikely]]
         learn_far(j);
     }
     // begin() and learn(), for the race walk: the row that then holds step
@@ -933,13 +934,13 @@ class Dpor final : public Chooser {
       const std::size_t b = base_[k];
       base_[j + 1] = b;
       k = j + 1;
-      if (s.learns.empty()) [[likely]]
+      if (!s.listed || s.learns.empty()) [[likely]]
         return rows_.row(b);
       learn_far(j);
       return clock(j);
     }
     void advance(const Step& s, std::size_t j) {
-      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]]
+      if (s.listed && (!s.joins.empty() || !s.spawned.empty())) [[unlikely]]
         advance_far(j);
     }
 
