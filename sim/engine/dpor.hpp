@@ -753,14 +753,15 @@ class Dpor final : public Chooser {
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
-  // `to` as a copy of `from`, resized in place (no call where the size is
-  // the one `to` had, as most often for a reused node) and copied whole:
+  // `to` as a copy of `from`, resized in place only where its size differs
+  // (resize() is a call: most often, for a reused node, the size is the one
+  // `to` had) and copied whole:
   // vector::operator= is out of line, and checks size and capacity anew.
   // A single element (most thread decisions have one runnable thread) is
   // assigned, not copied by a call to memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
-    to.resize(from.size());
+    if (to.size() != from.size()) to.resize(from.size());
     if (from.size() == 1)
       to[0] = from[0];
     else
