@@ -602,21 +602,24 @@ class Dpor final : public Chooser {
   // located()), numbered in the order first touched, so that what analyse()
   // keeps per location is a vector, not a map.
   struct Locations {
-    std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
-    std::size_t count() const { return addrs_.size(); }
+    // Per step, of the first numbered(): its location's number (npos: not
+    // located()). (It only grows: resize() is a call.)
+    std::vector<std::size_t> of;
+    std::size_t count() const { return places_.size(); }
+    std::size_t numbered() const { return numbered_; }  // the steps of the run (resume())
     // For a run of n steps, of which those before `same` are the run's
     // before (numbered then: the locations they touched first keep their
     // numbers), before the steps from `same` on are numbered (number()).
     void resume(std::size_t same, std::size_t n) {
-      while (!addrs_.empty() && first_.back() >= same) {
-        const std::uintptr_t a = addrs_.back();
+      while (!places_.empty() && places_.back().first >= same) {
+        const std::uintptr_t a = places_.back().addr;
         if (direct(a)) near_[a / 4] = 0;
         numbers_.erase(a);
-        addrs_.pop_back();
-        first_.pop_back();
+        places_.pop_back();
       }
-      if (addrs_.size() <= kFew) numbers_.clear();
-      of.resize(n);
+      if (places_.size() <= kFew) numbers_.clear();
+      numbered_ = n;
+      if (of.size() < n) of.resize(n);
     }
     // Step j, doing `s`, after the steps before it: its location's number.
     std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
@@ -636,31 +639,34 @@ class Dpor final : public Chooser {
       std::uint32_t& k = near_[addr / 4];
       if (k == 0) [[unlikely]] {  // (the first step of the location)
         add(addr, j);
-        k = static_cast<std::uint32_t>(addrs_.size());
+        k = static_cast<std::uint32_t>(places_.size());
       }
       return k - 1;
     }
     // find() for an address not direct: out of line, so that find() itself
     // is inlined.
     [[gnu::noinline]] std::size_t find_far(std::uintptr_t addr, std::size_t j) {
-      if (addrs_.size() <= kFew) {
-        const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
-        if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
+      if (places_.size() <= kFew) {
+        const auto it =
+            std::find_if(places_.begin(), places_.end(), [addr](const Place& p) { return p.addr == addr; });
+        if (it != places_.end()) return static_cast<std::size_t>(it - places_.begin());
         add(addr, j);
-        if (addrs_.size() > kFew)
-          for (std::size_t k = 0; k < addrs_.size(); ++k) numbers_.emplace(addrs_[k], k);
-        return addrs_.size() - 1;
+        if (places_.size() > kFew)
+          for (std::size_t k = 0; k < places_.size(); ++k) numbers_.emplace(places_[k].addr, k);
+        return places_.size() - 1;
       }
-      const auto [it, fresh] = numbers_.try_emplace(addr, addrs_.size());
+      const auto [it, fresh] = numbers_.try_emplace(addr, places_.size());
       if (fresh) add(addr, j);
       return it->second;
     }
-    void add(std::uintptr_t addr, std::size_t j) {
-      addrs_.push_back(addr);
-      first_.push_back(j);
-    }
-    std::vector<std::uintptr_t> addrs_;  // by number
-    std::vector<std::size_t> first_;     // by number: the step that touched it first
+    void add(std::uintptr_t addr, std::size_t j) { places_.push_back({addr, j}); }
+    // A location: its address, and the step that touched it first.
+    struct Place {
+      std::uintptr_t addr;
+      std::size_t first;
+    };
+    std::vector<Place> places_;  // by number
+    std::size_t numbered_ = 0;
     std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
@@ -686,7 +692,7 @@ class Dpor final : public Chooser {
       if (same == 0)
         b.last.clear();
       else
-        for (std::size_t j = places.of.size(); j-- > same;)
+        for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
       links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
       last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
