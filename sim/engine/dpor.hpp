@@ -266,7 +266,11 @@ class Dpor final : public Chooser {
       for (std::size_t i = 0; i < nodes; ++i)
         if (stack_[i].kind == ChoiceKind::thread && !stack_[i].done.empty()) done_nodes_.push_back(i);
     }
-    thread_nodes_.resize(kept > 0 ? stack_[kept].step : 0);  // (note_passing() makes those of the nodes from `kept`)
+    // (note_passing() makes those of the nodes from `kept`; the run before
+    // passed node `kept`, so this shortens the list: by erase(), which is
+    // inlined, where resize() is a call.)
+    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? stack_[kept].step : 0),
+                        thread_nodes_.end());
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
