@@ -381,8 +381,9 @@ class Dpor final : public Chooser {
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
     // One pass over the steps the run does not repeat: the threads they name,
-    // the threads' first steps, their locations and earlier steps, the RMWs
-    // that took a slot before the end, and the sleepers their reads wake.
+    // the threads' first steps, their locations and earlier steps; then one
+    // for the sleepers their reads wake (in most searches no sleeper was ever
+    // kept so, kept_asleep_: none).
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
     const Step* const steps = r.steps.data();  // (not resized by the analysis)
@@ -407,8 +408,9 @@ class Dpor final : public Chooser {
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
       earlier.link(j, s.shape, places.number(s.shape, j));
-      wake_commuting_sleepers(s.shape, j);
     }
+    if (kept_asleep_)
+      for (std::size_t j = same; j < n; ++j) wake_commuting_sleepers(steps[j].shape, j);
     kept_.stepping = stepping;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
@@ -1232,10 +1234,9 @@ class Dpor final : public Chooser {
   // and the one it stayed asleep behind, so it wakes where it was kept. For
   // step k, doing `reader` (the steps the run repeats woke theirs when the
   // run before was analysed).
-  // (Most steps wake none: asked inline, the rest out of line; in most
-  // searches no sleeper was ever kept so: kept_asleep_.)
+  // (Most steps wake none: asked inline, the rest out of line.)
   void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
-    if (kept_asleep_ && reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
         !stack_[thread_nodes_[k]].sleep.empty())
       wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
   }
