@@ -514,7 +514,7 @@ class Dpor final : public Chooser {
         const std::size_t i = c.next();
         const Step& si = steps[i];
         const bool written_since = written;  // between i and j
-        written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
+        written = written || (si.shape.addr == sj.shape.addr && si.shape.writes && si.shape.addr != 0);
         if (si.thread == sj.thread) continue;
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
