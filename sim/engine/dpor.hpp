@@ -266,7 +266,11 @@ class Dpor final : public Chooser {
       for (std::size_t i = 0; i < nodes; ++i)
         if (stack_[i].kind == ChoiceKind::thread && !stack_[i].done.empty()) done_nodes_.push_back(i);
     }
-    thread_nodes_.resize(kept > 0 ? stack_[kept].step : 0);  // (note_passing() makes those of the nodes from `kept`)
+    // (note_passing() makes those of the nodes from `kept`; the run before
+    // passed node `kept`, so this shortens the list: by erase(), which is
+    // inlined, where resize() is a call.)
+    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? stack_[kept].step : 0),
+                        thread_nodes_.end());
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
@@ -377,15 +381,16 @@ class Dpor final : public Chooser {
     Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
     // One pass over the steps the run does not repeat: the threads they name,
-    // the threads' first steps, their locations and earlier steps, the RMWs
-    // that took a slot before the end, and the sleepers their reads wake.
+    // the threads' first steps, their locations and earlier steps; then one
+    // for the sleepers their reads wake (in most searches no sleeper was ever
+    // kept so, kept_asleep_: none).
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
     const Step* const steps = r.steps.data();  // (not resized by the analysis)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
       threads = std::max<std::size_t>(threads, s.thread + 1);
-      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]] {
+      if (s.listed) [[unlikely]] {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
@@ -403,8 +408,9 @@ class Dpor final : public Chooser {
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
       }
       earlier.link(j, s.shape, places.number(s.shape, j));
-      wake_commuting_sleepers(s.shape, j);
     }
+    if (kept_asleep_)
+      for (std::size_t j = same; j < n; ++j) wake_commuting_sleepers(steps[j].shape, j);
     kept_.stepping = stepping;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
@@ -508,7 +514,7 @@ class Dpor final : public Chooser {
         const std::size_t i = c.next();
         const Step& si = steps[i];
         const bool written_since = written;  // between i and j
-        written = written || (si.shape.writes && si.shape.addr != 0 && si.shape.addr == sj.shape.addr);
+        written = written || (si.shape.addr == sj.shape.addr && si.shape.writes && si.shape.addr != 0);
         if (si.thread == sj.thread) continue;
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
@@ -602,21 +608,24 @@ class Dpor final : public Chooser {
   // located()), numbered in the order first touched, so that what analyse()
   // keeps per location is a vector, not a map.
   struct Locations {
-    std::vector<std::size_t> of;  // per step: its location's number (npos: not located())
-    std::size_t count() const { return addrs_.size(); }
+    // Per step, of the first numbered(): its location's number (npos: not
+    // located()). (It only grows: resize() is a call.)
+    std::vector<std::size_t> of;
+    std::size_t count() const { return places_.size(); }
+    std::size_t numbered() const { return numbered_; }  // the steps of the run (resume())
     // For a run of n steps, of which those before `same` are the run's
     // before (numbered then: the locations they touched first keep their
     // numbers), before the steps from `same` on are numbered (number()).
     void resume(std::size_t same, std::size_t n) {
-      while (!addrs_.empty() && first_.back() >= same) {
-        const std::uintptr_t a = addrs_.back();
+      while (!places_.empty() && places_.back().first >= same) {
+        const std::uintptr_t a = places_.back().addr;
         if (direct(a)) near_[a / 4] = 0;
         numbers_.erase(a);
-        addrs_.pop_back();
-        first_.pop_back();
+        places_.pop_back();
       }
-      if (addrs_.size() <= kFew) numbers_.clear();
-      of.resize(n);
+      if (places_.size() <= kFew) numbers_.clear();
+      numbered_ = n;
+      if (of.size() < n) of.resize(n);
     }
     // Step j, doing `s`, after the steps before it: its location's number.
     std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
@@ -636,31 +645,34 @@ class Dpor final : public Chooser {
       std::uint32_t& k = near_[addr / 4];
       if (k == 0) [[unlikely]] {  // (the first step of the location)
         add(addr, j);
-        k = static_cast<std::uint32_t>(addrs_.size());
+        k = static_cast<std::uint32_t>(places_.size());
       }
       return k - 1;
     }
     // find() for an address not direct: out of line, so that find() itself
     // is inlined.
     [[gnu::noinline]] std::size_t find_far(std::uintptr_t addr, std::size_t j) {
-      if (addrs_.size() <= kFew) {
-        const auto it = std::find(addrs_.begin(), addrs_.end(), addr);
-        if (it != addrs_.end()) return static_cast<std::size_t>(it - addrs_.begin());
+      if (places_.size() <= kFew) {
+        const auto it =
+            std::find_if(places_.begin(), places_.end(), [addr](const Place& p) { return p.addr == addr; });
+        if (it != places_.end()) return static_cast<std::size_t>(it - places_.begin());
         add(addr, j);
-        if (addrs_.size() > kFew)
-          for (std::size_t k = 0; k < addrs_.size(); ++k) numbers_.emplace(addrs_[k], k);
-        return addrs_.size() - 1;
+        if (places_.size() > kFew)
+          for (std::size_t k = 0; k < places_.size(); ++k) numbers_.emplace(places_[k].addr, k);
+        return places_.size() - 1;
       }
-      const auto [it, fresh] = numbers_.try_emplace(addr, addrs_.size());
+      const auto [it, fresh] = numbers_.try_emplace(addr, places_.size());
       if (fresh) add(addr, j);
       return it->second;
     }
-    void add(std::uintptr_t addr, std::size_t j) {
-      addrs_.push_back(addr);
-      first_.push_back(j);
-    }
-    std::vector<std::uintptr_t> addrs_;  // by number
-    std::vector<std::size_t> first_;     // by number: the step that touched it first
+    void add(std::uintptr_t addr, std::size_t j) { places_.push_back({addr, j}); }
+    // A location: its address, and the step that touched it first.
+    struct Place {
+      std::uintptr_t addr;
+      std::size_t first;
+    };
+    std::vector<Place> places_;  // by number
+    std::size_t numbered_ = 0;
     std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
@@ -686,7 +698,7 @@ class Dpor final : public Chooser {
       if (same == 0)
         b.last.clear();
       else
-        for (std::size_t j = places.of.size(); j-- > same;)
+        for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
       links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
       last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
@@ -753,14 +765,15 @@ class Dpor final : public Chooser {
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
-  // `to` as a copy of `from`, resized in place (no call where the size is
-  // the one `to` had, as most often for a reused node) and copied whole:
+  // `to` as a copy of `from`, resized in place only where its size differs
+  // (resize() is a call: most often, for a reused node, the size is the one
+  // `to` had) and copied whole:
   // vector::operator= is out of line, and checks size and capacity anew.
   // A single element (most thread decisions have one runnable thread) is
   // assigned, not copied by a call to memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
-    to.resize(from.size());
+    if (to.size() != from.size()) to.resize(from.size());
     if (from.size() == 1)
       to[0] = from[0];
     else
@@ -861,7 +874,7 @@ class Dpor final : public Chooser {
       std::copy(spawn.begin(), spawn.begin() + static_cast<std::ptrdiff_t>(threads), set_);
       for (std::size_t j = 0; j < from; ++j) {
         set_[steps_[j].thread] = j + 1;
-        if (!steps_[j].joins.empty()) [[unlikely]]
+        if (steps_[j].listed) [[unlikely]]
           for (ThreadId t : steps_[j].joins) set_[t] = j + 1;
       }
     }
@@ -920,10 +933,11 @@ class Dpor final : public Chooser {
     // learn nothing back, a later waiter on them must not learn this one);
     // after it, a barrier's completion joins the clocks of every participant
     // (Step::joins), and its clock is then that of the participants and of
-    // the new threads of a spawn (Step::spawned). (Most steps do neither:
-    // that is asked inline, the rest out of line.)
+    // the new threads of a spawn (Step::spawned). (Most steps do neither,
+    // and list nothing, Step::listed: that is asked inline, the rest out of
+    // line.)
     void learn(const Step& s, std::size_t j) {
-      if (!s.learns.empty()) [[unlikely]]
+      if (s.listed && !s.learns.empty()) [[unlikely]]
         learn_far(j);
     }
     // begin() and learn(), for the race walk: the row that then holds step
@@ -933,13 +947,13 @@ class Dpor final : public Chooser {
       const std::size_t b = base_[k];
       base_[j + 1] = b;
       k = j + 1;
-      if (s.learns.empty()) [[likely]]
+      if (!s.listed || s.learns.empty()) [[likely]]
         return rows_.row(b);
       learn_far(j);
       return clock(j);
     }
     void advance(const Step& s, std::size_t j) {
-      if (!s.joins.empty() || !s.spawned.empty()) [[unlikely]]
+      if (s.listed && (!s.joins.empty() || !s.spawned.empty())) [[unlikely]]
         advance_far(j);
     }
 
@@ -1220,10 +1234,9 @@ class Dpor final : public Chooser {
   // and the one it stayed asleep behind, so it wakes where it was kept. For
   // step k, doing `reader` (the steps the run repeats woke theirs when the
   // run before was analysed).
-  // (Most steps wake none: asked inline, the rest out of line; in most
-  // searches no sleeper was ever kept so: kept_asleep_.)
+  // (Most steps wake none: asked inline, the rest out of line.)
   void wake_commuting_sleepers(const StepShape& reader, std::size_t k) {
-    if (kept_asleep_ && reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
+    if (reader.reads && reader.addr != 0 && reader.commutes == 0 && thread_nodes_[k] != npos &&
         !stack_[thread_nodes_[k]].sleep.empty())
       wake_commuting_sleepers_far(reader, stack_[thread_nodes_[k]]);
   }

@@ -232,6 +232,7 @@ class SubtreeSearch {
           drop_from(spawned, e + 1);
           spawned.resize(e + 1);
         }
+        if (spawned.size() <= e) break;  // (no task handed out there, as in a search on one thread: walk it here)
         TaskPtr t = claim(d, e, spawned);
         if (!t) break;  // walk it here
         if (!consume(*t, d, e, sink, floor == 0)) return false;
