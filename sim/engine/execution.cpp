@@ -1950,7 +1950,7 @@ class Run final : public Door, public HostApi {
     }
     release_warp_waiters(t);
     if (!b.arrived.empty() || b.most_barriers > t.barriers_passed) exit_diverges(t, b);
-    if (b.live == 0) fill_slots();
+    if (b.live == 0 && undispatched()) fill_slots();  // (a slot freed, and a block waits for one)
   }
   // Kernel thread `t` exits while threads of its block `b` wait at a barrier
   // or passed more barriers than it: barrier divergence. (Out of line: see
