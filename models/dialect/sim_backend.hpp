@@ -77,6 +77,10 @@ inline Door& door() {
 std::uint64_t perform_lowered(const Event& e, Lowering lowering);
 // `e` lowered inline, where the caller's constants fold the lowering.
 [[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(e, lower(e)); }
+// The same for an event that reads no memory (a store, a fence, a barrier, a
+// warp collective, a shared declaration): the caller's local state, which
+// only a read's spin detection looks at, is not taken (LocalState{}).
+[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return door().perform(e, lower(e), {}); }
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.
@@ -99,7 +103,7 @@ class shared_site {
     e.operand = alignof(T);
     e.label = label_;
     e.where = here(l);
-    return *reinterpret_cast<T*>(perform(e));
+    return *reinterpret_cast<T*>(perform_no_read(e));
   }
 
  private:
@@ -191,7 +195,7 @@ class plain {
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e);
   }
 
  private:
@@ -206,7 +210,7 @@ class plain {
   void store_volatile(T v, Where w) volatile {
     Event e = detail::access<T>(EventKind::store, Access::volatile_, this, w);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e);
   }
   bool simulated() const {
     Door* d = current_door();
@@ -255,7 +259,7 @@ class atomic_ref {
   void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e);
   }
   rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
   rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
@@ -344,7 +348,7 @@ T shuffle(ShflMode mode, unsigned mask, T var, unsigned lane, int width, const s
   e.lane = lane;
   e.width = static_cast<std::uint32_t>(width);
   e.where = here(l);
-  return value<T>(perform(e));
+  return value<T>(perform_no_read(e));
 }
 }  // namespace detail
 template <class T>
