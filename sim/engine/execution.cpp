@@ -818,7 +818,7 @@ class Run final : public Door, public HostApi {
     ChoicePoint& p = next_thread_;
     if (p.keys.empty()) return Next::none;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
-    const unsigned i = decide(p, [&](unsigned k) {
+    const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
     });
@@ -883,20 +883,21 @@ class Run final : public Door, public HostApi {
 
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace): an exploration logs decisions by key.
-  template <class Describe>
+  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.)
+  template <ChoiceKind Kind, class Describe>
   [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
-    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
+    if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
     if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
     Decision& d = r_->log[decisions_++];
-    d.kind = p.kind;
+    d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
-    r_->scheduling_decisions += p.kind == ChoiceKind::thread;
+    if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
     if (o_->keep_trace)
       d.text = out_of_line(describe_alt, i);
@@ -1095,7 +1096,7 @@ class Run final : public Door, public HostApi {
     if (n > 1) {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
-      k = decide(p, [&](unsigned j) {
+      k = decide<ChoiceKind::coherence>(p, [&](unsigned j) {
         return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
@@ -1353,7 +1354,7 @@ class Run final : public Door, public HostApi {
         p.keys.push_back(w);
         p.made.push_back(made_by(w));
       }
-      const unsigned i = decide(p, [&](unsigned k) {
+      const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
         return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
@@ -1917,7 +1918,7 @@ class Run final : public Door, public HostApi {
     ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
-    const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
+    const unsigned i = decide<ChoiceKind::dispatch>(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
