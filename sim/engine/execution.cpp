@@ -392,13 +392,13 @@ class Run final : public Door, public HostApi {
 
   // ---- Door ----
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
-    if (o_->cut && (++performed_ & 4095) == 0 && o_->cut()) {
+    if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
     SimThread& t = threads_[cur_];
-    if (++t.steps > o_->max_steps) past_step_bound(t, e);
+    if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
     if (is_local(e)) return execute(e, low, local);
     t.pending = &e;
@@ -899,7 +899,7 @@ class Run final : public Door, public HostApi {
     d.alternatives = static_cast<unsigned>(p.keys.size());
     if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
-    if (o_->keep_trace)
+    if (keep_trace_)
       d.text = out_of_line(describe_alt, i);
     else
       d.text.clear();
@@ -1049,7 +1049,7 @@ class Run final : public Door, public HostApi {
       }
     }
     if (mm_->has_findings()) collect_findings();
-    if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
+    if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
       trace(threads_[cur_], [&, w, result] {
         return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
@@ -2168,7 +2168,7 @@ class Run final : public Door, public HostApi {
   // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
+    if (keep_trace_) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
   }
 
   void finish() {
@@ -2187,6 +2187,9 @@ class Run final : public Door, public HostApi {
     m_ = &m;
     c_ = &c;
     o_ = &o;
+    keep_trace_ = o.keep_trace;
+    cuts_ = static_cast<bool>(o.cut);
+    max_steps_ = o.max_steps;
     ch_ = &ch;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
@@ -2261,6 +2264,10 @@ class Run final : public Door, public HostApi {
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
+  // Of o_, those every event asks, kept here (one load each, not two).
+  bool keep_trace_ = false;
+  bool cuts_ = false;  // o_->cut is set
+  std::uint64_t max_steps_ = 0;
   Chooser* ch_ = nullptr;
   // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
   // stays where this run names the same model).
