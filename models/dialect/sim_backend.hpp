@@ -80,7 +80,15 @@ std::uint64_t perform_lowered(const Event& e, Lowering lowering);
 // The same for an event that reads no memory (a store, a fence, a barrier, a
 // warp collective, a shared declaration): the caller's local state, which
 // only a read's spin detection looks at, is not taken (LocalState{}).
-[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return door().perform(e, lower(e), {}); }
+[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e, Lowering lowering) {
+  return door().perform(e, lowering, {});
+}
+[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return perform_no_read(e, lower(e)); }
+// The lowering of an access of kind `K` made as `A` with no order (plain or
+// volatile), a constant: the models' code is built with little optimization,
+// where lower(e) inline makes the lowering's bytes one by one at every access.
+template <EventKind K, Access A>
+inline constexpr Lowering lowered = lower(Event{.kind = K, .access = A});
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.
@@ -186,7 +194,8 @@ class plain {
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
   T load(Where w) const {
     if (!simulated()) return local_;
-    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::plain, this, w)));
+    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::plain, this, w),
+                                                    detail::lowered<EventKind::load, Access::plain>));
   }
   void store(T v, Where w) {
     if (!simulated()) {
@@ -195,7 +204,7 @@ class plain {
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e);
+    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::plain>);
   }
 
  private:
@@ -205,12 +214,13 @@ class plain {
     return *this;
   }
   T load_volatile(Where w) const volatile {
-    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::volatile_, this, w)));
+    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::volatile_, this, w),
+                                                    detail::lowered<EventKind::load, Access::volatile_>));
   }
   void store_volatile(T v, Where w) volatile {
     Event e = detail::access<T>(EventKind::store, Access::volatile_, this, w);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e);
+    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::volatile_>);
   }
   bool simulated() const {
     Door* d = current_door();
