@@ -89,6 +89,17 @@ std::uint64_t perform_lowered(const Event& e, Lowering lowering);
 // where lower(e) inline makes the lowering's bytes one by one at every access.
 template <EventKind K, Access A>
 inline constexpr Lowering lowered = lower(Event{.kind = K, .access = A});
+// The same for an atomic access of kind `K` at scope `S` (`Thread`: named
+// thread_scope_thread), by its order.
+template <EventKind K, Scope S, bool Thread>
+inline constexpr Lowering lowered_atomic[] = {
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::relaxed, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::consume, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::acquire, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::release, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::acq_rel, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::seq_cst, .scope = S, .thread_scope = Thread}),
+};
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.
@@ -264,12 +275,12 @@ class atomic_ref {
   explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
 
   T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
-    return detail::value<T>(detail::perform(event(EventKind::load, o, l)));
+    return detail::value<T>(detail::perform_lowered(event(EventKind::load, o, l), lowered<EventKind::load>(o)));
   }
   void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e);
+    detail::perform_no_read(e, lowered<EventKind::store>(o));
   }
   rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
   rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
@@ -285,7 +296,7 @@ class atomic_ref {
     e.rmw = RmwOp::cas;
     e.operand = detail::bits(expected);
     e.operand2 = detail::bits(desired);
-    const T old = detail::value<T>(detail::perform(e));
+    const T old = detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
     if (old == expected) return true;
     expected = old;
     return false;
@@ -299,11 +310,16 @@ class atomic_ref {
     e.thread_scope = S == thread_scope_thread;
     return e;
   }
+  // event(K, o, ...)'s lowering (detail::lowered_atomic).
+  template <EventKind K>
+  static Lowering lowered(memory_order o) {
+    return detail::lowered_atomic<K, detail::scope_of(S), S == thread_scope_thread>[static_cast<int>(detail::order_of(o))];
+  }
   T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = op;
     e.operand = detail::bits(v);
-    return detail::value<T>(detail::perform(e));
+    return detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
   }
   plain<T>* cell_;
 };
@@ -317,7 +333,7 @@ T legacy(RmwOp op, plain<T>* p, T v, T v2, const std::source_location& l) {
   e.operand = bits(v);
   e.operand2 = bits(v2);
   e.scope = Scope::gpu;
-  return value<T>(perform(e));
+  return value<T>(perform_lowered(e, lowered<EventKind::rmw, Access::legacy_atomic>));
 }
 }  // namespace detail
 template <class T>
