@@ -310,9 +310,10 @@ class atomic_ref {
     e.thread_scope = S == thread_scope_thread;
     return e;
   }
-  // event(K, o, ...)'s lowering (detail::lowered_atomic).
+  // event(K, o, ...)'s lowering (detail::lowered_atomic). (By reference: a
+  // copy, with little optimization, was made again byte by byte.)
   template <EventKind K>
-  static Lowering lowered(memory_order o) {
+  static const Lowering& lowered(memory_order o) {
     return detail::lowered_atomic<K, detail::scope_of(S), S == thread_scope_thread>[static_cast<int>(detail::order_of(o))];
   }
   T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
