@@ -281,10 +281,16 @@ struct SimThread {
   // `visits`, which Run::begin() empties (see above), and `pending_shape`,
   // which each event writes (Run::note_shape()) before a thread decision
   // may read it.
+  // (The containers first: the fields after them, most of which the
+  // thread's maker sets again, are then stored once, not twice.)
   void clear() {
+    waits_for.clear();
+    spots.clear();
+    reads.clear();
+    read_steps.clear();
+    waiting_for.clear();
     host = false;
     op = no_op;
-    waits_for.clear();
     coords = &no_coords;
     place = Placement{};
     block = 0;
@@ -297,10 +303,6 @@ struct SimThread {
     steps = 0;
     mods = 0;
     settled_reads = 0;
-    spots.clear();
-    reads.clear();
-    read_steps.clear();
-    waiting_for.clear();
     barriers_passed = 0;
     lane_value = 0;
     reported_spin = false;
