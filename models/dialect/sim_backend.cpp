@@ -46,7 +46,7 @@ void fence(Order o, Scope s, const std::source_location& l) {
   e.order = o;
   e.scope = s;
   e.where = here(l);
-  perform(e);
+  perform_no_read(e);
 }
 }  // namespace
 
@@ -63,7 +63,7 @@ void syncthreads(std::source_location l) {
   Event e;
   e.kind = EventKind::barrier;
   e.where = detail::here(l);
-  detail::perform(e);
+  detail::perform_no_read(e);
 }
 
 void syncwarp(unsigned mask, std::source_location l) {
@@ -71,7 +71,7 @@ void syncwarp(unsigned mask, std::source_location l) {
   e.kind = EventKind::syncwarp;
   e.operand = mask;
   e.where = detail::here(l);
-  detail::perform(e);
+  detail::perform_no_read(e);
 }
 
 unsigned ballot_sync(unsigned mask, int predicate, std::source_location l) {
@@ -81,7 +81,7 @@ unsigned ballot_sync(unsigned mask, int predicate, std::source_location l) {
   e.operand = mask;
   e.operand2 = predicate != 0;
   e.where = detail::here(l);
-  return static_cast<unsigned>(detail::perform(e));
+  return static_cast<unsigned>(detail::perform_no_read(e));
 }
 
 }  // namespace scopesim::dialect

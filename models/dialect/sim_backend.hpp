@@ -77,6 +77,29 @@ inline Door& door() {
 std::uint64_t perform_lowered(const Event& e, Lowering lowering);
 // `e` lowered inline, where the caller's constants fold the lowering.
 [[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(e, lower(e)); }
+// The same for an event that reads no memory (a store, a fence, a barrier, a
+// warp collective, a shared declaration): the caller's local state, which
+// only a read's spin detection looks at, is not taken (LocalState{}).
+[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e, Lowering lowering) {
+  return door().perform(e, lowering, {});
+}
+[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return perform_no_read(e, lower(e)); }
+// The lowering of an access of kind `K` made as `A` with no order (plain or
+// volatile), a constant: the models' code is built with little optimization,
+// where lower(e) inline makes the lowering's bytes one by one at every access.
+template <EventKind K, Access A>
+inline constexpr Lowering lowered = lower(Event{.kind = K, .access = A});
+// The same for an atomic access of kind `K` at scope `S` (`Thread`: named
+// thread_scope_thread), by its order.
+template <EventKind K, Scope S, bool Thread>
+inline constexpr Lowering lowered_atomic[] = {
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::relaxed, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::consume, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::acquire, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::release, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::acq_rel, .scope = S, .thread_scope = Thread}),
+    lower(Event{.kind = K, .access = Access::atomic, .order = Order::seq_cst, .scope = S, .thread_scope = Thread}),
+};
 
 // A value with the source position of the expression that produced it: the
 // default argument is evaluated where the implicit conversion happens.
@@ -99,7 +122,7 @@ class shared_site {
     e.operand = alignof(T);
     e.label = label_;
     e.where = here(l);
-    return *reinterpret_cast<T*>(perform(e));
+    return *reinterpret_cast<T*>(perform_no_read(e));
   }
 
  private:
@@ -182,7 +205,8 @@ class plain {
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
   T load(Where w) const {
     if (!simulated()) return local_;
-    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::plain, this, w)));
+    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::plain, this, w),
+                                                    detail::lowered<EventKind::load, Access::plain>));
   }
   void store(T v, Where w) {
     if (!simulated()) {
@@ -191,7 +215,7 @@ class plain {
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::plain>);
   }
 
  private:
@@ -201,12 +225,13 @@ class plain {
     return *this;
   }
   T load_volatile(Where w) const volatile {
-    return detail::value<T>(detail::perform(detail::access<T>(EventKind::load, Access::volatile_, this, w)));
+    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::volatile_, this, w),
+                                                    detail::lowered<EventKind::load, Access::volatile_>));
   }
   void store_volatile(T v, Where w) volatile {
     Event e = detail::access<T>(EventKind::store, Access::volatile_, this, w);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::volatile_>);
   }
   bool simulated() const {
     Door* d = current_door();
@@ -250,12 +275,12 @@ class atomic_ref {
   explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
 
   T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
-    return detail::value<T>(detail::perform(event(EventKind::load, o, l)));
+    return detail::value<T>(detail::perform_lowered(event(EventKind::load, o, l), lowered<EventKind::load>(o)));
   }
   void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
-    detail::perform(e);
+    detail::perform_no_read(e, lowered<EventKind::store>(o));
   }
   rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
   rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
@@ -271,7 +296,7 @@ class atomic_ref {
     e.rmw = RmwOp::cas;
     e.operand = detail::bits(expected);
     e.operand2 = detail::bits(desired);
-    const T old = detail::value<T>(detail::perform(e));
+    const T old = detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
     if (old == expected) return true;
     expected = old;
     return false;
@@ -285,11 +310,17 @@ class atomic_ref {
     e.thread_scope = S == thread_scope_thread;
     return e;
   }
+  // event(K, o, ...)'s lowering (detail::lowered_atomic). (By reference: a
+  // copy, with little optimization, was made again byte by byte.)
+  template <EventKind K>
+  static const Lowering& lowered(memory_order o) {
+    return detail::lowered_atomic<K, detail::scope_of(S), S == thread_scope_thread>[static_cast<int>(detail::order_of(o))];
+  }
   T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = op;
     e.operand = detail::bits(v);
-    return detail::value<T>(detail::perform(e));
+    return detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
   }
   plain<T>* cell_;
 };
@@ -303,7 +334,7 @@ T legacy(RmwOp op, plain<T>* p, T v, T v2, const std::source_location& l) {
   e.operand = bits(v);
   e.operand2 = bits(v2);
   e.scope = Scope::gpu;
-  return value<T>(perform(e));
+  return value<T>(perform_lowered(e, lowered<EventKind::rmw, Access::legacy_atomic>));
 }
 }  // namespace detail
 template <class T>
@@ -344,7 +375,7 @@ T shuffle(ShflMode mode, unsigned mask, T var, unsigned lane, int width, const s
   e.lane = lane;
   e.width = static_cast<std::uint32_t>(width);
   e.where = here(l);
-  return value<T>(perform(e));
+  return value<T>(perform_no_read(e));
 }
 }  // namespace detail
 template <class T>

@@ -78,7 +78,8 @@ struct Event {
 // event: valid until it returns; only a read hashes them). It goes beside the
 // Event, not in it: only the operation's run reads it, while the engine reads
 // a thread's pending Event (in place) for as long as the thread waits to
-// perform it. None (nullptr): unknown.
+// perform it. None (nullptr): unknown; an operation that reads nothing
+// passes none (the dialect's perform_no_read: no read of it looks at one).
 struct LocalState {
   static constexpr std::size_t saved_registers = 7;
   const void* caller_frame = nullptr;

@@ -23,13 +23,13 @@ struct PtxOp {
 struct Lowering {
   PtxOp ops[2];
   std::uint16_t count = 0;  // (two bytes: a Lowering is one word, passed in one register)
-  void push(PtxOp op) { ops[count++] = op; }
+  constexpr void push(PtxOp op) { ops[count++] = op; }
 };
 
 namespace detail {
 
 // The PTX semantics of an atomic access of order `o` (C++ -> PTX mapping).
-inline Sem access_sem(Order o, EventKind kind) {
+constexpr Sem access_sem(Order o, EventKind kind) {
   switch (o) {
     case Order::relaxed: return Sem::relaxed;
     case Order::consume:
@@ -48,7 +48,7 @@ inline Sem access_sem(Order o, EventKind kind) {
 
 // Inline where an event is performed (Door::perform's caller): the dialect's
 // constants fold it there, and the engine lowers none.
-[[gnu::always_inline]] inline Lowering lower(const Event& e) {
+[[gnu::always_inline]] constexpr Lowering lower(const Event& e) {
   Lowering out;
   const Scope s = e.scope;
   // thread_scope_thread: an access keeps its narrower scope; a fence is cta.

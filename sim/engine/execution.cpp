@@ -281,10 +281,16 @@ struct SimThread {
   // `visits`, which Run::begin() empties (see above), and `pending_shape`,
   // which each event writes (Run::note_shape()) before a thread decision
   // may read it.
+  // (The containers first: the fields after them, most of which the
+  // thread's maker sets again, are then stored once, not twice.)
   void clear() {
+    waits_for.clear();
+    spots.clear();
+    reads.clear();
+    read_steps.clear();
+    waiting_for.clear();
     host = false;
     op = no_op;
-    waits_for.clear();
     coords = &no_coords;
     place = Placement{};
     block = 0;
@@ -297,10 +303,6 @@ struct SimThread {
     steps = 0;
     mods = 0;
     settled_reads = 0;
-    spots.clear();
-    reads.clear();
-    read_steps.clear();
-    waiting_for.clear();
     barriers_passed = 0;
     lane_value = 0;
     reported_spin = false;
@@ -392,13 +394,13 @@ class Run final : public Door, public HostApi {
 
   // ---- Door ----
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
-    if (o_->cut && (++performed_ & 4095) == 0 && o_->cut()) {
+    if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
     SimThread& t = threads_[cur_];
-    if (++t.steps > o_->max_steps) past_step_bound(t, e);
+    if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
     if (is_local(e)) return execute(e, low, local);
     t.pending = &e;
@@ -818,7 +820,7 @@ class Run final : public Door, public HostApi {
     ChoicePoint& p = next_thread_;
     if (p.keys.empty()) return Next::none;
     p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
-    const unsigned i = decide(p, [&](unsigned k) {
+    const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
     });
@@ -883,22 +885,23 @@ class Run final : public Door, public HostApi {
 
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace): an exploration logs decisions by key.
-  template <class Describe>
+  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.)
+  template <ChoiceKind Kind, class Describe>
   [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
     unsigned i = 0;
-    if (p.keys.size() > 1 || p.kind == ChoiceKind::thread)
+    if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
     if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
     Decision& d = r_->log[decisions_++];
-    d.kind = p.kind;
+    d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
-    r_->scheduling_decisions += p.kind == ChoiceKind::thread;
+    if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
-    if (o_->keep_trace)
+    if (keep_trace_)
       d.text = out_of_line(describe_alt, i);
     else
       d.text.clear();
@@ -1048,7 +1051,7 @@ class Run final : public Door, public HostApi {
       }
     }
     if (mm_->has_findings()) collect_findings();
-    if (o_->keep_trace) [[unlikely]]  // (asked first: the line's closure is built only then)
+    if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
       trace(threads_[cur_], [&, w, result] {
         return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
@@ -1095,7 +1098,7 @@ class Run final : public Door, public HostApi {
     if (n > 1) {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
-      k = decide(p, [&](unsigned j) {
+      k = decide<ChoiceKind::coherence>(p, [&](unsigned j) {
         return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
@@ -1353,7 +1356,7 @@ class Run final : public Door, public HostApi {
         p.keys.push_back(w);
         p.made.push_back(made_by(w));
       }
-      const unsigned i = decide(p, [&](unsigned k) {
+      const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
         return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
@@ -1917,7 +1920,7 @@ class Run final : public Door, public HostApi {
     ChoicePoint& p = dispatch_;
     p.actor = cur_;
     p.picks = picks;
-    const unsigned i = decide(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
+    const unsigned i = decide<ChoiceKind::dispatch>(p, [&](unsigned k) { return "dispatch block " + std::to_string(p.keys[k]); });
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
@@ -1950,7 +1953,7 @@ class Run final : public Door, public HostApi {
     }
     release_warp_waiters(t);
     if (!b.arrived.empty() || b.most_barriers > t.barriers_passed) exit_diverges(t, b);
-    if (b.live == 0) fill_slots();
+    if (b.live == 0 && undispatched()) fill_slots();  // (a slot freed, and a block waits for one)
   }
   // Kernel thread `t` exits while threads of its block `b` wait at a barrier
   // or passed more barriers than it: barrier divergence. (Out of line: see
@@ -2167,7 +2170,7 @@ class Run final : public Door, public HostApi {
   // `line` is formatted only where the trace is kept (and out of line).
   template <class Line>
   void trace(const SimThread& t, Line&& line) {
-    if (o_->keep_trace) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
+    if (keep_trace_) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
   }
 
   void finish() {
@@ -2186,6 +2189,9 @@ class Run final : public Door, public HostApi {
     m_ = &m;
     c_ = &c;
     o_ = &o;
+    keep_trace_ = o.keep_trace;
+    cuts_ = static_cast<bool>(o.cut);
+    max_steps_ = o.max_steps;
     ch_ = &ch;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
@@ -2260,6 +2266,10 @@ class Run final : public Door, public HostApi {
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
+  // Of o_, those every event asks, kept here (one load each, not two).
+  bool keep_trace_ = false;
+  bool cuts_ = false;  // o_->cut is set
+  std::uint64_t max_steps_ = 0;
   Chooser* ch_ = nullptr;
   // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
   // stays where this run names the same model).
