@@ -31,7 +31,11 @@ RunResult ended(unsigned id, std::uint64_t fingerprint, std::uint64_t decisions,
   r.bad = bad;
   return r;
 }
-Finding finding(FindingKind kind, const std::string& where) { return {kind, "m", {"b0.t0"}, {where}}; }
+// Adds a finding to `r`, with its key (as a run keeps both).
+void add_finding(RunResult& r, FindingKind kind, const std::string& where) {
+  r.findings.push_back({kind, "m", {"b0.t0"}, {where}});
+  r.finding_keys.push_back(r.findings.back().key());
+}
 
 std::uint64_t witness(const ChoiceLog& log) { return log.size() == 1 ? log[0].key : 0; }
 
@@ -65,15 +69,15 @@ Runs six() {
   push(ended(1, 10, 3, 1), false);
   push(run(2, 10, 2), true);
   RunResult r3 = ended(3, 30, 4, 1);
-  r3.findings.push_back(finding(FindingKind::data_race, "k.cpp:1"));
+  add_finding(r3, FindingKind::data_race, "k.cpp:1");
   push(std::move(r3), false);
   RunResult r4 = run(4, 10, 5);
-  r4.findings.push_back(finding(FindingKind::data_race, "k.cpp:1"));
-  r4.findings.push_back(finding(FindingKind::deadlock, "k.cpp:2"));
+  add_finding(r4, FindingKind::data_race, "k.cpp:1");
+  add_finding(r4, FindingKind::deadlock, "k.cpp:2");
   push(std::move(r4), false);
   push(ended(5, 50, 1, 2, true), false);
   RunResult r6 = ended(6, 30, 2, 2);
-  r6.findings.push_back(finding(FindingKind::deadlock, "k.cpp:2"));
+  add_finding(r6, FindingKind::deadlock, "k.cpp:2");
   push(std::move(r6), false);
   return r;
 }

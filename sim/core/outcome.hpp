@@ -78,7 +78,12 @@ class Outcome {
       if (!s.empty()) s += ' ';
       s += v.name;
       s += '=';
-      append_value(s, v.type, v.bits);  // (in place: no text of each value apart)
+      // (In place: no text of each value apart. A one-digit integer, as most
+      // are, is that digit.)
+      if (v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64)
+        s += static_cast<char>('0' + v.bits);
+      else
+        append_value(s, v.type, v.bits);
     }
     return s;
   }

@@ -4,6 +4,7 @@
 // records; a schedule file is the log plus a header; replay feeds it back.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -105,13 +106,52 @@ struct ChoicePoint {
   const StepShape& shape(std::size_t k) const { return next.of(keys[k]); }
 };
 
+// A decision's text: human-readable (thread, operation, location, value,
+// source line), formatted only where RunOptions::keep_trace. Most logs have
+// none and are copied whole (a witness): an empty text is a null pointer,
+// copied as a word, not as a string. Otherwise it reads as a std::string.
+class DecisionText {
+ public:
+  DecisionText() = default;
+  DecisionText(std::string s) { *this = std::move(s); }
+  DecisionText(const char* s) : DecisionText(std::string(s)) {}
+  DecisionText(const DecisionText& o) : text_(o.text_ ? std::make_unique<std::string>(*o.text_) : nullptr) {}
+  DecisionText(DecisionText&&) noexcept = default;
+  DecisionText& operator=(const DecisionText& o) {
+    if (this != &o) *this = o.str();
+    return *this;
+  }
+  DecisionText& operator=(DecisionText&&) noexcept = default;
+  DecisionText& operator=(std::string s) {
+    if (s.empty())
+      text_.reset();
+    else if (text_)
+      *text_ = std::move(s);
+    else
+      text_ = std::make_unique<std::string>(std::move(s));
+    return *this;
+  }
+  bool empty() const { return !text_; }
+  void clear() { text_.reset(); }
+  const std::string& str() const {
+    static const std::string none;
+    return text_ ? *text_ : none;
+  }
+  operator std::string_view() const { return str(); }
+  friend bool operator==(const DecisionText& a, const DecisionText& b) { return a.str() == b.str(); }
+  friend std::string operator+(const char* a, const DecisionText& b) { return a + b.str(); }
+  friend std::string operator+(std::string a, const DecisionText& b) { return std::move(a) + b.str(); }
+
+ private:
+  std::unique_ptr<std::string> text_;  // null where empty (never an empty string)
+};
+
 struct Decision {
   ChoiceKind kind = ChoiceKind::thread;
   unsigned index = 0;         // which alternative
   unsigned alternatives = 1;
   std::uint64_t key = 0;      // the chosen alternative's key
-  std::string text;           // human-readable: thread, operation, location, value, source line
-                              // (formatted only where RunOptions::keep_trace)
+  DecisionText text;
 };
 using ChoiceLog = std::vector<Decision>;
 

@@ -540,6 +540,7 @@ class SubtreeSearch {
       kept->outcome = r.outcome;
       kept->bad = r.bad;
       kept->findings = r.findings;
+      kept->finding_keys = r.finding_keys;
       kept->fingerprint = r.fingerprint;
       if (first(r)) kept->log = r.log;
       return {false, 0, std::move(kept)};
@@ -547,7 +548,7 @@ class SubtreeSearch {
     // Is `r` the first run here of its outcome or of one of its findings?
     bool first(const RunResult& r) {
       bool is = r.completed && seen.insert("outcome " + r.outcome.text()).second;
-      for (const Finding& f : r.findings) is |= seen.insert("finding " + f.key()).second;
+      for (const std::string& k : r.finding_keys) is |= seen.insert("finding " + k).second;
       return is;
     }
     std::unordered_set<std::string> seen;  // outcomes (their text) and findings (key) of the runs taken

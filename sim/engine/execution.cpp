@@ -2181,6 +2181,7 @@ class Run final : public Door, public HostApi {
       r_->outcome.clear();
     if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
     r_->fingerprint = mm_->fingerprint();
+    r_->finding_keys.assign(finding_keys_.begin(), finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_));
   }
 
   // Clears everything of the previous run (its capacity stays) for a run of

@@ -132,6 +132,7 @@ struct RunResult {
   Outcome outcome;
   bool bad = false;           // postcondition violated
   std::vector<Finding> findings;
+  std::vector<std::string> finding_keys;  // Finding::key() of each of findings
   ChoiceLog log;
   std::vector<Step> steps;
   std::vector<std::string> trace;  // one line per event

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "sim/engine/dpor_search.hpp"
 #include "sim/engine/sampling_search.hpp"
@@ -75,16 +76,17 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     // thread come tallied there. (A tally comes at its subtree's end: at a
     // time limit the runs of the subtrees not ended would be lost, where runs
     // passed on one by one reach the explorer up to the search's frontier.)
+    auto add_tally = [&](Tally&& t, bool cut) {
+      if (!go_on()) return false;
+      tally.add(std::move(t));
+      show(tally.executions + tally.redundant);
+      return !cut || !stop_now();
+    };
     std::function<bool(Tally&&, bool)> take_tally;
-    if (max_exec == unbounded && !o.stop_at_first && o.time_limit == 0)
-      take_tally = [&](Tally&& t, bool cut) {
-        if (!go_on()) return false;
-        tally.add(std::move(t));
-        show(tally.executions + tally.redundant);
-        return !cut || !stop_now();
-      };
-    x.sharing =
-        dpor_search(m, c, run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, go_on, take, take_tally);
+    if (max_exec == unbounded && !o.stop_at_first && o.time_limit == 0) take_tally = std::ref(add_tally);
+    // (The search's functions refer to these closures: none is copied to the heap.)
+    x.sharing = dpor_search(m, c, run, DporSearch{o.preemption_bound, std::max(o.jobs, 1u)}, std::ref(go_on),
+                            std::ref(take), take_tally);
     x.complete = x.stopped_by.empty() && o.preemption_bound < 0;
     if (o.preemption_bound >= 0 && x.stopped_by.empty()) x.stopped_by = "preemption-bound";
   } else {
@@ -98,6 +100,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     sampling_search(m, c, run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
                     go_on, take);
   }
+  x.outcomes.reserve(tally.outcomes.size());
   for (auto& [text, s] : tally.outcomes) x.outcomes.push_back(std::move(s));
   x.findings = std::move(tally.findings);
   x.executions = tally.executions;

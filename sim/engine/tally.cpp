@@ -12,6 +12,7 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   }
   ++executions;
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
+  const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
     auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
     if (fresh) {
@@ -20,10 +21,11 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
       it->second.witness = r.log;
     }
     ++it->second.count;
+    text = &it->first;
   }
-  for (const Finding& f : r.findings) {
-    auto [it, fresh] = finding_at_.try_emplace(f.key(), findings.size());
-    if (fresh) findings.push_back({f, 0, r.log, r.completed ? r.outcome.text() : std::string()});
+  for (std::size_t k = 0; k < r.findings.size(); ++k) {
+    auto [it, fresh] = finding_at_.try_emplace(r.finding_keys[k], findings.size());
+    if (fresh) findings.push_back({r.findings[k], 0, r.log, text ? *text : std::string()});
     ++findings[it->second].count;
   }
   return r.bad || !r.findings.empty();
