@@ -19,7 +19,7 @@ namespace {
 // A run whose log is one decision with key `id` (so witnesses tell runs apart).
 RunResult run(unsigned id, std::uint64_t fingerprint, std::uint64_t decisions) {
   RunResult r;
-  r.log.push_back(Decision{ChoiceKind::thread, 0, 1, id, ""});
+  r.log.push_back(Decision{ChoiceKind::thread, 0, 1, id});
   r.fingerprint = fingerprint;
   r.scheduling_decisions = decisions;
   return r;

@@ -493,7 +493,7 @@ int replay_schedule(const Options& o, const Loaded& t) {
   ro.keep_trace = true;
   RunResult r;
   try {
-    r = replay(m, m.chapter, ro, s.log);
+    r = replay(m, m.chapter, ro, s.log, s.texts);
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }

@@ -244,7 +244,7 @@ int cmd_replay(const std::string& file, bool json) {
   ro.keep_trace = true;
   RunResult r;
   try {
-    r = replay(m, h.config, ro, s.log);
+    r = replay(m, h.config, ro, s.log, s.texts);
   } catch (const ReplayDivergence& e) {
     throw UsageError("replay diverged: " + one_line(e.what()));
   }

@@ -104,7 +104,12 @@ report::Artifact ScheduleWriter::write(const models::Model& m, const models::Con
     s.header.config = c;
     s.header.max_steps = run.max_steps;
     record_run(s.header, r);
-    s.log = r.log.size() == witness.size() ? r.log : witness;
+    if (r.log.size() == witness.size()) {
+      s.log = r.log;
+      s.texts = r.texts;
+    } else {
+      s.log = witness;
+    }
     const std::string text = format_schedule(s);
     const std::string stem = prefix_ + file_stem(m.name);
     fs::create_directories(dir_);

@@ -4,9 +4,9 @@
 // records; a schedule file is the log plus a header; replay feeds it back.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -106,54 +106,25 @@ struct ChoicePoint {
   const StepShape& shape(std::size_t k) const { return next.of(keys[k]); }
 };
 
-// A decision's text: human-readable (thread, operation, location, value,
-// source line), formatted only where RunOptions::keep_trace. Most logs have
-// none and are copied whole (a witness): an empty text is a null pointer,
-// copied as a word, not as a string. Otherwise it reads as a std::string.
-class DecisionText {
- public:
-  DecisionText() = default;
-  DecisionText(std::string s) { *this = std::move(s); }
-  DecisionText(const char* s) : DecisionText(std::string(s)) {}
-  DecisionText(const DecisionText& o) : text_(o.text_ ? std::make_unique<std::string>(*o.text_) : nullptr) {}
-  DecisionText(DecisionText&&) noexcept = default;
-  DecisionText& operator=(const DecisionText& o) {
-    if (this != &o) *this = o.str();
-    return *this;
-  }
-  DecisionText& operator=(DecisionText&&) noexcept = default;
-  DecisionText& operator=(std::string s) {
-    if (s.empty())
-      text_.reset();
-    else if (text_)
-      *text_ = std::move(s);
-    else
-      text_ = std::make_unique<std::string>(std::move(s));
-    return *this;
-  }
-  bool empty() const { return !text_; }
-  void clear() { text_.reset(); }
-  const std::string& str() const {
-    static const std::string none;
-    return text_ ? *text_ : none;
-  }
-  operator std::string_view() const { return str(); }
-  friend bool operator==(const DecisionText& a, const DecisionText& b) { return a.str() == b.str(); }
-  friend std::string operator+(const char* a, const DecisionText& b) { return a + b.str(); }
-  friend std::string operator+(std::string a, const DecisionText& b) { return std::move(a) + b.str(); }
-
- private:
-  std::unique_ptr<std::string> text_;  // null where empty (never an empty string)
-};
-
+// A decision: a trivial type (no member initializers; Decision{} is zero), so
+// that a log, copied whole as a witness, is copied as bytes. Its text, where
+// one is needed, is kept beside the log (decision_text()).
 struct Decision {
-  ChoiceKind kind = ChoiceKind::thread;
-  unsigned index = 0;         // which alternative
-  unsigned alternatives = 1;
-  std::uint64_t key = 0;      // the chosen alternative's key
-  DecisionText text;
+  ChoiceKind kind;
+  unsigned index;      // which alternative
+  unsigned alternatives;
+  std::uint64_t key;   // the chosen alternative's key
 };
+static_assert(std::is_trivial_v<Decision>);
 using ChoiceLog = std::vector<Decision>;
+
+// Decision k's text among `texts`, "" where there is none. Texts are
+// human-readable (thread, operation, location, value, source line), formatted
+// only where RunOptions::keep_trace; kept beside a log, one per decision of
+// it, or none.
+inline std::string_view decision_text(const std::vector<std::string>& texts, std::size_t k) {
+  return k < texts.size() ? std::string_view(texts[k]) : std::string_view();
+}
 
 // A strategy: sees only the choice point, returns an index.
 class Chooser {

@@ -884,7 +884,8 @@ class Run final : public Door, public HostApi {
   }
 
   // The decision's text is formatted only where texts are kept (a replay
-  // that writes a schedule or a trace): an exploration logs decisions by key.
+  // that writes a schedule or a trace), beside the log (RunResult::texts):
+  // an exploration logs decisions by key.
   // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.)
   template <ChoiceKind Kind, class Describe>
   [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
@@ -901,10 +902,7 @@ class Run final : public Door, public HostApi {
     d.alternatives = static_cast<unsigned>(p.keys.size());
     if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
-    if (keep_trace_)
-      d.text = out_of_line(describe_alt, i);
-    else
-      d.text.clear();
+    if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
   }
 
@@ -2204,6 +2202,7 @@ class Run final : public Door, public HostApi {
     performed_ = 0;
     observed_ = 0;  // (observed over the run before's values: observe(), finish())
     r_->trace.clear();
+    r_->texts.clear();
     r_->fingerprint = 0;
     r_->scheduling_decisions = 0;
     // Runs of one exploration are alike: a new RunResult starts with the

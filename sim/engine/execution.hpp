@@ -134,6 +134,7 @@ struct RunResult {
   std::vector<Finding> findings;
   std::vector<std::string> finding_keys;  // Finding::key() of each of findings
   ChoiceLog log;
+  std::vector<std::string> texts;  // with RunOptions::keep_trace, one per decision of log; else none
   std::vector<Step> steps;
   std::vector<std::string> trace;  // one line per event
   std::uint64_t fingerprint = 0;   // reads-from, coherence, fence.sc order

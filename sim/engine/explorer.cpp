@@ -111,8 +111,9 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   return x;
 }
 
-RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log) {
-  ReplayChooser ch(log);
+RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log,
+                 const std::vector<std::string>& texts) {
+  ReplayChooser ch(log, texts);
   RunResult r = run_once(m, c, o, ch);
   if (!ch.error().empty()) throw ReplayDivergence(ch.error());
   const std::size_t n = std::min(r.log.size(), log.size());
@@ -120,8 +121,9 @@ RunResult replay(const models::Model& m, const models::Config& c, const RunOptio
     const Decision& a = log[k];
     const Decision& b = r.log[k];
     if (a.kind != b.kind || a.alternatives != b.alternatives || a.key != b.key)
-      throw ReplayDivergence("decision " + std::to_string(k) + " (" + a.text + ") diverges: the run made " +
-                             std::string(name(b.kind)) + " decision '" + b.text + "'");
+      throw ReplayDivergence("decision " + std::to_string(k) + " (" + std::string(decision_text(texts, k)) +
+                             ") diverges: the run made " + std::string(name(b.kind)) + " decision '" +
+                             std::string(decision_text(r.texts, k)) + "'");
   }
   if (r.log.size() != log.size())
     throw ReplayDivergence("the schedule has " + std::to_string(log.size()) + " decisions but the run made " +

@@ -58,10 +58,12 @@ struct Exploration {
 Exploration explore(const models::Model& m, const models::Config& c, const ExploreOptions& o);
 
 // Replays a log: decisions are taken from it and checked against what the run
-// offers. Throws ReplayDivergence naming the first decision that does not fit.
+// offers. Throws ReplayDivergence naming the first decision that does not fit
+// (with its text among `texts`, the log's: see decision_text()).
 struct ReplayDivergence : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log);
+RunResult replay(const models::Model& m, const models::Config& c, const RunOptions& o, const ChoiceLog& log,
+                 const std::vector<std::string>& texts = {});
 
 }  // namespace scopesim

@@ -169,7 +169,7 @@ std::string format_schedule(const Schedule& s) {
                           std::to_string(d.index) + " of " + std::to_string(d.alternatives) + " alternatives");
     out += std::to_string(i) + " " + std::string(name(d.kind)) + " " + std::to_string(d.index) + "/" +
            std::to_string(d.alternatives) + " " + std::to_string(d.key);
-    if (!d.text.empty()) out += " | " + one_line(d.text);
+    if (const std::string_view t = decision_text(s.texts, i); !t.empty()) out += " | " + one_line(t);
     out += "\n";
   }
   return out;
@@ -334,12 +334,10 @@ Schedule parse_schedule(std::string_view text) {
                    std::to_string(decisions_line));
     std::string_view l = lines[i];
     std::string_view fields = l, rest;
-    bool has_text = false;
     if (auto bar = l.find('|'); bar != std::string_view::npos) {
       fields = l.substr(0, bar);
       rest = l.substr(bar + 1);
       if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      has_text = true;
     }
     auto w = words(fields);
     if (w.size() != 4)
@@ -347,7 +345,7 @@ Schedule parse_schedule(std::string_view text) {
     auto num = parse_uint<std::uint64_t>(w[0]);
     if (!num) fail(ln, "bad decision number " + quote(w[0]));
     if (*num != n) fail(ln, "decision numbered " + std::string(w[0]) + ", expected " + std::to_string(n));
-    Decision d;
+    Decision d{};
     auto kind = parse_kind(w[1]);
     if (!kind) fail(ln, "unknown decision kind " + quote(w[1]) + " (" + kind_list() + ")");
     d.kind = *kind;
@@ -365,8 +363,8 @@ Schedule parse_schedule(std::string_view text) {
     auto key = parse_uint<std::uint64_t>(w[3]);
     if (!key) fail(ln, "bad decision key " + quote(w[3]) + " (a decimal number)");
     d.key = *key;
-    if (has_text) d.text = std::string(rest);
-    s.log.push_back(std::move(d));
+    s.log.push_back(d);
+    s.texts.emplace_back(rest);
   }
   if (s.log.size() != *announced)
     fail(last_line, "file ends after " + std::to_string(s.log.size()) + " of the " + std::to_string(*announced) +

@@ -32,6 +32,7 @@ struct ScheduleHeader {
 struct Schedule {
   ScheduleHeader header;
   ChoiceLog log;
+  std::vector<std::string> texts;  // one per decision of log ("" where it has none), or none
 };
 
 struct ScheduleError : std::runtime_error {

@@ -75,7 +75,8 @@ class PctChooser final : public Chooser {
 // ---- replay: decisions from a log, checked against what the run offers ----
 class ReplayChooser final : public Chooser {
  public:
-  explicit ReplayChooser(const ChoiceLog& log) : log_(log) {}
+  // `texts`: the log's (decision_text()), for the message of one that does not fit.
+  ReplayChooser(const ChoiceLog& log, const std::vector<std::string>& texts) : log_(log), texts_(texts) {}
   unsigned choose(const ChoicePoint& p) override {
     while (at_ < log_.size() && !asks_strategy(log_[at_].kind, log_[at_].alternatives)) ++at_;
     if (!error_.empty()) return 0;
@@ -98,9 +99,10 @@ class ReplayChooser final : public Chooser {
       why = "key " + std::to_string(d.key) + " is alternative " + std::to_string(offered) + " of the run's, not " +
             std::to_string(d.index);
     if (!why.empty()) {
+      const std::string_view text = decision_text(texts_, here);
       error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + " " +
                std::to_string(d.index) + "/" + std::to_string(d.alternatives) + " key " + std::to_string(d.key) +
-               (d.text.empty() ? "" : ": " + d.text) + ") does not fit: " + why;
+               (text.empty() ? "" : ": " + std::string(text)) + ") does not fit: " + why;
       abandoned_ = true;
       return 0;
     }
@@ -110,6 +112,7 @@ class ReplayChooser final : public Chooser {
 
  private:
   const ChoiceLog& log_;
+  const std::vector<std::string>& texts_;
   std::size_t at_ = 0;
   std::string error_;
 };
