@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 
 #include "models/dialect/dialect.hpp"
 #include "sim/core/lowering.hpp"
@@ -46,10 +47,10 @@ constexpr std::array orders{Order::relaxed, Order::consume, Order::acquire,
                             Order::release, Order::acq_rel, Order::seq_cst};
 
 template <EventKind K, Scope S, bool Thread>
-void expect_atomic_table(const char* name) {
+void expect_atomic_table(const std::string& name) {
   for (Order o : orders)
     expect_same(detail::lowered_atomic<K, S, Thread>[static_cast<int>(o)], lower(full(K, Access::atomic, o, S, Thread)),
-                std::string(name) + " order " + std::to_string(static_cast<int>(o)));
+                name + " order " + std::to_string(static_cast<int>(o)));
 }
 
 TEST(DialectLowering, PlainAndVolatileConstantsAreTheWholeEventsLowering) {
@@ -72,19 +73,19 @@ TEST(DialectLowering, LegacyAtomicConstantIsTheWholeEventsLowering) {
               lower(full(EventKind::rmw, Access::legacy_atomic, Order::relaxed, Scope::gpu, false)), "legacy atomic");
 }
 
+// Every scope an atomic_ref names (thread_scope_thread: cta, marked), for kind K.
+template <EventKind K>
+void expect_atomic_tables(const std::string& kind) {
+  expect_atomic_table<K, Scope::cta, false>(kind + " cta");
+  expect_atomic_table<K, Scope::cta, true>(kind + " thread");
+  expect_atomic_table<K, Scope::gpu, false>(kind + " gpu");
+  expect_atomic_table<K, Scope::sys, false>(kind + " sys");
+}
+
 TEST(DialectLowering, AtomicConstantsAreTheWholeEventsLoweringForEveryOrder) {
-  expect_atomic_table<EventKind::load, Scope::cta, false>("load cta");
-  expect_atomic_table<EventKind::load, Scope::cta, true>("load thread");
-  expect_atomic_table<EventKind::load, Scope::gpu, false>("load gpu");
-  expect_atomic_table<EventKind::load, Scope::sys, false>("load sys");
-  expect_atomic_table<EventKind::store, Scope::cta, false>("store cta");
-  expect_atomic_table<EventKind::store, Scope::cta, true>("store thread");
-  expect_atomic_table<EventKind::store, Scope::gpu, false>("store gpu");
-  expect_atomic_table<EventKind::store, Scope::sys, false>("store sys");
-  expect_atomic_table<EventKind::rmw, Scope::cta, false>("rmw cta");
-  expect_atomic_table<EventKind::rmw, Scope::cta, true>("rmw thread");
-  expect_atomic_table<EventKind::rmw, Scope::gpu, false>("rmw gpu");
-  expect_atomic_table<EventKind::rmw, Scope::sys, false>("rmw sys");
+  expect_atomic_tables<EventKind::load>("load");
+  expect_atomic_tables<EventKind::store>("store");
+  expect_atomic_tables<EventKind::rmw>("rmw");
 }
 
 // The table is indexed by the engine's order of each libcu++ order.
