@@ -43,8 +43,12 @@ void Tally::add(Tally&& later) {
     else
       it->second.count += o.count;
   }
-  for (FindingSummary& f : later.findings) {
-    auto [it, fresh] = finding_at_.try_emplace(f.finding.key(), findings.size());
+  // (Later's findings in their order, each with the key it was tallied by.)
+  std::vector<const std::string*> key_of(later.findings.size());
+  for (const auto& [key, at] : later.finding_at_) key_of[at] = &key;
+  for (std::size_t k = 0; k < later.findings.size(); ++k) {
+    FindingSummary& f = later.findings[k];
+    auto [it, fresh] = finding_at_.try_emplace(*key_of[k], findings.size());
     if (fresh)
       findings.push_back(std::move(f));
     else
