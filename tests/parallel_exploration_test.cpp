@@ -15,6 +15,7 @@
 
 
 #include "sim/api/scopesim.hpp"
+#include "sim/engine/dpor.hpp"
 #include "sim/engine/dpor_search.hpp"
 #include "tests/test_kernels.hpp"
 #include "tests/test_support.hpp"
@@ -233,6 +234,38 @@ TEST(ParallelExploration, SubtreesWalkedOnOtherThreadsGiveTheRunsOfOneThread) {
       EXPECT_GT(many.taken_over, 0u) << m->name << ", " << jobs << " jobs";
     }
   }
+}
+
+// A subtree's task is a copy of nodes 0..e of the walk's stack. A node's
+// shapes keep what a wider node once left at its place (Dpor::Node: the
+// vector only grows, and a thread's stack is kept from one exploration to
+// the next); its copy carries the node's own only, the first keys.size(),
+// so a task made after a 1024-thread launch copies no more than one made
+// before it.
+TEST(ParallelExploration, ACopiedNodeCarriesOnlyItsOwnShapes) {
+  Dpor::Node wide;
+  wide.kind = ChoiceKind::thread;
+  wide.keys = {7, 9};
+  wide.shapes.resize(1024);
+  wide.shapes[1].addr = 42;
+  wide.chosen = 1;
+  wide.done.insert(0);
+  Dpor::Node copied = wide;
+  Dpor::Node assigned;
+  assigned.shapes.resize(3);
+  assigned = wide;
+  for (const Dpor::Node* n : {&copied, &assigned}) {
+    EXPECT_EQ(n->keys, wide.keys);
+    ASSERT_EQ(n->shapes.size(), 2u);
+    EXPECT_EQ(n->shapes[1].addr, 42u);
+    EXPECT_EQ(n->chosen, 1u);
+    EXPECT_TRUE(n->done.count(0));
+  }
+  Dpor::Node value;  // a value decision's node reads no shapes, and has none to carry
+  value.kind = ChoiceKind::read;
+  value.keys = {1, 2, 3};
+  const Dpor::Node value_copy = value;
+  EXPECT_TRUE(value_copy.shapes.empty());
 }
 
 }  // namespace

@@ -181,22 +181,10 @@ class Dpor final : public Chooser {
     std::vector<std::uint64_t> rest_;  // 64 on, a word per 64
   };
 
-  struct Node {
+  // A node but its shapes (Node).
+  struct NodeFields {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    // Thread decisions: each alternative's next step, the taken ones' as
-    // they turned out (each noted before it is read: the sleep sets of the
-    // node's later branches read only those; of a node of one alternative
-    // none is read, and its next node takes the step from the run). Those of
-    // the others, as they were when the node was made,
-    // are read only by the parallel search (SubtreeSearch: its predicted
-    // done sets), so only a search that predicts (Dpor(predicts)) keeps
-    // them; elsewhere they are left as they were. Value decisions: none is
-    // read. Only the first keys.size() are the node's: the vector only grows
-    // (what an earlier node here left past them, or in a value node, is
-    // never read), so that a node resizes it only when it has more
-    // alternatives than any node here before.
-    std::vector<StepShape> shapes;
     // Per alternative (bytes, not bits: asked at every node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
@@ -213,8 +201,37 @@ class Dpor final : public Chooser {
     boost::container::flat_map<std::uint64_t, Sleeper> sleep;  // asleep threads
     int preemptions = 0;                     // before this node (counted under a bound only)
     std::uint64_t actor = 0;
+  };
+
+  struct Node : NodeFields {
+    // Thread decisions: each alternative's next step, the taken ones' as
+    // they turned out (each noted before it is read: the sleep sets of the
+    // node's later branches read only those; of a node of one alternative
+    // none is read, and its next node takes the step from the run). Those of
+    // the others, as they were when the node was made,
+    // are read only by the parallel search (SubtreeSearch: its predicted
+    // done sets), so only a search that predicts (Dpor(predicts)) keeps
+    // them; elsewhere they are left as they were. Value decisions: none is
+    // read. Only the first keys.size() are the node's: the vector only grows
+    // (what an earlier node here left past them, or in a value node, is
+    // never read), so that a node resizes it only when it has more
+    // alternatives than any node here before. A copy (a subtree's task,
+    // SubtreeSearch) carries the node's own only: a stack that once held a
+    // wider node (another exploration's on this thread: Kept) would
+    // otherwise copy, node by node, what no one reads.
+    std::vector<StepShape> shapes;
+
+    Node() = default;
+    Node(Node&&) = default;
+    Node& operator=(Node&&) = default;
+    Node(const Node& o) : NodeFields(o), shapes(o.shapes.begin(), o.own_end()) {}
+    Node& operator=(const Node& o) {
+      NodeFields::operator=(o);
+      shapes.assign(o.shapes.begin(), o.own_end());
+      return *this;
+    }
     // Back to a new node, its containers keeping their capacity: every field
-    // above but kind, keys, shapes, step, call and actor, which add_node()
+    // but kind, keys, shapes, step, call and actor, which add_node()
     // overwrites (keys and shapes left as they were, so that a node of the
     // arity of the one before it here resizes nothing; shapes: see there).
     void clear() {
@@ -228,6 +245,11 @@ class Dpor final : public Chooser {
       done.clear();
       sleep.clear();
       preemptions = 0;
+    }
+
+   private:
+    std::vector<StepShape>::const_iterator own_end() const {
+      return shapes.begin() + static_cast<std::ptrdiff_t>(std::min(shapes.size(), keys.size()));
     }
   };
 
