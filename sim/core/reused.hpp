@@ -3,7 +3,6 @@
 // capacity of its own containers, so that after the first run next to
 // nothing is allocated. Only [0, size()) is live; the rest wait to be reused.
 #pragma once
-#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -43,14 +42,6 @@ class Reused {
         items_[n_] = t;
       ++n_;
     }
-  }
-  // The first `n` elements (at most), moved out; left empty.
-  std::vector<T> take(std::size_t n) {
-    std::vector<T> out;
-    out.reserve(std::min(n, n_));
-    for (std::size_t k = 0; k < std::min(n, n_); ++k) out.push_back(std::move(items_[k]));
-    n_ = 0;
-    return out;
   }
   // Empty, over the elements of `v` (their capacity is what carries over), and back.
   void adopt(std::vector<T> v) {

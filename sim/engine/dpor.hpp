@@ -87,7 +87,7 @@ class Dpor final : public Chooser {
     kept_.done_nodes = std::move(done_nodes_);
     kept_.dispatch_nodes = std::move(dispatch_nodes_);
     kept_.prefix = std::move(prefix_);
-    kept() = std::move(own_kept_);
+    kept().push_back(std::move(own_kept_));
   }
   Dpor(const Dpor&) = delete;
   Dpor& operator=(const Dpor&) = delete;
@@ -1788,15 +1788,20 @@ class Dpor final : public Chooser {
     std::size_t stepping = 0;       // (their number)
     std::vector<Behind> behind;  // write_moves_back()'s, per thread
   };
-  static std::unique_ptr<Kept>& kept() {
-    thread_local std::unique_ptr<Kept> k;
+  // This thread's, one set per search that ended on it since none took
+  // them: a thread of the parallel search walks several subtrees at once
+  // (each parked while it waits for another's runs), each search on a set
+  // of its own; a thread has as many as it ever walked at once.
+  static std::vector<std::unique_ptr<Kept>>& kept() {
+    thread_local std::vector<std::unique_ptr<Kept>> k;
     return k;
   }
-  // This thread's, taken: a second search on this thread meanwhile finds
-  // none, and starts bare.
   static std::unique_ptr<Kept> take_kept() {
-    std::unique_ptr<Kept> k = std::move(kept());
-    return k ? std::move(k) : std::make_unique<Kept>();
+    std::vector<std::unique_ptr<Kept>>& all = kept();
+    if (all.empty()) return std::make_unique<Kept>();
+    std::unique_ptr<Kept> k = std::move(all.back());
+    all.pop_back();
+    return k;
   }
   std::unique_ptr<Kept> own_kept_ = take_kept();
   Kept& kept_ = *own_kept_;

@@ -152,6 +152,15 @@ class SubtreeSearch {
   }
 
  private:
+  // What a subtree changes of a node at or above its root (see above): the
+  // backtrack entries it adds, the sleep set it leaves, and the steps of the
+  // node's alternatives as they last turned out. (Moved out of the walk's
+  // nodes, whose other buffers stay for the thread's next subtree.)
+  struct Effect {
+    Dpor::Alternatives backtrack;
+    decltype(Dpor::Node::sleep) sleep;
+    std::vector<StepShape> shapes;
+  };
   // A subtree handed to another thread: the runs below choice `prefix[root].chosen`
   // at node `root`, made on a copy of nodes 0..root as the walk expects them.
   struct Task {
@@ -169,7 +178,7 @@ class SubtreeSearch {
     // not: only its walk's thread touches them until `finished`.
     Tally tally;
     bool cut = false;
-    std::vector<Dpor::Node> after;  // finished: nodes 0..root after the subtree
+    std::vector<Effect> after;  // finished: on nodes 0..root
     std::exception_ptr error;
     // Parked (under `lock`): the walk that takes the runs, for a batch or
     // the end; the walk that makes them, for room in `runs`.
@@ -215,11 +224,16 @@ class SubtreeSearch {
       ~KeptRun() { spare_run() = std::move(r); }
     } kept;
     RunResult& r = *kept.r;
+    struct CountRuns {  // runs on other threads than the search's first walk, added once (no shared counter a run)
+      std::atomic<std::uint64_t>& to;
+      std::uint64_t made = 0;
+      ~CountRuns() { to += made; }
+    } on_workers{runs_on_workers_};
     for (;;) {
       if (!sink.go_on()) return false;
       d.begin_run(r);
       run_once(m_, c_, o_, d, r);
-      if (floor > 0) ++runs_on_workers_;
+      if (floor > 0) ++on_workers.made;
       d.analyse(r);
       const bool redundant = r.abandoned || d.repeats(r);
       if (!sink.take(r, redundant)) return false;
@@ -348,7 +362,7 @@ class SubtreeSearch {
   static void apply(Task& t, Dpor& d, std::size_t e) {
     for (std::size_t k = 0; k <= e; ++k) {
       Dpor::Node& n = d.stack_[k];
-      Dpor::Node& m = t.after[k];
+      Effect& m = t.after[k];
       n.backtrack.insert(m.backtrack);
       n.sleep = std::move(m.sleep);
       if (!n.sleep.empty()) d.kept_asleep_ = true;  // (it may hold one)
@@ -599,7 +613,11 @@ class SubtreeSearch {
     std::lock_guard<std::mutex> g(t.lock);
     if (t.state == Task::State::dropped) return;
     t.error = error;
-    t.after = d.stack_.take(t.root + 1);
+    t.after.reserve(std::min(t.root + 1, d.stack_.size()));
+    for (std::size_t k = 0; k < std::min(t.root + 1, d.stack_.size()); ++k) {
+      Dpor::Node& n = d.stack_[k];
+      t.after.push_back({std::move(n.backtrack), std::move(n.sleep), std::move(n.shapes)});
+    }
     t.state = Task::State::finished;
     t.taker.wake();
   }

@@ -388,8 +388,7 @@ class Run final : public Door, public HostApi {
     r_->findings.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
-    static std::atomic<std::uint64_t> fills{0};
-    r_->filled_by = filled_ = fills.fetch_add(1, std::memory_order_relaxed) + 1;
+    r_->filled_by = ++filled_;
   }
 
   // ---- Door ----
@@ -2391,7 +2390,14 @@ class Run final : public Door, public HostApi {
   // before filled r_; none where another run did, or formatted_ started
   // over).
   std::vector<std::size_t> finding_from_;
-  std::uint64_t filled_ = 0;  // the RunResult::filled_by of the run before
+  // The RunResult::filled_by of the run before. A Run numbers its runs in a
+  // range of its own (2^40 of them), taken once, so that runs on many threads
+  // share no counter (each would move its cache line from core to core).
+  std::uint64_t filled_ = own_fills();
+  static std::uint64_t own_fills() {
+    static std::atomic<std::uint64_t> ranges{0};
+    return (ranges.fetch_add(1, std::memory_order_relaxed) + 1) << 40;
+  }
   static constexpr std::size_t not_formatted = ~std::size_t{0};
   struct SeenFinding {
     FindingKind kind;
