@@ -387,6 +387,39 @@ TEST(LocalLoop, StopsTheExplorationWithAnErrorNamingTheThread) {
   }
 }
 
+// Thread 1 loops over allocations of its own: almost all of its time is in
+// malloc and free, which hold a lock of the C library. A stop that abandons
+// the fiber there leaves that lock held, and the thread's next allocation
+// waits for it forever: the stop is put off while the fiber is inside a
+// system library (the fiber pool's on_overrun()), so each exploration ends
+// with the limit's error instead of hanging.
+SCOPESIM_KERNEL void local_allocation_loop(Cells c) {
+  if (thread_idx().x == 1) {
+    volatile int spin = 0;
+    while (spin == 0) {
+      int* volatile block = new int[1000];  // (past the allocator's per-thread cache: its arena's lock)
+      block[3] = 1;
+      delete[] block;
+    }
+  }
+  *c.r0 = 1;
+}
+
+TEST(LocalLoop, AStopInsideTheAllocatorIsPutOffNotAHang) {
+  const auto m = kernel_model<local_allocation_loop>("t.local_allocation_loop", 1, 2);
+  ExploreOptions o;
+  o.run.local_time_limit = 0.1;
+  for (int k = 0; k < 5; ++k) {
+    try {
+      explore(m, m.chapter, o);
+      FAIL() << "no SimulatorLimit";
+    } catch (const SimulatorLimit& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("b0.t1 ran 0.1 s of CPU time"), std::string::npos) << what;
+    }
+  }
+}
+
 // Simulated memory is a 1 GiB arena: a host that asks for more stops the
 // exploration at a limit of the simulator, naming the allocation and its
 // size, not with a crash or a fault of the model.

@@ -1,7 +1,9 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <link.h>
 #include <pthread.h>
+#include <ucontext.h>
 #include <time.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <exception>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -189,6 +192,9 @@ struct Fiber {
 // the next, in a fiber until it suspends. `limit` tells the watchdog (below)
 // how long a slice may last; the watchdog asks the thread to stop the fiber
 // of slice `stop` (SIGXCPU), which it does only if that fiber still runs.
+// A stop that finds the fiber inside a system library is put off (see
+// on_overrun()): the thread's `retry` timer asks again shortly, up to
+// kDeclines times in one slice (`declined` of slice `declining`).
 // (Trivially destructible, so that a use needs no check that it is made.)
 struct Running {
   Fiber* fiber = nullptr;
@@ -197,7 +203,15 @@ struct Running {
   std::atomic<std::uint64_t> slice{0};
   std::atomic<double> limit{0};
   std::atomic<std::uint64_t> stop{~std::uint64_t{0}};
+  timer_t retry{};
+  bool can_retry = false;  // (retry made)
+  std::uint64_t declining = ~std::uint64_t{0};
+  unsigned declined = 0;
 };
+// Stops put off in one slice before the fiber is stopped wherever it is, and
+// how soon each is asked again: some 4 s in all.
+constexpr unsigned kDeclines = 20000;
+constexpr long kRetryNanoseconds = 200000;
 thread_local Running running;
 
 // Stops fibers that overrun their slice limit: one thread for the process,
@@ -218,10 +232,25 @@ class Watchdog {
     thread_local struct Watch {
       Running* r = nullptr;
       ~Watch() {
-        if (r) get().unwatch(r);
+        if (!r) return;
+        get().unwatch(r);
+        if (r->can_retry) {
+          r->can_retry = false;
+          timer_delete(r->retry);
+        }
       }
     } watch;
     if (watch.r) return;
+    // The thread's retry timer (on_overrun()): SIGXCPU to this thread alone.
+    sigevent to_me{};
+    to_me.sigev_notify = SIGEV_THREAD_ID;
+    to_me.sigev_signo = SIGXCPU;
+#ifdef sigev_notify_thread_id
+    to_me.sigev_notify_thread_id = gettid();
+#else
+    to_me._sigev_un._tid = gettid();  // (a C library that does not name it yet)
+#endif
+    r->can_retry = timer_create(CLOCK_MONOTONIC, &to_me, &r->retry) == 0;
     std::lock_guard lock(mutex_);
     Watched w{r, pthread_self(), {}};
     if (pthread_getcpuclockid(w.thread, &w.clock) != 0) return;
@@ -305,10 +334,72 @@ void on_fault(int sig, siginfo_t* info, void*) {
   stop_fiber(sig);
 }
 
-void on_overrun(int, siginfo_t*, void*) {
+// The executable code of the system's libraries (the C and C++ runtimes, the
+// dynamic loader), as loaded when the first handlers were installed: a
+// fiber stopped there may hold one of their locks (malloc's arena, a
+// stream's), and the thread, going on without it, would wait for that lock
+// forever. (A static build has its runtime inside the executable: none.)
+struct LibraryCode {
+  static constexpr std::size_t most = 32;
+  std::uintptr_t low[most], high[most];
+  std::size_t n = 0;
+  bool holds(std::uintptr_t pc) const {
+    for (std::size_t k = 0; k < n; ++k)
+      if (pc >= low[k] && pc < high[k]) return true;
+    return false;
+  }
+};
+LibraryCode library_code;
+
+void find_library_code() {
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void*) {
+        const std::string_view name = info->dlpi_name ? info->dlpi_name : "";
+        const auto base = name.substr(name.rfind('/') + 1);
+        if (!base.starts_with("libc.so") && !base.starts_with("libstdc++.so") && !base.starts_with("libm.so") &&
+            !base.starts_with("libgcc_s.so") && !base.starts_with("ld-linux"))
+          return 0;
+        for (int k = 0; k < info->dlpi_phnum && library_code.n < LibraryCode::most; ++k) {
+          const ElfW(Phdr)& h = info->dlpi_phdr[k];
+          if (h.p_type != PT_LOAD || (h.p_flags & PF_X) == 0) continue;
+          library_code.low[library_code.n] = info->dlpi_addr + h.p_vaddr;
+          library_code.high[library_code.n] = info->dlpi_addr + h.p_vaddr + h.p_memsz;
+          ++library_code.n;
+        }
+        return 0;
+      },
+      nullptr);
+}
+
+std::uintptr_t interrupted_at(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+void on_overrun(int, siginfo_t*, void* context) {
   // Not the slice the watchdog saw overrun (it has since ended): nothing to stop.
-  if (running.fiber == nullptr || running.slice.load(std::memory_order_relaxed) != running.stop.load(std::memory_order_relaxed))
-    return;
+  const std::uint64_t slice = running.slice.load(std::memory_order_relaxed);
+  if (running.fiber == nullptr || slice != running.stop.load(std::memory_order_relaxed)) return;
+  // Inside a system library: asked again shortly (a loop that runs code of
+  // its own between its calls is stopped there), until kDeclines.
+  if (running.can_retry && library_code.holds(interrupted_at(context))) {
+    if (running.declining != slice) {
+      running.declining = slice;
+      running.declined = 0;
+    }
+    if (++running.declined < kDeclines) {
+      const itimerspec soon{{0, 0}, {0, kRetryNanoseconds}};
+      timer_settime(running.retry, 0, &soon, nullptr);  // (async-signal-safe)
+      return;
+    }
+  }
   stop_fiber(SIGXCPU);
 }
 
@@ -316,6 +407,8 @@ void install_handlers() {
   thread_local bool done = false;
   if (done) return;
   done = true;
+  static std::once_flag found;
+  std::call_once(found, find_library_code);
   // The handler runs on an alternate stack: the fiber's own may be exhausted.
   // (Left unwritten, as a stack needs.)
   constexpr std::size_t alt_bytes = std::size_t{1} << 16;
