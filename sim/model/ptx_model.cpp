@@ -423,22 +423,18 @@ struct PtxModel::State {
 
   // The location last looked up (an access looks its location up several
   // times), and the locations looked up lately, by a hash of their address
-  // (threads access a few locations in turn); locations keep their ids until
-  // reset(), which forgets the last and makes every other entry stale by
-  // counting the runs (an entry of an earlier run is none). The last one's
-  // size is kept with it, so that an access of its address and size finds it
-  // without reading the location.
+  // (threads access a few locations in turn). An entry is a guess, right
+  // where the location it names is this run's ([0, made)) and at the
+  // address looked up: a run makes the last run's locations again in place,
+  // ids and addresses unchanged (see `locs`), so the last run's entries
+  // serve the next one as they are (remake() makes none). reset() forgets
+  // the last one. The last one's size is kept with it, so that an access of
+  // its address and size finds it without reading the location.
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
   mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
-  struct Looked {
-    std::uintptr_t addr = 0;
-    std::uint32_t location = no_location;
-    std::uint32_t run = 0;
-  };
-  mutable std::array<Looked, 64> looked{};
-  std::uint32_t run = 1;
+  mutable std::array<std::uint32_t, 64> looked{};
   static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_size != 0 && last_addr == addr) return last_location;
@@ -446,18 +442,18 @@ struct PtxModel::State {
   }
   // recalled() but for the last one.
   std::uint32_t looked_up(std::uintptr_t addr) const {
-    const Looked& e = looked[slot(addr)];
-    if (e.run != run || e.addr != addr) return no_location;
+    const std::uint32_t id = looked[slot(addr)];
+    if (id >= made || locs[id].addr != addr) return no_location;
     last_addr = addr;
-    last_location = e.location;
-    last_size = locs[e.location].size;
-    return e.location;
+    last_location = id;
+    last_size = locs[id].size;
+    return id;
   }
   void remember(std::uintptr_t addr, std::uint32_t location) const {
     last_addr = addr;
     last_location = location;
     last_size = locs[location].size;
-    looked[slot(addr)] = {addr, location, run};
+    looked[slot(addr)] = location;
   }
 
   // The first entry of loc_at at `addr` or above.
@@ -553,7 +549,8 @@ struct PtxModel::State {
   bool remade_next(const MemOp& op) const {
     return made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping;
   }
-  // The last run's next location, made again (its entry of loc_at kept).
+  // The last run's next location, made again (its entries of loc_at and
+  // `looked` kept).
   // (Inline in location(): a run makes each of its locations so, mostly at
   // its host's first write.)
   [[gnu::always_inline]] std::uint32_t remake() {
@@ -561,7 +558,6 @@ struct PtxModel::State {
     Location& l = locs[id];
     l.forget_writes();
     initial_write(l, id);
-    remember(l.addr, id);
     return id;
   }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
@@ -891,10 +887,6 @@ void PtxModel::reset() {
   s.fence_hash = 0;
   s.placed.reset();
   s.last_size = 0;  // (no last location)
-  if (++s.run == 0) {  // (after 2^32 runs: the entries of the first may look new)
-    s.looked.fill({});
-    s.run = 1;
-  }
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
