@@ -39,15 +39,17 @@ class Clock {
     return *this;
   }
   // A copy of another clock `o`'s entries, its own, at least i + 1 wide,
-  // with entry i set to v (a thread's own entry: see Thread). (One pass,
-  // inline: most clocks are a few entries, for which a call of memcpy and
-  // memset costs more than they do.)
+  // with entry i set to v (a thread's own entry: see Thread). (Inline: most
+  // clocks are a few entries, for which a call of memcpy and memset costs
+  // more than they do. Mostly i is o's width, its first entry past them:
+  // none to zero.)
   void copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
     const std::size_t n = std::max(o.n_, i + 1);
     if (own_.size() < n) [[unlikely]]
       own_.resize(n);
     std::uint32_t* const e = own_.data();
-    for (std::size_t k = 0; k < n; ++k) e[k] = k < o.n_ ? o.at_[k] : 0;
+    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
+    for (std::size_t k = o.n_; k < i; ++k) e[k] = 0;
     e[i] = v;
     at_ = e;
     n_ = n;
