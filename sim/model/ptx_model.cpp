@@ -185,7 +185,9 @@ struct Span {
   bool empty() const { return begin == end; }
 };
 
-struct Write {
+// (Padded to 128 bytes, as Thread is: most accesses look up a few of them,
+// and the address of one is then its index shifted.)
+struct alignas(128) Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
   WriteInfo info{};  // (first: info() looks it up for the engine, at the record's address)
@@ -221,8 +223,10 @@ struct Write {
   }
 };
 
-// A thread's record; its placement is kept apart (State::where).
-struct Thread {
+// A thread's record; its placement is kept apart (State::where). (Padded to
+// 128 bytes: every access looks its thread up, and the address of a record
+// is then its index shifted.)
+struct alignas(128) Thread {
   // Its own entry is its `seq`, kept apart from its clock, whose entry for
   // the thread itself is not kept up to date (an event changes no clock: a
   // kernel's thread that never acquires reads its start's clock to its end,
