@@ -580,16 +580,19 @@ struct PtxModel::State {
   }
   void forget_unmade();
   // The record of write `w` by thread t, its event `seq`, to location `lid`:
-  // what its maker sets, the rest as clear() leaves it.
-  [[gnu::always_inline]] Write& make_write(const MemOp& w, const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+  // what its maker sets, the rest as clear() leaves it. `strong` and
+  // `rmw_source` are w's (is_strong(w.op.sem), w.rmw_source), as its maker
+  // knows them: a weak write's, not an RMW's, without testing.
+  [[gnu::always_inline]] Write& make_write(const MemOp& w, bool strong, WriteId rmw_source, const Thread& t,
+                                           std::uint32_t seq, std::uint32_t lid) {
     Write& x = writes.add();
     x.loc = lid;
     x.info = {w.thread, w.value, false, false, w.event};
     x.seq = seq;
-    x.strong = is_strong(w.op.sem);
+    x.strong = strong;
     x.scope = w.op.scope;
-    x.rmw_source = w.rmw_source;
-    if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+    x.rmw_source = rmw_source;
+    if (rmw_source != no_write) x.rf_term = t.last_rf_term;
     return x;
   }
   // write() of a weak write, not an RMW, to a location the run makes again
@@ -598,7 +601,9 @@ struct PtxModel::State {
   // it has no edge term and which is not unordered with it; it goes last
   // and passes nothing on.
   [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
-  // PtxModel::write() of any other.
+  // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
+  // are), without the parts for the others.
+  template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
   // PtxModel::readable() where hiding() finds no write, or of an RMW: as
   // hidden() marks the writes of `l` for thread t.
@@ -636,10 +641,12 @@ struct PtxModel::State {
     return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
   }
 
-  void race_check(const MemOp& op, const Location& l, bool is_write) {
+  // (`strong`: is_strong(op.op.sem), as the caller knows it. Inline, the
+  // check of each access too: a call of either saved and restored more
+  // registers than a check costs.)
+  [[gnu::always_inline]] void race_check(const MemOp& op, const Location& l, bool is_write, bool strong) {
     const Thread& t = threads[op.thread];
-    const bool strong = is_strong(op.op.sem);
-    auto check = [&](const Visit& a) {
+    auto check = [&](const Visit& a) __attribute__((always_inline)) {
       if (a.thread == op.thread || knows(t, a)) return;
       if (!strong || !a.strong) {
         findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
@@ -1030,7 +1037,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  s.race_check(r, l, false);
+  s.race_check(r, l, false, is_strong(r.op.sem));
   const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
@@ -1079,28 +1086,34 @@ WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unord
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_write(w, t, seq, lid);
+  make_write(w, false, no_write, t, seq, lid);
   if (unordered != nullptr) unordered->clear();
   l.co.push_back(id);
   l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
   return id;
 }
 
-// (Either way a call of its own, so that the short one saves no registers
-// for the other.)
+// (Each way a call of its own, so that the shorter ones save no registers
+// for the others.)
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
-  if (!is_strong(w.op.sem) && w.rmw_source == no_write && s.remade_next(w)) return s.first_write(w, unordered);
-  return s.write(w, placement, unordered);
+  if (!is_strong(w.op.sem) && w.rmw_source == no_write) {
+    if (s.remade_next(w)) return s.first_write(w, unordered);
+    return s.write<true>(w, placement, unordered);
+  }
+  return s.write<false>(w, placement, unordered);
 }
 
+template <bool weak>
 WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *this;
+  const bool strong = !weak && is_strong(w.op.sem);
+  const WriteId source = weak ? no_write : w.rmw_source;
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
-  std::size_t at = n;  // (where one that goes last goes)
-  if (!s.goes_last(w)) {
+  std::size_t at = n;  // (where one that goes last goes, as a weak one does)
+  if (strong && !s.goes_last(w)) {
     const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                         s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
                         s.placed->writes == s.writes.size();
@@ -1108,11 +1121,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     at = s.placed_positions.at(placement);
   }
   Thread& t = s.threads[w.thread];
-  s.race_check(w, l, true);
+  s.race_check(w, l, true, strong);
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.make_write(w, t, seq, lid);
+  Write& x = s.make_write(w, strong, source, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
@@ -1133,8 +1146,8 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
-  if (w.rmw_source != no_write) {
-    Write& src = s.writes[w.rmw_source];
+  if (source != no_write) {
+    Write& src = s.writes[source];
     x.atomic_rmw = x.strong;
     if (x.atomic_rmw) {
       x.next_strong_rmw = src.strong_rmws;
@@ -1146,7 +1159,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       // (Copied by index: the pools may grow as they are appended to.)
       x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
       for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
-      if (!src.info.initial) s.ids.push_back(w.rmw_source);
+      if (!src.info.initial) s.ids.push_back(source);
       x.chain.end = static_cast<std::uint32_t>(s.ids.size());
       if (!src.releases.empty()) {
         x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
@@ -1155,7 +1168,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       }
     }
   }
-  if (x.strong) {
+  if (strong) {
     if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
     if (has_release(w.op.sem)) s.releases.push_back({s.keep(t), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
@@ -1166,7 +1179,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
-  l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
+  l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
   return id;
 }
 
