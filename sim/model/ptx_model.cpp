@@ -46,7 +46,7 @@ class Clock {
   void copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
     const std::size_t n = std::max(o.n_, i + 1);
     if (own_.size() < n) [[unlikely]]
-      own_.resize(n);
+      grow(n);
     std::uint32_t* const e = own_.data();
     for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
     for (std::size_t k = o.n_; k < i; ++k) e[k] = 0;
@@ -82,6 +82,9 @@ class Clock {
 
  private:
   void make_own(std::size_t width);
+  // Its own entries at least `n`, those it has kept. (Out of line, seldom
+  // past the first run: its callers save no registers for it.)
+  [[gnu::noinline]] void grow(std::size_t n) { own_.resize(n); }
   const std::uint32_t* at_ = nullptr;  // own_.data(), or the lender's entries
   std::size_t n_ = 0;
   // Its own entries (its first n_, where `at_` points at them); never
@@ -98,7 +101,8 @@ void Clock::make_own(std::size_t width) {
   constexpr std::size_t few = 16;
   const bool was_borrowed = borrowed();
   const std::size_t n = std::max(n_, width);
-  if (own_.size() < n) own_.resize(n);  // (keeps its own entries)
+  if (own_.size() < n) [[unlikely]]
+    grow(n);
   std::uint32_t* const e = own_.data();
   if (was_borrowed) {
     if (n_ <= few)
