@@ -1085,13 +1085,13 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
 }
 
 WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unordered) {
-  const std::uint32_t lid = remake();
-  Location& l = locs[lid];
+  if (unordered != nullptr) unordered->clear();
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
+  const std::uint32_t lid = remake();
   const WriteId id = static_cast<WriteId>(writes.size());
   make_write(w, false, no_write, t, seq, lid);
-  if (unordered != nullptr) unordered->clear();
+  Location& l = locs[lid];
   l.co.push_back(id);
   l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
   return id;
