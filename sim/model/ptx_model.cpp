@@ -39,15 +39,17 @@ class Clock {
     return *this;
   }
   // A copy of another clock `o`'s entries, its own, at least i + 1 wide,
-  // with entry i set to v (a thread's own entry: see Thread). (One pass,
-  // inline: most clocks are a few entries, for which a call of memcpy and
-  // memset costs more than they do.)
+  // with entry i set to v (a thread's own entry: see Thread). (Inline: most
+  // clocks are a few entries, for which a call of memcpy and memset costs
+  // more than they do. Mostly i is o's width, its first entry past them:
+  // none to zero.)
   void copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
     const std::size_t n = std::max(o.n_, i + 1);
     if (own_.size() < n) [[unlikely]]
-      own_.resize(n);
+      grow(n);
     std::uint32_t* const e = own_.data();
-    for (std::size_t k = 0; k < n; ++k) e[k] = k < o.n_ ? o.at_[k] : 0;
+    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
+    for (std::size_t k = o.n_; k < i; ++k) e[k] = 0;
     e[i] = v;
     at_ = e;
     n_ = n;
@@ -80,6 +82,9 @@ class Clock {
 
  private:
   void make_own(std::size_t width);
+  // Its own entries at least `n`, those it has kept. (Out of line, seldom
+  // past the first run: its callers save no registers for it.)
+  [[gnu::noinline]] void grow(std::size_t n) { own_.resize(n); }
   const std::uint32_t* at_ = nullptr;  // own_.data(), or the lender's entries
   std::size_t n_ = 0;
   // Its own entries (its first n_, where `at_` points at them); never
@@ -96,7 +101,8 @@ void Clock::make_own(std::size_t width) {
   constexpr std::size_t few = 16;
   const bool was_borrowed = borrowed();
   const std::size_t n = std::max(n_, width);
-  if (own_.size() < n) own_.resize(n);  // (keeps its own entries)
+  if (own_.size() < n) [[unlikely]]
+    grow(n);
   std::uint32_t* const e = own_.data();
   if (was_borrowed) {
     if (n_ <= few)
@@ -183,7 +189,9 @@ struct Span {
   bool empty() const { return begin == end; }
 };
 
-struct Write {
+// (Padded to 128 bytes, as Thread is: most accesses look up a few of them,
+// and the address of one is then its index shifted.)
+struct alignas(128) Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
   WriteInfo info{};  // (first: info() looks it up for the engine, at the record's address)
@@ -219,8 +227,10 @@ struct Write {
   }
 };
 
-// A thread's record; its placement is kept apart (State::where).
-struct Thread {
+// A thread's record; its placement is kept apart (State::where). (Padded to
+// 128 bytes: every access looks its thread up, and the address of a record
+// is then its index shifted.)
+struct alignas(128) Thread {
   // Its own entry is its `seq`, kept apart from its clock, whose entry for
   // the thread itself is not kept up to date (an event changes no clock: a
   // kernel's thread that never acquires reads its start's clock to its end,
@@ -423,22 +433,18 @@ struct PtxModel::State {
 
   // The location last looked up (an access looks its location up several
   // times), and the locations looked up lately, by a hash of their address
-  // (threads access a few locations in turn); locations keep their ids until
-  // reset(), which forgets the last and makes every other entry stale by
-  // counting the runs (an entry of an earlier run is none). The last one's
-  // size is kept with it, so that an access of its address and size finds it
-  // without reading the location.
+  // (threads access a few locations in turn). An entry is a guess, right
+  // where the location it names is this run's ([0, made)) and at the
+  // address looked up: a run makes the last run's locations again in place,
+  // ids and addresses unchanged (see `locs`), so the last run's entries
+  // serve the next one as they are (remake() makes none). reset() forgets
+  // the last one. The last one's size is kept with it, so that an access of
+  // its address and size finds it without reading the location.
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
   mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
-  struct Looked {
-    std::uintptr_t addr = 0;
-    std::uint32_t location = no_location;
-    std::uint32_t run = 0;
-  };
-  mutable std::array<Looked, 64> looked{};
-  std::uint32_t run = 1;
+  mutable std::array<std::uint32_t, 64> looked{};
   static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_size != 0 && last_addr == addr) return last_location;
@@ -446,18 +452,18 @@ struct PtxModel::State {
   }
   // recalled() but for the last one.
   std::uint32_t looked_up(std::uintptr_t addr) const {
-    const Looked& e = looked[slot(addr)];
-    if (e.run != run || e.addr != addr) return no_location;
+    const std::uint32_t id = looked[slot(addr)];
+    if (id >= made || locs[id].addr != addr) return no_location;
     last_addr = addr;
-    last_location = e.location;
-    last_size = locs[e.location].size;
-    return e.location;
+    last_location = id;
+    last_size = locs[id].size;
+    return id;
   }
   void remember(std::uintptr_t addr, std::uint32_t location) const {
     last_addr = addr;
     last_location = location;
     last_size = locs[location].size;
-    looked[slot(addr)] = {addr, location, run};
+    looked[slot(addr)] = location;
   }
 
   // The first entry of loc_at at `addr` or above.
@@ -553,7 +559,8 @@ struct PtxModel::State {
   bool remade_next(const MemOp& op) const {
     return made < locs.size() && locs[made].addr == op.addr && locs[made].size == op.size && !locs[made].overlapping;
   }
-  // The last run's next location, made again (its entry of loc_at kept).
+  // The last run's next location, made again (its entries of loc_at and
+  // `looked` kept).
   // (Inline in location(): a run makes each of its locations so, mostly at
   // its host's first write.)
   [[gnu::always_inline]] std::uint32_t remake() {
@@ -561,7 +568,6 @@ struct PtxModel::State {
     Location& l = locs[id];
     l.forget_writes();
     initial_write(l, id);
-    remember(l.addr, id);
     return id;
   }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
@@ -578,16 +584,19 @@ struct PtxModel::State {
   }
   void forget_unmade();
   // The record of write `w` by thread t, its event `seq`, to location `lid`:
-  // what its maker sets, the rest as clear() leaves it.
-  [[gnu::always_inline]] Write& make_write(const MemOp& w, const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+  // what its maker sets, the rest as clear() leaves it. `strong` and
+  // `rmw_source` are w's (is_strong(w.op.sem), w.rmw_source), as its maker
+  // knows them: a weak write's, not an RMW's, without testing.
+  [[gnu::always_inline]] Write& make_write(const MemOp& w, bool strong, WriteId rmw_source, const Thread& t,
+                                           std::uint32_t seq, std::uint32_t lid) {
     Write& x = writes.add();
     x.loc = lid;
     x.info = {w.thread, w.value, false, false, w.event};
     x.seq = seq;
-    x.strong = is_strong(w.op.sem);
+    x.strong = strong;
     x.scope = w.op.scope;
-    x.rmw_source = w.rmw_source;
-    if (w.rmw_source != no_write) x.rf_term = t.last_rf_term;
+    x.rmw_source = rmw_source;
+    if (rmw_source != no_write) x.rf_term = t.last_rf_term;
     return x;
   }
   // write() of a weak write, not an RMW, to a location the run makes again
@@ -596,7 +605,9 @@ struct PtxModel::State {
   // it has no edge term and which is not unordered with it; it goes last
   // and passes nothing on.
   [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
-  // PtxModel::write() of any other.
+  // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
+  // are), without the parts for the others.
+  template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
   // PtxModel::readable() where hiding() finds no write, or of an RMW: as
   // hidden() marks the writes of `l` for thread t.
@@ -634,10 +645,12 @@ struct PtxModel::State {
     return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
   }
 
-  void race_check(const MemOp& op, const Location& l, bool is_write) {
+  // (`strong`: is_strong(op.op.sem), as the caller knows it. Inline, the
+  // check of each access too: a call of either saved and restored more
+  // registers than a check costs.)
+  [[gnu::always_inline]] void race_check(const MemOp& op, const Location& l, bool is_write, bool strong) {
     const Thread& t = threads[op.thread];
-    const bool strong = is_strong(op.op.sem);
-    auto check = [&](const Visit& a) {
+    auto check = [&](const Visit& a) __attribute__((always_inline)) {
       if (a.thread == op.thread || knows(t, a)) return;
       if (!strong || !a.strong) {
         findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
@@ -891,10 +904,6 @@ void PtxModel::reset() {
   s.fence_hash = 0;
   s.placed.reset();
   s.last_size = 0;  // (no last location)
-  if (++s.run == 0) {  // (after 2^32 runs: the entries of the first may look new)
-    s.looked.fill({});
-    s.run = 1;
-  }
 }
 
 ThreadId PtxModel::spawn(const Placement& where, long parent) {
@@ -1032,7 +1041,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  s.race_check(r, l, false);
+  s.race_check(r, l, false, is_strong(r.op.sem));
   const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
@@ -1076,33 +1085,39 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
 }
 
 WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unordered) {
-  const std::uint32_t lid = remake();
-  Location& l = locs[lid];
+  if (unordered != nullptr) unordered->clear();
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
+  const std::uint32_t lid = remake();
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_write(w, t, seq, lid);
-  if (unordered != nullptr) unordered->clear();
+  make_write(w, false, no_write, t, seq, lid);
+  Location& l = locs[lid];
   l.co.push_back(id);
   l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
   return id;
 }
 
-// (Either way a call of its own, so that the short one saves no registers
-// for the other.)
+// (Each way a call of its own, so that the shorter ones save no registers
+// for the others.)
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
-  if (!is_strong(w.op.sem) && w.rmw_source == no_write && s.remade_next(w)) return s.first_write(w, unordered);
-  return s.write(w, placement, unordered);
+  if (!is_strong(w.op.sem) && w.rmw_source == no_write) {
+    if (s.remade_next(w)) return s.first_write(w, unordered);
+    return s.write<true>(w, placement, unordered);
+  }
+  return s.write<false>(w, placement, unordered);
 }
 
+template <bool weak>
 WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *this;
+  const bool strong = !weak && is_strong(w.op.sem);
+  const WriteId source = weak ? no_write : w.rmw_source;
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
-  std::size_t at = n;  // (where one that goes last goes)
-  if (!s.goes_last(w)) {
+  std::size_t at = n;  // (where one that goes last goes, as a weak one does)
+  if (strong && !s.goes_last(w)) {
     const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                         s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
                         s.placed->writes == s.writes.size();
@@ -1110,11 +1125,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     at = s.placed_positions.at(placement);
   }
   Thread& t = s.threads[w.thread];
-  s.race_check(w, l, true);
+  s.race_check(w, l, true, strong);
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.make_write(w, t, seq, lid);
+  Write& x = s.make_write(w, strong, source, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
@@ -1135,8 +1150,8 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
-  if (w.rmw_source != no_write) {
-    Write& src = s.writes[w.rmw_source];
+  if (source != no_write) {
+    Write& src = s.writes[source];
     x.atomic_rmw = x.strong;
     if (x.atomic_rmw) {
       x.next_strong_rmw = src.strong_rmws;
@@ -1148,7 +1163,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       // (Copied by index: the pools may grow as they are appended to.)
       x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
       for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
-      if (!src.info.initial) s.ids.push_back(w.rmw_source);
+      if (!src.info.initial) s.ids.push_back(source);
       x.chain.end = static_cast<std::uint32_t>(s.ids.size());
       if (!src.releases.empty()) {
         x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
@@ -1157,7 +1172,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       }
     }
   }
-  if (x.strong) {
+  if (strong) {
     if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
     if (has_release(w.op.sem)) s.releases.push_back({s.keep(t), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
@@ -1168,7 +1183,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
-  l.writes.push_back({w.thread, seq, true, is_strong(w.op.sem), w.op.scope, w.event});
+  l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
   return id;
 }
 
