@@ -1,5 +1,6 @@
 #include "sim/engine/tally.hpp"
 
+#include <tuple>
 #include <utility>
 
 namespace scopesim {
@@ -14,12 +15,11 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
-    auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
-    if (fresh) {
-      it->second.outcome = r.outcome;
-      it->second.bad = r.bad;
-      it->second.witness = r.log;
-    }
+    std::string key = r.outcome.text();
+    auto it = outcomes.lower_bound(key);
+    if (it == outcomes.end() || it->first != key)
+      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(std::move(key)),
+                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
     ++it->second.count;
     text = &it->first;
   }
