@@ -25,7 +25,11 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
     auto [it, fresh] = finding_at_.try_emplace(r.finding_keys[k], findings.size());
-    if (fresh) findings.push_back({r.findings[k], 0, r.log, text ? *text : std::string()});
+    if (fresh) {
+      // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
+      if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
+      findings.push_back({r.findings[k], 0, r.log, text ? *text : std::string()});
+    }
     ++findings[it->second].count;
   }
   return r.bad || !r.findings.empty();
