@@ -167,7 +167,12 @@ struct Stack {
     used = false;
     const std::size_t n = tripped ? region : reach;
     zero(top - n, n);
-    if (!tripped) return;
+    if (tripped) [[unlikely]]
+      widen();
+  }
+  // After a trip: the reach widened, the rest closed again. (Out of line: a
+  // trip is rare, and create() saves no registers for this.)
+  [[gnu::noinline, gnu::cold]] void widen() {
     reach = std::max(reach_for(reach + page_size()), reach_for(static_cast<std::size_t>(top - touched)));
     tripped = 0;
     close();
