@@ -18,6 +18,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+// The switches call Boost.Context's functions through their GOT entries, not
+// through a PLT stub as well (an instruction less a switch).
+namespace boost::context::detail {
+extern "C" [[gnu::noplt]] transfer_t jump_fcontext(fcontext_t const to, void* vp);
+extern "C" [[gnu::noplt]] fcontext_t make_fcontext(void* sp, std::size_t size, void (*fn)(transfer_t));
+}  // namespace boost::context::detail
+
 namespace scopesim::fiber {
 
 namespace ctx = boost::context::detail;
