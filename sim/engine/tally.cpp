@@ -28,7 +28,7 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     if (fresh) {
       // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
       if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
-      findings.push_back({r.findings[k], 0, r.log, text ? *text : std::string()});
+      findings.emplace_back(r.findings[k], 0, r.log, text ? *text : std::string());
     }
     ++findings[it->second].count;
   }
