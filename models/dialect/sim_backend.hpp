@@ -204,18 +204,20 @@ class plain {
 
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
   T load(Where w) const {
-    if (!simulated()) return local_;
+    if (simulated_by() == nullptr) return local_;
     return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::plain, this, w),
                                                     detail::lowered<EventKind::load, Access::plain>));
   }
   void store(T v, Where w) {
-    if (!simulated()) {
+    Door* d = simulated_by();
+    if (d == nullptr) {
       local_ = v;
       return;
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::plain>);
+    // (A store reads nothing: no local state, as perform_no_read(), through the door just asked.)
+    d->perform(e, detail::lowered<EventKind::store, Access::plain>, {});
   }
 
  private:
@@ -233,9 +235,10 @@ class plain {
     e.operand = detail::bits(v);
     detail::perform_no_read(e, detail::lowered<EventKind::store, Access::volatile_>);
   }
-  bool simulated() const {
+  // The running thread's door where this cell is in simulated memory, else nullptr.
+  Door* simulated_by() const {
     Door* d = current_door();
-    return d != nullptr && d->simulated(this);
+    return d != nullptr && d->simulated(this) ? d : nullptr;
   }
 
   T local_;

@@ -1,5 +1,6 @@
 #include "sim/engine/tally.hpp"
 
+#include <tuple>
 #include <utility>
 
 namespace scopesim {
@@ -14,18 +15,21 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
-    auto [it, fresh] = outcomes.try_emplace(r.outcome.text());
-    if (fresh) {
-      it->second.outcome = r.outcome;
-      it->second.bad = r.bad;
-      it->second.witness = r.log;
-    }
+    std::string key = r.outcome.text();
+    auto it = outcomes.lower_bound(key);
+    if (it == outcomes.end() || it->first != key)
+      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(std::move(key)),
+                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
     ++it->second.count;
     text = &it->first;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
     auto [it, fresh] = finding_at_.try_emplace(r.finding_keys[k], findings.size());
-    if (fresh) findings.push_back({r.findings[k], 0, r.log, text ? *text : std::string()});
+    if (fresh) {
+      // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
+      if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
+      findings.emplace_back(r.findings[k], 0, r.log, text ? *text : std::string());
+    }
     ++findings[it->second].count;
   }
   return r.bad || !r.findings.empty();
