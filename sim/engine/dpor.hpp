@@ -532,6 +532,7 @@ class Dpor final : public Chooser {
       // meets every step of it, latest first).
       bool written = false;
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
+      bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
       for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
         const std::size_t i = c.next();
         const Step& si = steps[i];
@@ -581,11 +582,12 @@ class Dpor final : public Chooser {
           continue;
         }
         races.push_back(i);
+        raced = true;
         cj = clocks.join(j, i);
       }
       if (rests != 0) [[unlikely]]
         rested.emplace_back(j, rests);
-      if (!races.empty()) [[unlikely]] {  // (most steps have none)
+      if (raced) [[unlikely]] {  // (most steps have none)
         for (const std::size_t i : races)  // (a step of no node has no other thread to add)
           if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
         races.clear();
