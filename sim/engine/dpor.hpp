@@ -837,8 +837,11 @@ class Dpor final : public Chooser {
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
+    // (A store only where an entry grows: not vectorized, which for the few
+    // columns of most runs costs more than it saves.)
     void join(std::uint32_t* a, const std::uint32_t* b) const {
-      for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
+      for (std::size_t k = 0; k < width_; ++k)
+        if (a[k] < b[k]) a[k] = b[k];
     }
     void clear(std::uint32_t* a) const { std::fill(a, a + width_, 0u); }
     void copy(std::uint32_t* a, const std::uint32_t* b) const {
