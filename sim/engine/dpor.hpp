@@ -307,10 +307,16 @@ class Dpor final : public Chooser {
       --burst;
     for (std::size_t i = burst; i < kept; ++i) note_burst(stack_[i]);
     // The prefix: each node's choice in its place, 0 (the one thread) in
-    // those between. (The run before's holds up to the top's place.)
+    // those between. (The run before's holds up to the top's place. Only
+    // places it held already are cleared: those it grows by are 0, and the
+    // top's is set, so that most runs clear none.)
     const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
-    prefix_.resize(nodes > 0 ? stack_.back().call + 1 : 0);
-    std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.end(), 0u);
+    const std::size_t places = nodes > 0 ? stack_.back().call + 1 : 0;
+    const std::size_t held = std::min(prefix_.size(), places > 0 ? places - 1 : 0);
+    if (filled < held)
+      std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.begin() + static_cast<std::ptrdiff_t>(held),
+                0u);
+    prefix_.resize(places);
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
