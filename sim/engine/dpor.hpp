@@ -799,15 +799,17 @@ class Dpor final : public Chooser {
   // (resize() is a call: most often, for a reused node, the size is the one
   // `to` had) and copied whole:
   // vector::operator= is out of line, and checks size and capacity anew.
-  // A single element (most thread decisions have one runnable thread) is
+  // One or two elements (most decisions have one or two alternatives) are
   // assigned, not copied by a call to memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
     if (to.size() != from.size()) to.resize(from.size());
-    if (from.size() == 1)
-      to[0] = from[0];
-    else
+    if (from.size() > 2) {
       std::copy(from.begin(), from.end(), to.begin());
+      return;
+    }
+    if (from.size() == 2) to[1] = from[1];
+    if (!from.empty()) to[0] = from[0];
   }
 
   // `to` empty, with the buffer of `from` (kept from the search before).
