@@ -664,13 +664,17 @@ class Dpor final : public Chooser {
     // Addresses are offsets in the run's simulated memory: the aligned ones
     // of its first kNear bytes are numbered in a table (1 + the number, 0:
     // none yet), the others looked up in order while there are at most
-    // kFew, in a map from then on.
+    // kFew, in a map from then on. The table covers the first `covered_`
+    // bytes, grown (to a power of two) when an address past them is first
+    // numbered: made whole at once, its clear cost each OS thread's first
+    // search some 65000 instructions, where a litmus test's touches a few
+    // hundred bytes.
     static constexpr std::size_t kNear = std::size_t{1} << 16;
     static constexpr std::size_t kFew = 16;
-    static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
+    bool direct(std::uintptr_t addr) const { return addr < covered_ && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
-      if (!direct(addr)) [[unlikely]]
+      if (!direct(addr) && !covers(addr)) [[unlikely]]
         return find_far(addr, j);
       std::uint32_t& k = near_[addr / 4];
       if (k == 0) [[unlikely]] {  // (the first step of the location)
@@ -678,6 +682,13 @@ class Dpor final : public Chooser {
         k = static_cast<std::uint32_t>(places_.size());
       }
       return k - 1;
+    }
+    // Does the table, grown if `addr` is near and past it, cover `addr`?
+    [[gnu::noinline]] bool covers(std::uintptr_t addr) {
+      if (addr >= kNear || addr % 4 != 0) return false;
+      covered_ = std::bit_ceil(addr + 4);
+      near_.resize(covered_ / 4, 0);
+      return true;
     }
     // find() for an address not direct: out of line, so that find() itself
     // is inlined.
@@ -703,7 +714,8 @@ class Dpor final : public Chooser {
     };
     std::vector<Place> places_;  // by number
     std::size_t numbered_ = 0;
-    std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
+    std::vector<std::uint32_t> near_;  // per aligned address under covered_
+    std::uintptr_t covered_ = 0;
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 
