@@ -363,7 +363,9 @@ class Dpor final : public Chooser {
     if (in_place_) return true;  // see waited_in_place()
     for (const auto& [node, s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
-    return reads_choose_ && bound_ < 0 && r.completed && write_moves_back(r.steps);
+    // (A run with no done node above it, most of them, has no write to move
+    // back: asked inline, before the call.)
+    return reads_choose_ && bound_ < 0 && r.completed && !done_nodes_.empty() && write_moves_back(r.steps);
   }
 
   // Race analysis of a finished run: adds backtrack points.
