@@ -1330,10 +1330,13 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  // (Most often, at a thread node, every backtrack thread is done: that is
+  // (Most often, at a thread node, every backtrack thread is done, and a
+  // read or coherence node, which bans none, goes on to the next: that is
   // asked inline, the rest out of line.)
   std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return std::nullopt;
+    if (n.kind == ChoiceKind::read || n.kind == ChoiceKind::coherence)
+      return chosen + 1 < n.keys.size() ? std::optional<unsigned>(chosen + 1) : std::nullopt;
     return following_far(n, chosen, done);
   }
 
@@ -1458,7 +1461,7 @@ class Dpor final : public Chooser {
     return n.chosen;
   }
 
-  // following() past its inline case.
+  // following() past its inline cases: a thread node's, or a dispatch node's.
   [[gnu::noinline]] std::optional<unsigned> following_far(const Node& n, unsigned chosen,
                                                           const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
@@ -1467,8 +1470,7 @@ class Dpor final : public Chooser {
       return std::nullopt;
     }
     unsigned k = chosen + 1;
-    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(k))))
-      ++k;
+    while (k < n.keys.size() && (is_banned(n, k) || !n.backtrack.count(k))) ++k;
     if (k < n.keys.size()) return k;
     return std::nullopt;
   }
