@@ -536,16 +536,13 @@ class Dpor final : public Chooser {
       // location is placed: one placed after it may get an edge from it (a
       // write of the reader's own thread that went after it, say), and a write
       // before the end hides through that edge. So it hides nothing from step
-      // j only while no write of j's location came between them (the cursor
-      // meets every step of it, latest first).
-      bool written = false;
+      // j only while no write of j's location came between them
+      // (Earlier::written_between(), asked only of such a pair).
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
       bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
       for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
         const std::size_t i = c.next();
         const Step& si = steps[i];
-        const bool written_since = written;  // between i and j
-        written = written || (si.shape.addr == sj.shape.addr && si.shape.writes && si.shape.addr != 0);
         if (si.thread == sj.thread) continue;
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
@@ -584,7 +581,8 @@ class Dpor final : public Chooser {
             (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
         if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted(si, i) && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
+            ((!inserted(si, i) && !earlier.written_between(steps, i, j)) || !sj.hidden_by_unknown) && !sj.counted &&
+            !sj.respun &&
             (!si.shape.reads || (told[j] & told_only_load) != 0)) {
           if (sj.reads_from == i + 1) cj = clocks.join(j, i);
           continue;
@@ -797,6 +795,15 @@ class Dpor final : public Chooser {
       std::size_t all_, same_, host_, fence_;
       const Links& links_;
     };
+    // Is a step between steps i < j of one location a write? (Steps of no
+    // address have none; a location's steps are linked, latest first, down
+    // to i.)
+    bool written_between(const Step* steps, std::size_t i, std::size_t j) const {
+      if (steps[j].shape.addr == 0) return false;
+      for (std::size_t k = links_.same[j]; k > i + 1; k = links_.same[k - 1])
+        if (steps[k - 1].shape.writes) return true;
+      return false;
+    }
     // (Step j doing `s`.)
     Cursor before(std::size_t j, const StepShape& s) const {
       if (s.global) return Cursor(j, 0, 0, 0, links_);
