@@ -775,10 +775,10 @@ class Dpor final : public Chooser {
     class Cursor {
      public:
       Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Links& links)
-          : all_(all), same_(same), host_(host), fence_(fence), links_(links) {}
-      explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
+          : all_(all), same_(same), host_(host), fence_(fence), others_(all | host | fence), links_(links) {}
+      explicit operator bool() const { return (same_ | others_) != 0; }
       std::size_t next() {
-        if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
+        if (others_ == 0) {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
           same_ = links_.same[k - 1];
           return k - 1;
@@ -788,11 +788,13 @@ class Dpor final : public Chooser {
         if (same_ == k) same_ = links_.same[k - 1];
         if (host_ == k) host_ = links_.host[k - 1];
         if (fence_ == k) fence_ = links_.fence[k - 1];
+        others_ = all_ | host_ | fence_;
         return k - 1;
       }
 
      private:
       std::size_t all_, same_, host_, fence_;
+      std::size_t others_;  // all_ | host_ | fence_
       const Links& links_;
     };
     // Is a step between steps i < j of one location a write? (Steps of no
