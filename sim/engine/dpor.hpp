@@ -727,7 +727,7 @@ class Dpor final : public Chooser {
   class Earlier {
    public:
     struct Buffers {
-      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none)
+      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none); grown together
       std::vector<std::size_t> last;               // per location: 1 + its last step so far (0: none)
     };
     // Over the first n steps, of which those before `same` are the run's
@@ -742,7 +742,12 @@ class Dpor final : public Chooser {
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
+      if (b.same.size() < n) {  // (read of steps before n only)
+        b.same.resize(n);
+        b.host.resize(n);
+        b.fence.resize(n);
+      }
+      links_ = {b.same.data(), b.host.data(), b.fence.data()};
       last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
