@@ -1507,9 +1507,11 @@ class Dpor final : public Chooser {
   // could read before `taken`, in the execution explored already; only newer
   // writes are new. An RMW that reads an older write writes the same value
   // in the same place (right after the write it read) either way.
+  // (Here and below, what a step does is asked before sc_ordered(), which is
+  // out of line for two fence.sc: those the flags rule out ask it no more.)
   static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
-    if (taken.global || s.global || !s.reads || sc_ordered(taken, s)) return false;
-    return taken.writes && taken.addr == s.addr;
+    if (taken.global || s.global || !s.reads || !taken.writes || sc_ordered(taken, s)) return false;
+    return taken.addr == s.addr;
   }
   // Is step `r` a read (its read-from known) of what the earlier step `w`
   // writes, such that `w`, run after `r`, could read nothing new: a load, or
@@ -1517,15 +1519,15 @@ class Dpor final : public Chooser {
   static bool read_after_write(const Step& w, const Step& r) {
     const StepShape& a = w.shape;
     const StepShape& b = r.shape;
-    if (a.global || b.global || sc_ordered(a, b) || (a.reads && b.writes)) return false;
-    return a.writes && b.reads && a.addr == b.addr && r.reads_from != Step::unknown;
+    if (a.global || b.global || (a.reads && b.writes) || !a.writes || !b.reads || sc_ordered(a, b)) return false;
+    return a.addr == b.addr && r.reads_from != Step::unknown;
   }
   // Is step `w2` a store that was offered a coherence slot before the write
   // of the earlier store `w1` (step `i`)?
   static bool store_may_precede(const Step& w1, const Step& w2, std::size_t i) {
     const StepShape& a = w1.shape;
     const StepShape& b = w2.shape;
-    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    if (a.global || b.global || a.reads || b.reads || !a.writes || !b.writes || sc_ordered(a, b)) return false;
     return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
   }
   // Are steps `w1` (step `i`) and the later `w2` stores, `w1`'s write weak and
@@ -1533,7 +1535,7 @@ class Dpor final : public Chooser {
   static bool unordered_stores(const Step& w1, const Step& w2, std::size_t i) {
     const StepShape& a = w1.shape;
     const StepShape& b = w2.shape;
-    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    if (a.global || b.global || a.reads || b.reads || !a.writes || !b.writes || sc_ordered(a, b)) return false;
     return a.addr == b.addr && std::find(w2.unordered.begin(), w2.unordered.end(), i + 1) != w2.unordered.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read
