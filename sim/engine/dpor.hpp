@@ -580,10 +580,9 @@ class Dpor final : public Chooser {
         if (reads_choose_ &&
             (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
-        if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted(si, i) && !earlier.written_between(steps, i, j)) || !sj.hidden_by_unknown) && !sj.counted &&
-            !sj.respun &&
-            (!si.shape.reads || (told[j] & told_only_load) != 0)) {
+        if (reads_choose_ && read_after_write(si, sj) && !sj.counted && !sj.respun &&
+            (!si.shape.reads || (told[j] & told_only_load) != 0) &&
+            (!sj.hidden_by_unknown || (!inserted(si, i) && !earlier.written_between(steps, i, j)))) {
           if (sj.reads_from == i + 1) cj = clocks.join(j, i);
           continue;
         }
