@@ -648,8 +648,10 @@ class Dpor final : public Chooser {
     void resume(std::size_t same, std::size_t n) {
       while (!places_.empty() && places_.back().first >= same) {
         const std::uintptr_t a = places_.back().addr;
-        if (direct(a)) near_[a / 4] = 0;
-        numbers_.erase(a);
+        if (direct(a))
+          near_[a / 4] = 0;
+        else
+          numbers_.erase(a);
         places_.pop_back();
       }
       if (places_.size() <= kFew) numbers_.clear();
@@ -715,6 +717,8 @@ class Dpor final : public Chooser {
     std::size_t numbered_ = 0;
     std::vector<std::uint32_t> near_;  // per aligned address under covered_
     std::uintptr_t covered_ = 0;
+    // Asked only of addresses not direct (those of direct ones, copied in
+    // with the rest past kFew, are never read, nor erased with their place).
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 
