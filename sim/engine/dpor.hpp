@@ -1333,9 +1333,9 @@ class Dpor final : public Chooser {
       }
       const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
-      if (const auto k = following(top, top.chosen, top.done)) {
+      if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
         if (top.kind == ChoiceKind::thread && !listed) done_nodes_.push_back(stack_.size() - 1);
-        top.chosen = *k;
+        top.chosen = k;
         return true;
       }
       if (listed) done_nodes_.pop_back();
@@ -1347,14 +1347,9 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  // (Most often, at a thread node, every backtrack thread is done, and a
-  // read or coherence node, which bans none, goes on to the next: that is
-  // asked inline, the rest out of line.)
   std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
-    if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return std::nullopt;
-    if (n.kind == ChoiceKind::read || n.kind == ChoiceKind::coherence)
-      return chosen + 1 < n.keys.size() ? std::optional<unsigned>(chosen + 1) : std::nullopt;
-    return following_far(n, chosen, done);
+    const unsigned k = following_at(n, chosen, done);
+    return k != no_branch ? std::optional<unsigned>(k) : std::nullopt;
   }
 
  private:
@@ -1478,18 +1473,28 @@ class Dpor final : public Chooser {
     return n.chosen;
   }
 
-  // following() past its inline cases: a thread node's, or a dispatch node's.
-  [[gnu::noinline]] std::optional<unsigned> following_far(const Node& n, unsigned chosen,
-                                                          const Alternatives& done) const {
+  // following(), its branch as an alternative's index (no_branch: none),
+  // which next() keeps in a register where an optional went through memory.
+  // (Most often, at a thread node, every backtrack thread is done, and a
+  // read or coherence node, which bans none, goes on to the next: that is
+  // asked inline, the rest out of line.)
+  static constexpr unsigned no_branch = ~0u;
+  unsigned following_at(const Node& n, unsigned chosen, const Alternatives& done) const {
+    if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return no_branch;
+    if (n.kind == ChoiceKind::read || n.kind == ChoiceKind::coherence)
+      return chosen + 1 < n.keys.size() ? chosen + 1 : no_branch;
+    return following_far(n, chosen, done);
+  }
+  // following_at() past its inline cases: a thread node's, or a dispatch node's.
+  [[gnu::noinline]] unsigned following_far(const Node& n, unsigned chosen, const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
       for (std::size_t k = n.backtrack.next(0); k != npos; k = n.backtrack.next(k + 1))
         if (!done.count(k) && allowed(n, k)) return static_cast<unsigned>(k);
-      return std::nullopt;
+      return no_branch;
     }
     unsigned k = chosen + 1;
     while (k < n.keys.size() && (is_banned(n, k) || !n.backtrack.count(k))) ++k;
-    if (k < n.keys.size()) return k;
-    return std::nullopt;
+    return k < n.keys.size() ? k : no_branch;
   }
 
   // The parallel search (dpor_search.cpp) walks subtrees on copies of the
