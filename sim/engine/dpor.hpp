@@ -307,10 +307,16 @@ class Dpor final : public Chooser {
       --burst;
     for (std::size_t i = burst; i < kept; ++i) note_burst(stack_[i]);
     // The prefix: each node's choice in its place, 0 (the one thread) in
-    // those between. (The run before's holds up to the top's place.)
+    // those between. (The run before's holds up to the top's place. Only
+    // places it held already are cleared: those it grows by are 0, and the
+    // top's is set, so that most runs clear none.)
     const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
-    prefix_.resize(nodes > 0 ? stack_.back().call + 1 : 0);
-    std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.end(), 0u);
+    const std::size_t places = nodes > 0 ? stack_.back().call + 1 : 0;
+    const std::size_t held = std::min(prefix_.size(), places > 0 ? places - 1 : 0);
+    if (filled < held)
+      std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.begin() + static_cast<std::ptrdiff_t>(held),
+                0u);
+    prefix_.resize(places);
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
@@ -357,7 +363,9 @@ class Dpor final : public Chooser {
     if (in_place_) return true;  // see waited_in_place()
     for (const auto& [node, s, since] : suspects_)
       if (s >= r.steps.size() || (!r.steps[s].counted && !placed_elsewhere(r.steps, s, since))) return true;
-    return reads_choose_ && bound_ < 0 && r.completed && write_moves_back(r.steps);
+    // (A run with no done node above it, most of them, has no write to move
+    // back: asked inline, before the call.)
+    return reads_choose_ && bound_ < 0 && r.completed && !done_nodes_.empty() && write_moves_back(r.steps);
   }
 
   // Race analysis of a finished run: adds backtrack points.
@@ -528,15 +536,13 @@ class Dpor final : public Chooser {
       // location is placed: one placed after it may get an edge from it (a
       // write of the reader's own thread that went after it, say), and a write
       // before the end hides through that edge. So it hides nothing from step
-      // j only while no write of j's location came between them (the cursor
-      // meets every step of it, latest first).
-      bool written = false;
+      // j only while no write of j's location came between them
+      // (Earlier::written_between(), asked only of such a pair).
       std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
+      bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
       for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
         const std::size_t i = c.next();
         const Step& si = steps[i];
-        const bool written_since = written;  // between i and j
-        written = written || (si.shape.addr == sj.shape.addr && si.shape.writes && si.shape.addr != 0);
         if (si.thread == sj.thread) continue;
         // Ordered: j's clock knows step i or a later step of i's thread, so
         // all that clock knew (clocks only grow by joins of whole rows): no
@@ -574,18 +580,19 @@ class Dpor final : public Chooser {
         if (reads_choose_ &&
             (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
           continue;
-        if (reads_choose_ && read_after_write(si, sj) &&
-            ((!inserted(si, i) && !written_since) || !sj.hidden_by_unknown) && !sj.counted && !sj.respun &&
-            (!si.shape.reads || (told[j] & told_only_load) != 0)) {
+        if (reads_choose_ && read_after_write(si, sj) && !sj.counted && !sj.respun &&
+            (!si.shape.reads || (told[j] & told_only_load) != 0) &&
+            (!sj.hidden_by_unknown || (!inserted(si, i) && !earlier.written_between(steps, i, j)))) {
           if (sj.reads_from == i + 1) cj = clocks.join(j, i);
           continue;
         }
         races.push_back(i);
+        raced = true;
         cj = clocks.join(j, i);
       }
       if (rests != 0) [[unlikely]]
         rested.emplace_back(j, rests);
-      if (!races.empty()) [[unlikely]] {  // (most steps have none)
+      if (raced) [[unlikely]] {  // (most steps have none)
         for (const std::size_t i : races)  // (a step of no node has no other thread to add)
           if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
         races.clear();
@@ -641,8 +648,10 @@ class Dpor final : public Chooser {
     void resume(std::size_t same, std::size_t n) {
       while (!places_.empty() && places_.back().first >= same) {
         const std::uintptr_t a = places_.back().addr;
-        if (direct(a)) near_[a / 4] = 0;
-        numbers_.erase(a);
+        if (direct(a))
+          near_[a / 4] = 0;
+        else
+          numbers_.erase(a);
         places_.pop_back();
       }
       if (places_.size() <= kFew) numbers_.clear();
@@ -656,13 +665,17 @@ class Dpor final : public Chooser {
     // Addresses are offsets in the run's simulated memory: the aligned ones
     // of its first kNear bytes are numbered in a table (1 + the number, 0:
     // none yet), the others looked up in order while there are at most
-    // kFew, in a map from then on.
+    // kFew, in a map from then on. The table covers the first `covered_`
+    // bytes, grown (to a power of two) when an address past them is first
+    // numbered: made whole at once, its clear cost each OS thread's first
+    // search some 65000 instructions, where a litmus test's touches a few
+    // hundred bytes.
     static constexpr std::size_t kNear = std::size_t{1} << 16;
     static constexpr std::size_t kFew = 16;
-    static bool direct(std::uintptr_t addr) { return addr < kNear && addr % 4 == 0; }
+    bool direct(std::uintptr_t addr) const { return addr < covered_ && addr % 4 == 0; }
     // The number of `addr`, touched by step j.
     std::size_t find(std::uintptr_t addr, std::size_t j) {
-      if (!direct(addr)) [[unlikely]]
+      if (!direct(addr) && !covers(addr)) [[unlikely]]
         return find_far(addr, j);
       std::uint32_t& k = near_[addr / 4];
       if (k == 0) [[unlikely]] {  // (the first step of the location)
@@ -670,6 +683,13 @@ class Dpor final : public Chooser {
         k = static_cast<std::uint32_t>(places_.size());
       }
       return k - 1;
+    }
+    // Does the table, grown if `addr` is near and past it, cover `addr`?
+    [[gnu::noinline]] bool covers(std::uintptr_t addr) {
+      if (addr >= kNear || addr % 4 != 0) return false;
+      covered_ = std::bit_ceil(addr + 4);
+      near_.resize(covered_ / 4, 0);
+      return true;
     }
     // find() for an address not direct: out of line, so that find() itself
     // is inlined.
@@ -695,7 +715,10 @@ class Dpor final : public Chooser {
     };
     std::vector<Place> places_;  // by number
     std::size_t numbered_ = 0;
-    std::vector<std::uint32_t> near_ = std::vector<std::uint32_t>(kNear / 4, 0);  // per aligned address under kNear
+    std::vector<std::uint32_t> near_;  // per aligned address under covered_
+    std::uintptr_t covered_ = 0;
+    // Asked only of addresses not direct (those of direct ones, copied in
+    // with the rest past kFew, are never read, nor erased with their place).
     boost::container::flat_map<std::uintptr_t, std::size_t> numbers_;
   };
 
@@ -707,7 +730,7 @@ class Dpor final : public Chooser {
   class Earlier {
    public:
     struct Buffers {
-      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none)
+      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none); grown together
       std::vector<std::size_t> last;               // per location: 1 + its last step so far (0: none)
     };
     // Over the first n steps, of which those before `same` are the run's
@@ -722,7 +745,12 @@ class Dpor final : public Chooser {
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      links_ = {grown(b.same, n), grown(b.host, n), grown(b.fence, n)};  // (read of steps before n only)
+      if (b.same.size() < n) {  // (read of steps before n only)
+        b.same.resize(n);
+        b.host.resize(n);
+        b.fence.resize(n);
+      }
+      links_ = {b.same.data(), b.host.data(), b.fence.data()};
       last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
@@ -755,10 +783,10 @@ class Dpor final : public Chooser {
     class Cursor {
      public:
       Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Links& links)
-          : all_(all), same_(same), host_(host), fence_(fence), links_(links) {}
-      explicit operator bool() const { return (all_ | same_ | host_ | fence_) != 0; }
+          : all_(all), same_(same), host_(host), fence_(fence), others_(all | host | fence), links_(links) {}
+      explicit operator bool() const { return (same_ | others_) != 0; }
       std::size_t next() {
-        if ((all_ | host_ | fence_) == 0) {  // (most: the steps of one location, before any host operation)
+        if (others_ == 0) {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
           same_ = links_.same[k - 1];
           return k - 1;
@@ -768,13 +796,24 @@ class Dpor final : public Chooser {
         if (same_ == k) same_ = links_.same[k - 1];
         if (host_ == k) host_ = links_.host[k - 1];
         if (fence_ == k) fence_ = links_.fence[k - 1];
+        others_ = all_ | host_ | fence_;
         return k - 1;
       }
 
      private:
       std::size_t all_, same_, host_, fence_;
+      std::size_t others_;  // all_ | host_ | fence_
       const Links& links_;
     };
+    // Is a step between steps i < j of one location a write? (Steps of no
+    // address have none; a location's steps are linked, latest first, down
+    // to i.)
+    bool written_between(const Step* steps, std::size_t i, std::size_t j) const {
+      if (steps[j].shape.addr == 0) return false;
+      for (std::size_t k = links_.same[j]; k > i + 1; k = links_.same[k - 1])
+        if (steps[k - 1].shape.writes) return true;
+      return false;
+    }
     // (Step j doing `s`.)
     Cursor before(std::size_t j, const StepShape& s) const {
       if (s.global) return Cursor(j, 0, 0, 0, links_);
@@ -791,15 +830,17 @@ class Dpor final : public Chooser {
   // (resize() is a call: most often, for a reused node, the size is the one
   // `to` had) and copied whole:
   // vector::operator= is out of line, and checks size and capacity anew.
-  // A single element (most thread decisions have one runnable thread) is
+  // One or two elements (most decisions have one or two alternatives) are
   // assigned, not copied by a call to memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
     if (to.size() != from.size()) to.resize(from.size());
-    if (from.size() == 1)
-      to[0] = from[0];
-    else
+    if (from.size() > 2) {
       std::copy(from.begin(), from.end(), to.begin());
+      return;
+    }
+    if (from.size() == 2) to[1] = from[1];
+    if (!from.empty()) to[0] = from[0];
   }
 
   // `to` empty, with the buffer of `from` (kept from the search before).
@@ -835,8 +876,11 @@ class Dpor final : public Chooser {
     // The entry of `row` for thread t (a thread that takes a step).
     std::uint32_t& of(std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
     std::uint32_t of(const std::uint32_t* row, ThreadId t) const { return row[of_[t]]; }
+    // (A store only where an entry grows: not vectorized, which for the few
+    // columns of most runs costs more than it saves.)
     void join(std::uint32_t* a, const std::uint32_t* b) const {
-      for (std::size_t k = 0; k < width_; ++k) a[k] = std::max(a[k], b[k]);
+      for (std::size_t k = 0; k < width_; ++k)
+        if (a[k] < b[k]) a[k] = b[k];
     }
     void clear(std::uint32_t* a) const { std::fill(a, a + width_, 0u); }
     void copy(std::uint32_t* a, const std::uint32_t* b) const {
@@ -984,7 +1028,8 @@ class Dpor final : public Chooser {
     // knows step j's clock already (the row's step knows the step of j's;
     // a host waiting for the one operation it started since) takes that
     // row as the one that holds its clock but its own entry: no copy, no
-    // join.
+    // join. (The join is a call of its own, so that this case, half the
+    // waits, saves no registers for it.)
     [[gnu::noinline]] void learn_far(std::size_t j) {
       const std::vector<ThreadRun>& runs = steps_[j].learns;
       if (runs.size() == 1 && runs[0].count == 1) {
@@ -995,8 +1040,9 @@ class Dpor final : public Chooser {
           return;
         }
       }
-      join(own(j), runs);
+      learn_joined(j);
     }
+    [[gnu::noinline]] void learn_joined(std::size_t j) { join(own(j), steps_[j].learns); }
     [[gnu::noinline]] void advance_far(std::size_t j) {
       const Step& s = steps_[j];
       std::uint32_t* c = own(j);
@@ -1287,9 +1333,9 @@ class Dpor final : public Chooser {
       }
       const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
-      if (const auto k = following(top, top.chosen, top.done)) {
+      if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
         if (top.kind == ChoiceKind::thread && !listed) done_nodes_.push_back(stack_.size() - 1);
-        top.chosen = *k;
+        top.chosen = k;
         return true;
       }
       if (listed) done_nodes_.pop_back();
@@ -1301,11 +1347,9 @@ class Dpor final : public Chooser {
   // The branch next() takes at `n` after `chosen`, with `done` explored there
   // (thread nodes): the lowest backtrack thread not done and allowed; the next
   // alternative not banned (value nodes). nullopt: none left.
-  // (Most often, at a thread node, every backtrack thread is done: that is
-  // asked inline, the rest out of line.)
   std::optional<unsigned> following(const Node& n, unsigned chosen, const Alternatives& done) const {
-    if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return std::nullopt;
-    return following_far(n, chosen, done);
+    const unsigned k = following_at(n, chosen, done);
+    return k != no_branch ? std::optional<unsigned>(k) : std::nullopt;
   }
 
  private:
@@ -1429,19 +1473,28 @@ class Dpor final : public Chooser {
     return n.chosen;
   }
 
-  // following() past its inline case.
-  [[gnu::noinline]] std::optional<unsigned> following_far(const Node& n, unsigned chosen,
-                                                          const Alternatives& done) const {
+  // following(), its branch as an alternative's index (no_branch: none),
+  // which next() keeps in a register where an optional went through memory.
+  // (Most often, at a thread node, every backtrack thread is done, and a
+  // read or coherence node, which bans none, goes on to the next: that is
+  // asked inline, the rest out of line.)
+  static constexpr unsigned no_branch = ~0u;
+  unsigned following_at(const Node& n, unsigned chosen, const Alternatives& done) const {
+    if (n.kind == ChoiceKind::thread && done.includes(n.backtrack)) return no_branch;
+    if (n.kind == ChoiceKind::read || n.kind == ChoiceKind::coherence)
+      return chosen + 1 < n.keys.size() ? chosen + 1 : no_branch;
+    return following_far(n, chosen, done);
+  }
+  // following_at() past its inline cases: a thread node's, or a dispatch node's.
+  [[gnu::noinline]] unsigned following_far(const Node& n, unsigned chosen, const Alternatives& done) const {
     if (n.kind == ChoiceKind::thread) {
       for (std::size_t k = n.backtrack.next(0); k != npos; k = n.backtrack.next(k + 1))
         if (!done.count(k) && allowed(n, k)) return static_cast<unsigned>(k);
-      return std::nullopt;
+      return no_branch;
     }
     unsigned k = chosen + 1;
-    while (k < n.keys.size() && (is_banned(n, k) || (n.kind == ChoiceKind::dispatch && !n.backtrack.count(k))))
-      ++k;
-    if (k < n.keys.size()) return k;
-    return std::nullopt;
+    while (k < n.keys.size() && (is_banned(n, k) || !n.backtrack.count(k))) ++k;
+    return k < n.keys.size() ? k : no_branch;
   }
 
   // The parallel search (dpor_search.cpp) walks subtrees on copies of the
@@ -1462,9 +1515,11 @@ class Dpor final : public Chooser {
   // could read before `taken`, in the execution explored already; only newer
   // writes are new. An RMW that reads an older write writes the same value
   // in the same place (right after the write it read) either way.
+  // (Here and below, what a step does is asked before sc_ordered(), which is
+  // out of line for two fence.sc: those the flags rule out ask it no more.)
   static bool only_writes_what_it_reads(const StepShape& taken, const StepShape& s) {
-    if (taken.global || s.global || !s.reads || sc_ordered(taken, s)) return false;
-    return taken.writes && taken.addr == s.addr;
+    if (taken.global || s.global || !s.reads || !taken.writes || sc_ordered(taken, s)) return false;
+    return taken.addr == s.addr;
   }
   // Is step `r` a read (its read-from known) of what the earlier step `w`
   // writes, such that `w`, run after `r`, could read nothing new: a load, or
@@ -1472,15 +1527,15 @@ class Dpor final : public Chooser {
   static bool read_after_write(const Step& w, const Step& r) {
     const StepShape& a = w.shape;
     const StepShape& b = r.shape;
-    if (a.global || b.global || sc_ordered(a, b) || (a.reads && b.writes)) return false;
-    return a.writes && b.reads && a.addr == b.addr && r.reads_from != Step::unknown;
+    if (a.global || b.global || (a.reads && b.writes) || !a.writes || !b.reads || sc_ordered(a, b)) return false;
+    return a.addr == b.addr && r.reads_from != Step::unknown;
   }
   // Is step `w2` a store that was offered a coherence slot before the write
   // of the earlier store `w1` (step `i`)?
   static bool store_may_precede(const Step& w1, const Step& w2, std::size_t i) {
     const StepShape& a = w1.shape;
     const StepShape& b = w2.shape;
-    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    if (a.global || b.global || a.reads || b.reads || !a.writes || !b.writes || sc_ordered(a, b)) return false;
     return a.addr == b.addr && std::find(w2.precedes.begin(), w2.precedes.end(), i + 1) != w2.precedes.end();
   }
   // Are steps `w1` (step `i`) and the later `w2` stores, `w1`'s write weak and
@@ -1488,7 +1543,7 @@ class Dpor final : public Chooser {
   static bool unordered_stores(const Step& w1, const Step& w2, std::size_t i) {
     const StepShape& a = w1.shape;
     const StepShape& b = w2.shape;
-    if (a.global || b.global || sc_ordered(a, b) || a.reads || b.reads || !a.writes || !b.writes) return false;
+    if (a.global || b.global || a.reads || b.reads || !a.writes || !b.writes || sc_ordered(a, b)) return false;
     return a.addr == b.addr && std::find(w2.unordered.begin(), w2.unordered.end(), i + 1) != w2.unordered.end();
   }
   // Remembers the half-asleep thread chosen at thread node `n`, whose read

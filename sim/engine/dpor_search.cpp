@@ -241,6 +241,7 @@ class SubtreeSearch {
       for (;;) {
         if (pool_ != nullptr) spawn(d, floor, spawned, order, serial);  // (a search on one thread hands out none)
         if (!d.next(floor)) return true;
+        if (spawned.empty()) break;  // (none handed out anywhere, as in a search on one thread: asked first)
         const std::size_t e = d.stack_.size() - 1;
         if (spawned.size() > e + 1) {
           drop_from(spawned, e + 1);
