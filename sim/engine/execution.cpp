@@ -352,8 +352,9 @@ class Run final : public Door, public HostApi {
 
   // Runs the model once into `into` (cleared first, its buffers kept).
   void go(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
-    // (Runs of one exploration name one model: another is looked up only when named.)
-    if (mm_ == nullptr || o.memory_model != mm_name_) {
+    // (Runs of one exploration name one model: another is looked up only
+    // when named. The name, a few bytes, is compared in place: same_text().)
+    if (mm_ == nullptr || !same_text(o.memory_model, mm_name_)) {
       MemoryModel* mm = memory_model(o.memory_model);
       if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
       mm_ = mm;
@@ -2080,6 +2081,8 @@ class Run final : public Door, public HostApi {
   static constexpr std::size_t max_formatted = 256;
 
   // `f` (in allocation `r`) as an earlier run formatted it, if one did.
+  // (Asked of a racy access in every run: the names, a few bytes, are
+  // compared in place, same_text().)
   const FormattedFinding* formatted(const ModelFinding& f, const Region* r) const {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
     const bool two = f.event_b != f.event_a;
@@ -2087,9 +2090,9 @@ class Run final : public Door, public HostApi {
     const Where& b = events_[f.event_b].where;
     for (const FormattedFinding& k : formatted_)
       if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
-          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
-          k.thread_a == threads_[f.thread_a].name() && (!two || k.thread_b == threads_[f.thread_b].name()) &&
-          k.detail == f.detail)
+          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && same_text(k.region, r->name))) &&
+          same_text(k.thread_a, threads_[f.thread_a].name()) &&
+          (!two || same_text(k.thread_b, threads_[f.thread_b].name())) && k.detail == f.detail)
         return &k;
     return nullptr;
   }
