@@ -118,10 +118,15 @@ inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 // over with each run (release()). Its containers that allocate on a read
 // (spin visits) take their memory through ScratchAllocator: from the free
 // part of the last block it took, inline, where a polymorphic allocator
-// would make a virtual call for each.
+// would make a virtual call for each. The first such block is the start of
+// the buffer, set aside from the monotonic buffer's part: a run takes it
+// again with no call.
 class Scratch final : public std::pmr::monotonic_buffer_resource {
  public:
-  using monotonic_buffer_resource::monotonic_buffer_resource;
+  Scratch(std::byte* buffer, std::size_t bytes)
+      : monotonic_buffer_resource(buffer + block, bytes - block), first_(reinterpret_cast<std::uintptr_t>(buffer)) {
+    release();
+  }
   void* take(std::size_t bytes, std::size_t align) {
     const std::uintptr_t at = (free_ + align - 1) & ~(align - 1);
     if (at + bytes > end_) return take_block(bytes, align);
@@ -129,7 +134,8 @@ class Scratch final : public std::pmr::monotonic_buffer_resource {
     return reinterpret_cast<void*>(at);
   }
   void release() {
-    free_ = end_ = 0;
+    free_ = first_;
+    end_ = first_ + block;
     monotonic_buffer_resource::release();
   }
 
@@ -144,6 +150,7 @@ class Scratch final : public std::pmr::monotonic_buffer_resource {
     end_ = b + block;
     return take(bytes, align);
   }
+  std::uintptr_t first_;                // the block set aside
   std::uintptr_t free_ = 0, end_ = 0;  // of the block take() allocates in
 };
 template <class T>
