@@ -394,6 +394,7 @@ class Run final : public Door, public HostApi {
     }
     finish();
     r_->findings.resize(findings_);
+    r_->finding_keys.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
     static std::atomic<std::uint64_t> fills{0};
@@ -2126,20 +2127,21 @@ class Run final : public Door, public HostApi {
   }
   // Keeps `f`, of key `key`, unless the run has a finding of that key. The
   // run's findings and their keys take the places of those of the run before
-  // (copied into them, their strings keep their capacity); go() drops the
-  // rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
+  // in r_ (copied into them, their strings keep their capacity); go() drops
+  // the rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
   // if they are one; where the run before kept the same entry in this place,
   // it is there already, and not copied again.
   template <class F, class K>
   void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
-    const auto keys_end = finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_);
-    if (std::find(finding_keys_.begin(), keys_end, key) != keys_end) return;
+    std::vector<std::string>& keys = r_->finding_keys;
+    const auto keys_end = keys.begin() + static_cast<std::ptrdiff_t>(findings_);
+    if (std::find(keys.begin(), keys_end, key) != keys_end) return;
     if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
       ++findings_;
       return;
     }
-    if (findings_ == finding_keys_.size()) finding_keys_.emplace_back();
-    finding_keys_[findings_] = std::forward<K>(key);
+    if (findings_ == keys.size()) keys.emplace_back();
+    keys[findings_] = std::forward<K>(key);
     if (findings_ == r_->findings.size()) r_->findings.emplace_back();
     r_->findings[findings_] = std::forward<F>(f);
     if (findings_ == finding_from_.size()) finding_from_.emplace_back();
@@ -2189,7 +2191,6 @@ class Run final : public Door, public HostApi {
       r_->outcome.clear();
     if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
     r_->fingerprint = mm_->fingerprint();
-    r_->finding_keys.assign(finding_keys_.begin(), finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_));
   }
 
   // Clears everything of the previous run (its capacity stays) for a run of
@@ -2393,8 +2394,7 @@ class Run final : public Door, public HostApi {
   // a run is a spot's entry, in choose_read(), made when its map is empty.)
   std::vector<ThreadId> visitors_;
   // Buffers kept from one decision to the next.
-  // Finding::key() of each of r_->findings; [0, findings_) are the run's (keep_finding()).
-  std::vector<std::string> finding_keys_;
+  // Of r_->findings and r_->finding_keys, [0, findings_) are the run's (keep_finding()).
   std::size_t findings_ = 0;
   // The formatted_ entry each of r_->findings is a copy of (its index), or
   // not_formatted: the first so many of r_->findings (all where the run
