@@ -613,6 +613,11 @@ class Run final : public Door, public HostApi {
     return it->second.get();
   }
 
+  // A load, store or RMW: nearly every event. (Asked before a switch on the
+  // others: one comparison, not a jump table.)
+  static bool is_access(const Event& e) {
+    return e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw;
+  }
   bool is_local(const Event& e) const {
     if (e.kind == EventKind::shared_alloc) return true;
     if (e.kind == EventKind::fence) return e.order != Order::seq_cst;
@@ -624,23 +629,26 @@ class Run final : public Door, public HostApi {
     StepShape& s = t.pending_shape;
     s = StepShape{};
     const Event& e = *t.pending;
-    switch (e.kind) {
-      // Offsets: shapes of runs made on different threads are compared (parallel exploration).
-      case EventKind::load: s.addr = arena_.offset(e.addr); s.reads = true; break;
-      case EventKind::store: s.addr = arena_.offset(e.addr); s.writes = true; break;
-      case EventKind::rmw: s.addr = arena_.offset(e.addr); s.reads = s.writes = true; break;
-      case EventKind::barrier:
-      case EventKind::syncwarp:
-      case EventKind::shfl:
-      case EventKind::ballot: s.barrier = true; s.block = t.block; break;
-      // Enqueueing or starting stream work touches no memory: the enqueue
-      // spawns the operation's thread (Step::spawned), whose start learns
-      // the operations before it (Step::learns); a kernel's start spawns its
-      // grid. Only a kernel that may compete for block slots with another
-      // running kernel is dependent with everything (kernel_competes()).
-      // Waiting commutes; it learns what it waited for (Step::learns).
-      case EventKind::stream_op: s.global = kernel_competes(t); break;
-      default: break;
+    if (is_access(e)) [[likely]] {
+      // An offset: shapes of runs made on different threads are compared (parallel exploration).
+      s.addr = arena_.offset(e.addr);
+      s.reads = e.kind != EventKind::store;
+      s.writes = e.kind != EventKind::load;
+    } else {
+      switch (e.kind) {
+        case EventKind::barrier:
+        case EventKind::syncwarp:
+        case EventKind::shfl:
+        case EventKind::ballot: s.barrier = true; s.block = t.block; break;
+        // Enqueueing or starting stream work touches no memory: the enqueue
+        // spawns the operation's thread (Step::spawned), whose start learns
+        // the operations before it (Step::learns); a kernel's start spawns its
+        // grid. Only a kernel that may compete for block slots with another
+        // running kernel is dependent with everything (kernel_competes()).
+        // Waiting commutes; it learns what it waited for (Step::learns).
+        case EventKind::stream_op: s.global = kernel_competes(t); break;
+        default: break;
+      }
     }
     if (l.count > 0 && l.ops[0].kind == PtxKind::fence_sc) {  // (a fence.sc leads its lowering)
       s.fence_sc = true;
@@ -943,10 +951,9 @@ class Run final : public Door, public HostApi {
   // line, so that an access passes through no frame of execute() (no
   // registers saved and restored).
   std::uint64_t execute(const Event& e, const Lowering& low, LocalState local) {
+    if (is_access(e)) [[likely]]
+      return access(e, low, local);
     switch (e.kind) {
-      case EventKind::load:
-      case EventKind::store:
-      case EventKind::rmw: return access(e, low, local);
       case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
       case EventKind::syncwarp:
