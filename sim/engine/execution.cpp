@@ -709,7 +709,9 @@ class Run final : public Door, public HostApi {
       runnable_.push_back(0);
       waiting_.push_back(0);
     }
-    return threads_.add(&scratch_);
+    SimThread& t = threads_.add(&scratch_);
+    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
+    return t;
   }
 
   // Files `id` by the state it was just given: on, it is State::runnable
@@ -836,7 +838,6 @@ class Run final : public Door, public HostApi {
     if (keys_stale_) list_keys();
     ChoicePoint& p = next_thread_;
     if (p.keys.empty()) return Next::none;
-    p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
@@ -2421,7 +2422,8 @@ class Run final : public Door, public HostApi {
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
   // Kept from one thread decision to the next: its keys (keys_stale_), the
-  // thread that ran last and its step (next_thread()).
+  // thread that ran last and its step (next_thread()), and where the
+  // threads' next steps are (new_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
