@@ -1925,7 +1925,8 @@ class Run final : public Door, public HostApi {
   }
 
   // --resident-blocks wins over the model's configuration; 0: every block.
-  unsigned resident_slots() const { return o_->resident_blocks ? o_->resident_blocks : c_->resident_blocks; }
+  // (Known once a run: begin().)
+  unsigned resident_slots() const { return resident_slots_; }
 
   bool undispatched() const { return undispatched_ != 0; }
 
@@ -2210,6 +2211,7 @@ class Run final : public Door, public HostApi {
     keep_trace_ = o.keep_trace;
     cuts_ = static_cast<bool>(o.cut);
     max_steps_ = o.max_steps;
+    resident_slots_ = o.resident_blocks ? o.resident_blocks : c.resident_blocks;
     ch_ = &ch;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
@@ -2285,10 +2287,12 @@ class Run final : public Door, public HostApi {
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
-  // Of o_, those every event asks, kept here (one load each, not two).
+  // Of o_ (and c_), those every event (or dispatch) asks, kept here (one
+  // load each, not two or more).
   bool keep_trace_ = false;
   bool cuts_ = false;  // o_->cut is set
   std::uint64_t max_steps_ = 0;
+  unsigned resident_slots_ = 0;  // resident_slots()
   Chooser* ch_ = nullptr;
   // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
   // stays where this run names the same model).
