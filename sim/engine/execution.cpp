@@ -233,7 +233,8 @@ struct SimThread {
     // The entry of spot (where, addr), and whether it was there; a new one
     // is Visit{} (valid until the next new one).
     std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      if (2 * (entries_.size() + 1) > slots_.size()) [[unlikely]]
+      const std::size_t n = entries_.size();  // (grow() keeps it; a size is a division by an entry's)
+      if (2 * (n + 1) > slots_.size()) [[unlikely]]
         grow();
       const std::size_t mask = slots_.size() - 1;
       std::size_t i = slot(where, addr) & mask;
@@ -244,7 +245,7 @@ struct SimThread {
       Entry& k = entries_.emplace_back();
       k.where = where;
       k.addr = addr;
-      slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      slots_[i] = static_cast<std::uint32_t>(n + 1);
       return {&k.visit, false};
     }
     void clear() {
@@ -1313,7 +1314,7 @@ class Run final : public Door, public HostApi {
         keep_state(t, *first, local);
       }
     }
-    std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
+    std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
     for (;;) {
       SimThread& t = threads_[cur_];
@@ -1376,7 +1377,7 @@ class Run final : public Door, public HostApi {
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
-      if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
+      if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
