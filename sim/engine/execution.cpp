@@ -1327,7 +1327,7 @@ class Run final : public Door, public HostApi {
       if (visited && visit->second.mods == t.mods &&
           (m.op.kind == PtxKind::ld || fails_cas(e, mm_->info(visit->second.write).value))) {
         const std::size_t before = t.read_steps[visit->second.read_index];
-        if (before < r_->steps.size()) r_->steps[before].respun = true;
+        if (before < steps_) r_->steps[before].respun = true;
         const WriteId old = visit->second.write;
         auto it = std::find(cand.begin(), cand.end(), old);
         if (it != cand.end()) {
@@ -1340,7 +1340,7 @@ class Run final : public Door, public HostApi {
         // newer than that read (it may exist already: then wake at once).
         t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
         for (std::size_t k = visit->second.read_index; k < t.read_steps.size(); ++k)
-          if (t.read_steps[k] < r_->steps.size()) {
+          if (t.read_steps[k] < steps_) {
             r_->steps[t.read_steps[k]].counted = true;
             if (in_step_) r_->steps[t.read_steps[k]].counted_by = step_;
           }
@@ -1445,7 +1445,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
-    if (step_ < r_->steps.size()) listing(step_).joins = who;
+    if (step_ < steps_) listing(step_).joins = who;
     b.arrived.clear();
   }
 
@@ -1562,7 +1562,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
-    if (step_ < r_->steps.size()) listing(step_).joins = who;
+    if (step_ < steps_) listing(step_).joins = who;
     return true;
   }
 
@@ -1646,7 +1646,7 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
-      if (step_ < r_->steps.size()) {
+      if (step_ < steps_) {
         Step& s = listing(step_);
         for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
       }
@@ -1666,7 +1666,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_->steps.size()) listing(step_).spawned.push_back({d.thread, 1});
+    if (step_ < steps_) listing(step_).spawned.push_back({d.thread, 1});
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1744,7 +1744,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &listing(step_).learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing(step_).learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1874,14 +1874,14 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
+    if (step_ < steps_ && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
     mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size() && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
+    if (step_ < steps_ && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
@@ -2360,7 +2360,7 @@ class Run final : public Door, public HostApi {
   // Invariant: the threads in State::spin (choose_read() makes one,
   // next_thread() wakes it).
   std::uint32_t spinning_ = 0;
-  std::size_t step_ = ~std::size_t{0};
+  std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   // Of the strategy's prefix (Chooser::prefix(), fixed before the run
