@@ -614,12 +614,15 @@ class Run final : public Door, public HostApi {
     return it->second.get();
   }
 
-  // A load, store or RMW: nearly every event. (Asked before a switch on the
-  // others: one comparison, not a jump table.)
+  // A load, store or RMW: nearly every event. (Asked first wherever
+  // perform() looks at an event's kind: an access is told there by one
+  // comparison, not through a jump table or the rarer kinds' tests.)
   static bool is_access(const Event& e) {
     return e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw;
   }
   bool is_local(const Event& e) const {
+    if (is_access(e)) [[likely]]
+      return false;
     if (e.kind == EventKind::shared_alloc) return true;
     if (e.kind == EventKind::fence) return e.order != Order::seq_cst;
     return false;
