@@ -1944,8 +1944,14 @@ class Run final : public Door, public HostApi {
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
-    p.keys.erase(p.keys.begin() + i);
-    p.members.erase(p.members.begin() + i);
+    // (Taken out by hand, both lists in one pass: a few alternatives, where
+    // an erase() called memmove for each.)
+    for (std::size_t k = i + 1; k < p.keys.size(); ++k) {
+      p.keys[k - 1] = p.keys[k];
+      p.members[k - 1] = p.members[k];
+    }
+    p.keys.pop_back();
+    p.members.pop_back();
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
