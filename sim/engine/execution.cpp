@@ -462,10 +462,11 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) [[unlikely]]
       exhausted(name, bytes);
     Region& r = regions_.add();
-    if (!same_text(r.name, name)) [[unlikely]]
-      rename(r, name);
+    // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
+    if (!same_text(r.name, name)) [[unlikely]]
+      rename(r, name);
     return p;
   }
   // A region of the run named otherwise than the one in its place in the run
