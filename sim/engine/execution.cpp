@@ -118,10 +118,15 @@ inline constexpr std::uint32_t no_block = ~std::uint32_t{0};
 // over with each run (release()). Its containers that allocate on a read
 // (spin visits) take their memory through ScratchAllocator: from the free
 // part of the last block it took, inline, where a polymorphic allocator
-// would make a virtual call for each.
+// would make a virtual call for each. The first such block is the start of
+// the buffer, set aside from the monotonic buffer's part: a run takes it
+// again with no call.
 class Scratch final : public std::pmr::monotonic_buffer_resource {
  public:
-  using monotonic_buffer_resource::monotonic_buffer_resource;
+  Scratch(std::byte* buffer, std::size_t bytes)
+      : monotonic_buffer_resource(buffer + block, bytes - block), first_(reinterpret_cast<std::uintptr_t>(buffer)) {
+    release();
+  }
   void* take(std::size_t bytes, std::size_t align) {
     const std::uintptr_t at = (free_ + align - 1) & ~(align - 1);
     if (at + bytes > end_) return take_block(bytes, align);
@@ -129,7 +134,8 @@ class Scratch final : public std::pmr::monotonic_buffer_resource {
     return reinterpret_cast<void*>(at);
   }
   void release() {
-    free_ = end_ = 0;
+    free_ = first_;
+    end_ = first_ + block;
     monotonic_buffer_resource::release();
   }
 
@@ -144,6 +150,7 @@ class Scratch final : public std::pmr::monotonic_buffer_resource {
     end_ = b + block;
     return take(bytes, align);
   }
+  std::uintptr_t first_;                // the block set aside
   std::uintptr_t free_ = 0, end_ = 0;  // of the block take() allocates in
 };
 template <class T>
@@ -226,7 +233,8 @@ struct SimThread {
     // The entry of spot (where, addr), and whether it was there; a new one
     // is Visit{} (valid until the next new one).
     std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      if (2 * (entries_.size() + 1) > slots_.size()) [[unlikely]]
+      const std::size_t n = entries_.size();  // (grow() keeps it; a size is a division by an entry's)
+      if (2 * (n + 1) > slots_.size()) [[unlikely]]
         grow();
       const std::size_t mask = slots_.size() - 1;
       std::size_t i = slot(where, addr) & mask;
@@ -237,7 +245,7 @@ struct SimThread {
       Entry& k = entries_.emplace_back();
       k.where = where;
       k.addr = addr;
-      slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      slots_[i] = static_cast<std::uint32_t>(n + 1);
       return {&k.visit, false};
     }
     void clear() {
@@ -352,8 +360,9 @@ class Run final : public Door, public HostApi {
 
   // Runs the model once into `into` (cleared first, its buffers kept).
   void go(const models::Model& m, const models::Config& c, const RunOptions& o, Chooser& ch, RunResult& into) {
-    // (Runs of one exploration name one model: another is looked up only when named.)
-    if (mm_ == nullptr || o.memory_model != mm_name_) {
+    // (Runs of one exploration name one model: another is looked up only
+    // when named. The name, a few bytes, is compared in place: same_text().)
+    if (mm_ == nullptr || !same_text(o.memory_model, mm_name_)) {
       MemoryModel* mm = memory_model(o.memory_model);
       if (!mm) throw std::invalid_argument("unknown memory model '" + o.memory_model + "'");
       mm_ = mm;
@@ -386,6 +395,7 @@ class Run final : public Door, public HostApi {
     }
     finish();
     r_->findings.resize(findings_);
+    r_->finding_keys.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {r_->log.size(), r_->steps.size()};
     r_->filled_by = ++filled_;
@@ -451,10 +461,11 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) [[unlikely]]
       exhausted(name, bytes);
     Region& r = regions_.add();
-    if (!same_text(r.name, name)) [[unlikely]]
-      rename(r, name);
+    // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
+    if (!same_text(r.name, name)) [[unlikely]]
+      rename(r, name);
     return p;
   }
   // A region of the run named otherwise than the one in its place in the run
@@ -603,7 +614,15 @@ class Run final : public Door, public HostApi {
     return it->second.get();
   }
 
+  // A load, store or RMW: nearly every event. (Asked first wherever
+  // perform() looks at an event's kind: an access is told there by one
+  // comparison, not through a jump table or the rarer kinds' tests.)
+  static bool is_access(const Event& e) {
+    return e.kind == EventKind::load || e.kind == EventKind::store || e.kind == EventKind::rmw;
+  }
   bool is_local(const Event& e) const {
+    if (is_access(e)) [[likely]]
+      return false;
     if (e.kind == EventKind::shared_alloc) return true;
     if (e.kind == EventKind::fence) return e.order != Order::seq_cst;
     return false;
@@ -614,23 +633,26 @@ class Run final : public Door, public HostApi {
     StepShape& s = t.pending_shape;
     s = StepShape{};
     const Event& e = *t.pending;
-    switch (e.kind) {
-      // Offsets: shapes of runs made on different threads are compared (parallel exploration).
-      case EventKind::load: s.addr = arena_.offset(e.addr); s.reads = true; break;
-      case EventKind::store: s.addr = arena_.offset(e.addr); s.writes = true; break;
-      case EventKind::rmw: s.addr = arena_.offset(e.addr); s.reads = s.writes = true; break;
-      case EventKind::barrier:
-      case EventKind::syncwarp:
-      case EventKind::shfl:
-      case EventKind::ballot: s.barrier = true; s.block = t.block; break;
-      // Enqueueing or starting stream work touches no memory: the enqueue
-      // spawns the operation's thread (Step::spawned), whose start learns
-      // the operations before it (Step::learns); a kernel's start spawns its
-      // grid. Only a kernel that may compete for block slots with another
-      // running kernel is dependent with everything (kernel_competes()).
-      // Waiting commutes; it learns what it waited for (Step::learns).
-      case EventKind::stream_op: s.global = kernel_competes(t); break;
-      default: break;
+    if (is_access(e)) [[likely]] {
+      // An offset: shapes of runs made on different threads are compared (parallel exploration).
+      s.addr = arena_.offset(e.addr);
+      s.reads = e.kind != EventKind::store;
+      s.writes = e.kind != EventKind::load;
+    } else {
+      switch (e.kind) {
+        case EventKind::barrier:
+        case EventKind::syncwarp:
+        case EventKind::shfl:
+        case EventKind::ballot: s.barrier = true; s.block = t.block; break;
+        // Enqueueing or starting stream work touches no memory: the enqueue
+        // spawns the operation's thread (Step::spawned), whose start learns
+        // the operations before it (Step::learns); a kernel's start spawns its
+        // grid. Only a kernel that may compete for block slots with another
+        // running kernel is dependent with everything (kernel_competes()).
+        // Waiting commutes; it learns what it waited for (Step::learns).
+        case EventKind::stream_op: s.global = kernel_competes(t); break;
+        default: break;
+      }
     }
     if (l.count > 0 && l.ops[0].kind == PtxKind::fence_sc) {  // (a fence.sc leads its lowering)
       s.fence_sc = true;
@@ -691,7 +713,9 @@ class Run final : public Door, public HostApi {
       runnable_.push_back(0);
       waiting_.push_back(0);
     }
-    return threads_.add(&scratch_);
+    SimThread& t = threads_.add(&scratch_);
+    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
+    return t;
   }
 
   // Files `id` by the state it was just given: on, it is State::runnable
@@ -818,7 +842,6 @@ class Run final : public Door, public HostApi {
     if (keys_stale_) list_keys();
     ChoicePoint& p = next_thread_;
     if (p.keys.empty()) return Next::none;
-    p.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
@@ -933,10 +956,9 @@ class Run final : public Door, public HostApi {
   // line, so that an access passes through no frame of execute() (no
   // registers saved and restored).
   std::uint64_t execute(const Event& e, const Lowering& low, LocalState local) {
+    if (is_access(e)) [[likely]]
+      return access(e, low, local);
     switch (e.kind) {
-      case EventKind::load:
-      case EventKind::store:
-      case EventKind::rmw: return access(e, low, local);
       case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
       case EventKind::syncwarp:
@@ -1295,7 +1317,7 @@ class Run final : public Door, public HostApi {
         keep_state(t, *first, local);
       }
     }
-    std::size_t wait = Step::unknown;  // the step that waited, once this read blocked
+    std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
     for (;;) {
       SimThread& t = threads_[cur_];
@@ -1308,7 +1330,7 @@ class Run final : public Door, public HostApi {
       if (visited && visit->second.mods == t.mods &&
           (m.op.kind == PtxKind::ld || fails_cas(e, mm_->info(visit->second.write).value))) {
         const std::size_t before = t.read_steps[visit->second.read_index];
-        if (before < r_->steps.size()) r_->steps[before].respun = true;
+        if (before < steps_) r_->steps[before].respun = true;
         const WriteId old = visit->second.write;
         auto it = std::find(cand.begin(), cand.end(), old);
         if (it != cand.end()) {
@@ -1321,7 +1343,7 @@ class Run final : public Door, public HostApi {
         // newer than that read (it may exist already: then wake at once).
         t.waiting_for.assign(t.reads.begin() + static_cast<std::ptrdiff_t>(visit->second.read_index), t.reads.end());
         for (std::size_t k = visit->second.read_index; k < t.read_steps.size(); ++k)
-          if (t.read_steps[k] < r_->steps.size()) {
+          if (t.read_steps[k] < steps_) {
             r_->steps[t.read_steps[k]].counted = true;
             if (in_step_) r_->steps[t.read_steps[k]].counted_by = step_;
           }
@@ -1358,7 +1380,7 @@ class Run final : public Door, public HostApi {
                format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
       });
       const WriteId w = cand[i];
-      if (wait < r_->steps.size()) r_->steps[wait].woke_to_newer = w != waited_past;
+      if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
         r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
       if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
@@ -1426,7 +1448,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(id, State::wake);
       }
     }
-    if (step_ < r_->steps.size()) listing(step_).joins = who;
+    if (step_ < steps_) listing(step_).joins = who;
     b.arrived.clear();
   }
 
@@ -1543,7 +1565,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
-    if (step_ < r_->steps.size()) listing(step_).joins = who;
+    if (step_ < steps_) listing(step_).joins = who;
     return true;
   }
 
@@ -1627,7 +1649,7 @@ class Run final : public Door, public HostApi {
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
-      if (step_ < r_->steps.size()) {
+      if (step_ < steps_) {
         Step& s = listing(step_);
         for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
       }
@@ -1647,7 +1669,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < r_->steps.size()) listing(step_).spawned.push_back({d.thread, 1});
+    if (step_ < steps_) listing(step_).spawned.push_back({d.thread, 1});
     trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1725,7 +1747,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
     SimThread& t = threads_[cur_];
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < r_->steps.size() ? &listing(step_).learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing(step_).learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1855,14 +1877,14 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < r_->steps.size() && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
+    if (step_ < steps_ && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
     mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < r_->steps.size() && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
+    if (step_ < steps_ && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
@@ -1907,7 +1929,8 @@ class Run final : public Door, public HostApi {
   }
 
   // --resident-blocks wins over the model's configuration; 0: every block.
-  unsigned resident_slots() const { return o_->resident_blocks ? o_->resident_blocks : c_->resident_blocks; }
+  // (Known once a run: begin().)
+  unsigned resident_slots() const { return resident_slots_; }
 
   bool undispatched() const { return undispatched_ != 0; }
 
@@ -1921,8 +1944,14 @@ class Run final : public Door, public HostApi {
     Block& b = blocks_[p.keys[i]];
     b.dispatched = true;
     --undispatched_;
-    p.keys.erase(p.keys.begin() + i);
-    p.members.erase(p.members.begin() + i);
+    // (Taken out by hand, both lists in one pass: a few alternatives, where
+    // an erase() called memmove for each.)
+    for (std::size_t k = i + 1; k < p.keys.size(); ++k) {
+      p.keys[k - 1] = p.keys[k];
+      p.members[k - 1] = p.members[k];
+    }
+    p.keys.pop_back();
+    p.members.pop_back();
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
@@ -2079,6 +2108,8 @@ class Run final : public Door, public HostApi {
   static constexpr std::size_t max_formatted = 256;
 
   // `f` (in allocation `r`) as an earlier run formatted it, if one did.
+  // (Asked of a racy access in every run: the names, a few bytes, are
+  // compared in place, same_text().)
   const FormattedFinding* formatted(const ModelFinding& f, const Region* r) const {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
     const bool two = f.event_b != f.event_a;
@@ -2086,9 +2117,9 @@ class Run final : public Door, public HostApi {
     const Where& b = events_[f.event_b].where;
     for (const FormattedFinding& k : formatted_)
       if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
-          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && k.region == r->name)) &&
-          k.thread_a == threads_[f.thread_a].name() && (!two || k.thread_b == threads_[f.thread_b].name()) &&
-          k.detail == f.detail)
+          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && same_text(k.region, r->name))) &&
+          same_text(k.thread_a, threads_[f.thread_a].name()) &&
+          (!two || same_text(k.thread_b, threads_[f.thread_b].name())) && k.detail == f.detail)
         return &k;
     return nullptr;
   }
@@ -2115,20 +2146,21 @@ class Run final : public Door, public HostApi {
   }
   // Keeps `f`, of key `key`, unless the run has a finding of that key. The
   // run's findings and their keys take the places of those of the run before
-  // (copied into them, their strings keep their capacity); go() drops the
-  // rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
+  // in r_ (copied into them, their strings keep their capacity); go() drops
+  // the rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
   // if they are one; where the run before kept the same entry in this place,
   // it is there already, and not copied again.
   template <class F, class K>
   void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
-    const auto keys_end = finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_);
-    if (std::find(finding_keys_.begin(), keys_end, key) != keys_end) return;
+    std::vector<std::string>& keys = r_->finding_keys;
+    const auto keys_end = keys.begin() + static_cast<std::ptrdiff_t>(findings_);
+    if (std::find(keys.begin(), keys_end, key) != keys_end) return;
     if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
       ++findings_;
       return;
     }
-    if (findings_ == finding_keys_.size()) finding_keys_.emplace_back();
-    finding_keys_[findings_] = std::forward<K>(key);
+    if (findings_ == keys.size()) keys.emplace_back();
+    keys[findings_] = std::forward<K>(key);
     if (findings_ == r_->findings.size()) r_->findings.emplace_back();
     r_->findings[findings_] = std::forward<F>(f);
     if (findings_ == finding_from_.size()) finding_from_.emplace_back();
@@ -2178,7 +2210,6 @@ class Run final : public Door, public HostApi {
       r_->outcome.clear();
     if (r_->completed && m_->bad) r_->bad = m_->bad(r_->outcome);
     r_->fingerprint = mm_->fingerprint();
-    r_->finding_keys.assign(finding_keys_.begin(), finding_keys_.begin() + static_cast<std::ptrdiff_t>(findings_));
   }
 
   // Clears everything of the previous run (its capacity stays) for a run of
@@ -2190,6 +2221,7 @@ class Run final : public Door, public HostApi {
     keep_trace_ = o.keep_trace;
     cuts_ = static_cast<bool>(o.cut);
     max_steps_ = o.max_steps;
+    resident_slots_ = o.resident_blocks ? o.resident_blocks : c.resident_blocks;
     ch_ = &ch;
     // (A RunResult that the run before did not fill last, if one at the same
     // address: another walk's, moved into the kept buffer on this thread.)
@@ -2265,10 +2297,12 @@ class Run final : public Door, public HostApi {
   const models::Model* m_ = nullptr;
   const models::Config* c_ = nullptr;  // run_once's caller keeps both for the run
   const RunOptions* o_ = nullptr;
-  // Of o_, those every event asks, kept here (one load each, not two).
+  // Of o_ (and c_), those every event (or dispatch) asks, kept here (one
+  // load each, not two or more).
   bool keep_trace_ = false;
   bool cuts_ = false;  // o_->cut is set
   std::uint64_t max_steps_ = 0;
+  unsigned resident_slots_ = 0;  // resident_slots()
   Chooser* ch_ = nullptr;
   // memory_model()'s, of name mm_name_ (go(), not begin(): the run before's
   // stays where this run names the same model).
@@ -2335,7 +2369,7 @@ class Run final : public Door, public HostApi {
   // Invariant: the threads in State::spin (choose_read() makes one,
   // next_thread() wakes it).
   std::uint32_t spinning_ = 0;
-  std::size_t step_ = ~std::size_t{0};
+  std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   // Of the strategy's prefix (Chooser::prefix(), fixed before the run
@@ -2382,8 +2416,7 @@ class Run final : public Door, public HostApi {
   // a run is a spot's entry, in choose_read(), made when its map is empty.)
   std::vector<ThreadId> visitors_;
   // Buffers kept from one decision to the next.
-  // Finding::key() of each of r_->findings; [0, findings_) are the run's (keep_finding()).
-  std::vector<std::string> finding_keys_;
+  // Of r_->findings and r_->finding_keys, [0, findings_) are the run's (keep_finding()).
   std::size_t findings_ = 0;
   // The formatted_ entry each of r_->findings is a copy of (its index), or
   // not_formatted: the first so many of r_->findings (all where the run
@@ -2410,7 +2443,8 @@ class Run final : public Door, public HostApi {
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
   // Kept from one thread decision to the next: its keys (keys_stale_), the
-  // thread that ran last and its step (next_thread()).
+  // thread that ran last and its step (next_thread()), and where the
+  // threads' next steps are (new_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
