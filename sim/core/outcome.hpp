@@ -73,17 +73,20 @@ class Outcome {
   }
   // "f=1 x=0": the canonical text used in reports, schedules and GPU histograms.
   std::string text() const {
-    std::string s;
+    // (Where each value is one integer digit, as mostly, its length is known
+    // first and it is written in one pass, not grown char by char.)
+    std::size_t n = values_.empty() ? 0 : 3 * values_.size() - 1;  // '=', a digit and a ' ' between
     for (auto& v : values_) {
-      if (!s.empty()) s += ' ';
-      s += v.name;
-      s += '=';
-      // (In place: no text of each value apart. A one-digit integer, as most
-      // are, is that digit.)
-      if (v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64)
-        s += static_cast<char>('0' + v.bits);
-      else
-        append_value(s, v.type, v.bits);
+      if (!one_digit(v)) return text_by_parts();
+      n += v.name.size();
+    }
+    std::string s(n, ' ');
+    char* at = s.data();
+    for (auto& v : values_) {
+      for (char c : v.name) *at++ = c;
+      *at++ = '=';
+      *at++ = static_cast<char>('0' + v.bits);
+      ++at;  // the ' ' before the next
     }
     return s;
   }
@@ -91,6 +94,21 @@ class Outcome {
   auto operator<=>(const Outcome&) const = default;
 
  private:
+  static bool one_digit(const Observed& v) {
+    return v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64;
+  }
+  // text() for any values: each appended in place, with no text of it apart.
+  std::string text_by_parts() const {
+    std::string s;
+    for (auto& v : values_) {
+      if (!s.empty()) s += ' ';
+      s += v.name;
+      s += '=';
+      append_value(s, v.type, v.bits);
+    }
+    return s;
+  }
+
   std::vector<Observed> values_;
 };
 
