@@ -9,16 +9,14 @@ Streams::Streams() { create_stream(); }
 
 void Streams::clear() {
   ops_.clear();
-  tail_.clear();
-  streams_ = 0;
+  queues_[0].clear();
+  streams_ = 1;
   recorded_.clear();
-  create_stream();
 }
 
 StreamId Streams::create_stream() {
   if (streams_ == queues_.size()) queues_.emplace_back();
   queues_[streams_].clear();
-  tail_.push_back(no_op);
   return static_cast<StreamId>(streams_++);
 }
 
@@ -32,12 +30,12 @@ OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
   if ((k == OpKind::record || k == OpKind::wait) && event >= recorded_.size())
     throw std::invalid_argument("unknown event " + std::to_string(event));
   Op op{k, s};
-  op.after_stream = tail_[s];
+  std::vector<OpId>& queue = queues_[s];
+  if (!queue.empty()) op.after_stream = queue.back();
   if (k == OpKind::wait) op.after_event = recorded_[event];  // never recorded: waits for nothing
   const OpId id = static_cast<OpId>(ops_.size());
   ops_.push_back(op);
-  tail_[s] = id;
-  queues_[s].push_back(id);
+  queue.push_back(id);
   if (k == OpKind::record) recorded_[event] = id;
   return id;
 }
@@ -51,17 +49,6 @@ void Streams::startable(std::vector<OpId>& out) const {
     if (op.after_event != no_op && !ops_[op.after_event].finished) continue;
     out.push_back(id);
   }
-}
-
-void Streams::start(OpId op) { ops_[op].started = true; }
-void Streams::finish(OpId op) { ops_[op].finished = true; }
-
-Streams::Predecessors Streams::predecessors(OpId id) const {
-  Predecessors out;
-  const Op& op = ops_[id];
-  if (op.after_stream != no_op) out.ops[out.count++] = op.after_stream;
-  if (op.after_event != no_op) out.ops[out.count++] = op.after_event;
-  return out;
 }
 
 bool Streams::ordered(OpId a, OpId b) const {
@@ -86,7 +73,7 @@ void Streams::enqueued_in(StreamId s, OpList& out) const {
 }
 
 void Streams::enqueued(OpList& out) const {
-  out.resize(ops_.size());
+  out.resize(ops_.size(), boost::container::default_init);  // (each written below)
   for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
 }
 

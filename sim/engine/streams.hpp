@@ -45,8 +45,8 @@ class Streams {
   OpId enqueue(StreamId s, OpKind k, StreamEventId event = 0);
   // Operations that may start now and have not, in enqueue order (into `out`).
   void startable(std::vector<OpId>& out) const;
-  void start(OpId op);
-  void finish(OpId op);
+  void start(OpId op) { ops_[op].started = true; }
+  void finish(OpId op) { ops_[op].finished = true; }
   bool finished(OpId op) const { return ops_[op].finished; }
   bool started(OpId op) const { return ops_[op].started; }
   // Does `a` finish before `b` starts, through stream order and event waits?
@@ -59,7 +59,13 @@ class Streams {
     const OpId* begin() const { return ops; }
     const OpId* end() const { return ops + count; }
   };
-  Predecessors predecessors(OpId op) const;
+  Predecessors predecessors(OpId id) const {
+    Predecessors out;
+    const Op& op = ops_[id];
+    if (op.after_stream != no_op) out.ops[out.count++] = op.after_stream;
+    if (op.after_event != no_op) out.ops[out.count++] = op.after_event;
+    return out;
+  }
 
   // What a synchronize waits for and learns: the operations enqueued so far,
   // finished or not (into `out`).
@@ -79,9 +85,9 @@ class Streams {
     bool started = false, finished = false;
   };
   std::vector<Op> ops_;
-  std::vector<OpId> tail_;            // per stream: its last operation
-  // Per stream: its operations. Only [0, streams_) are this program's: the
-  // rest keep their capacity for the next after clear().
+  // Per stream: its operations (the last one, the next one's predecessor).
+  // Only [0, streams_) are this program's: the rest keep their capacity for
+  // the next after clear(). Stream 0 is always there.
   std::vector<std::vector<OpId>> queues_;
   std::size_t streams_ = 0;
   std::vector<OpId> recorded_;        // per event: the last record operation
