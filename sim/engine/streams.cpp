@@ -40,17 +40,6 @@ OpId Streams::enqueue(StreamId s, OpKind k, StreamEventId event) {
   return id;
 }
 
-void Streams::startable(std::vector<OpId>& out) const {
-  out.clear();
-  for (OpId id = 0; id < ops_.size(); ++id) {
-    const Op& op = ops_[id];
-    if (op.started) continue;
-    if (op.after_stream != no_op && !ops_[op.after_stream].finished) continue;
-    if (op.after_event != no_op && !ops_[op.after_event].finished) continue;
-    out.push_back(id);
-  }
-}
-
 bool Streams::ordered(OpId a, OpId b) const {
   const Predecessors first = predecessors(b);
   std::vector<OpId> todo(first.begin(), first.end());

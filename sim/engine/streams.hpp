@@ -44,7 +44,16 @@ class Streams {
   // Enqueues an operation; `event` is the event a record sets or a wait waits for.
   OpId enqueue(StreamId s, OpKind k, StreamEventId event = 0);
   // Operations that may start now and have not, in enqueue order (into `out`).
-  void startable(std::vector<OpId>& out) const;
+  void startable(std::vector<OpId>& out) const {
+    out.clear();
+    for (OpId id = 0; id < ops_.size(); ++id) {
+      const Op& op = ops_[id];
+      if (op.started) continue;
+      if (op.after_stream != no_op && !ops_[op.after_stream].finished) continue;
+      if (op.after_event != no_op && !ops_[op.after_event].finished) continue;
+      out.push_back(id);
+    }
+  }
   void start(OpId op) { ops_[op].started = true; }
   void finish(OpId op) { ops_[op].finished = true; }
   bool finished(OpId op) const { return ops_[op].finished; }
