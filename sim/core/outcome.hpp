@@ -80,6 +80,18 @@ class Outcome {
       if (!one_digit(v)) return text_by_parts();
       n += v.name.size();
     }
+    return text_of_digits(n);
+  }
+  bool operator==(const Outcome&) const = default;
+  auto operator<=>(const Outcome&) const = default;
+
+ private:
+  static bool one_digit(const Observed& v) {
+    return v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64;
+  }
+  // text() where each value is one digit, of length `n`. (Apart from text(),
+  // whose other return would keep `s` from being made in place.)
+  std::string text_of_digits(std::size_t n) const {
     std::string s(n, ' ');
     char* at = s.data();
     for (auto& v : values_) {
@@ -89,13 +101,6 @@ class Outcome {
       ++at;  // the ' ' before the next
     }
     return s;
-  }
-  bool operator==(const Outcome&) const = default;
-  auto operator<=>(const Outcome&) const = default;
-
- private:
-  static bool one_digit(const Observed& v) {
-    return v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64;
   }
   // text() for any values: each appended in place, with no text of it apart.
   std::string text_by_parts() const {
