@@ -62,8 +62,8 @@ void Streams::enqueued_in(StreamId s, OpList& out) const {
 }
 
 void Streams::enqueued(OpList& out) const {
-  out.resize(ops_.size(), boost::container::default_init);  // (each written below)
-  for (OpId id = 0; id < ops_.size(); ++id) out[id] = id;
+  out.clear();
+  for (OpId id = 0; id < ops_.size(); ++id) out.push_back(id);
 }
 
 void Streams::recorded(StreamEventId e, OpList& out) const {
