@@ -151,15 +151,17 @@ Event access(EventKind k, Access a, const volatile void* addr, Where w) {
     default: return Scope::cta;  // block, and thread (lowered as cta by libcu++)
   }
 }
+// (libcu++'s orders are the engine's, in the same order: converted, not
+// switched on, where the models' little optimization made a jump table.)
 [[gnu::always_inline]] constexpr Order order_of(memory_order o) {
-  switch (o) {
-    case cuda::std::memory_order_relaxed: return Order::relaxed;
-    case cuda::std::memory_order_consume: return Order::consume;
-    case cuda::std::memory_order_acquire: return Order::acquire;
-    case cuda::std::memory_order_release: return Order::release;
-    case cuda::std::memory_order_acq_rel: return Order::acq_rel;
-    default: return Order::seq_cst;
-  }
+  static_assert(static_cast<int>(cuda::std::memory_order_relaxed) == static_cast<int>(Order::relaxed) &&
+                static_cast<int>(cuda::std::memory_order_consume) == static_cast<int>(Order::consume) &&
+                static_cast<int>(cuda::std::memory_order_acquire) == static_cast<int>(Order::acquire) &&
+                static_cast<int>(cuda::std::memory_order_release) == static_cast<int>(Order::release) &&
+                static_cast<int>(cuda::std::memory_order_acq_rel) == static_cast<int>(Order::acq_rel) &&
+                static_cast<int>(cuda::std::memory_order_seq_cst) == static_cast<int>(Order::seq_cst));
+  const auto k = static_cast<unsigned>(o);
+  return k < static_cast<unsigned>(Order::seq_cst) ? static_cast<Order>(k) : Order::seq_cst;
 }
 
 }  // namespace detail
