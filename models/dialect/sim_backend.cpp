@@ -1,5 +1,6 @@
 #include "models/dialect/dialect.hpp"
 
+#include <array>
 #include <stdexcept>
 
 namespace scopesim::dialect {
@@ -11,7 +12,7 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 // Not inlined, so that its frame separates the caller's state from the
 // engine's: the callee-saved registers still hold the caller's values when the
 // first statement reads them (the compiler saves them before it uses any).
-[[gnu::noinline]] std::uint64_t perform_lowered(const Event& ev, Lowering lowering) {
+[[gnu::noinline]] std::uint64_t perform_lowered(Door& door, const Event& ev, Lowering lowering) {
   std::uint64_t regs[LocalState::saved_registers];
 #if defined(__x86_64__)
   regs[6] = 0;  // (x86-64 has six)
@@ -31,7 +32,7 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
   for (std::uint64_t& r : regs) r = 0;
 #endif
   const void* caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
-  return door().perform(ev, lowering, {caller_frame, regs});
+  return door.perform(ev, lowering, {caller_frame, regs});
 }
 
 void too_many_bytes(const char* name, std::size_t count, std::size_t size) {
@@ -40,13 +41,23 @@ void too_many_bytes(const char* name, std::size_t count, std::size_t size) {
 }
 
 namespace {
+// Every fence's lowering, by scope and order: looked up, where lower() at
+// every fence (with little optimization) switched on its order.
+constexpr auto fence_lowerings = [] {
+  std::array<std::array<Lowering, static_cast<int>(Order::seq_cst) + 1>, static_cast<int>(Scope::thread) + 1> by_scope;
+  for (std::size_t s = 0; s < by_scope.size(); ++s)
+    for (std::size_t o = 0; o < by_scope[s].size(); ++o)
+      by_scope[s][o] = lower(Event{.kind = EventKind::fence, .order = Order(o), .scope = Scope(s)});
+  return by_scope;
+}();
+
 void fence(Order o, Scope s, const std::source_location& l) {
   Event e;
   e.kind = EventKind::fence;
   e.order = o;
   e.scope = s;
   e.where = here(l);
-  perform_no_read(e);
+  perform_no_read(e, fence_lowerings[static_cast<int>(s)][static_cast<int>(o)]);
 }
 }  // namespace
 

@@ -73,10 +73,11 @@ inline Door& door() {
   return *d;
 }
 
-// Hands `e` to the engine with its lowering and the caller's local state (LocalState).
-std::uint64_t perform_lowered(const Event& e, Lowering lowering);
+// Hands `e` to the engine through `door` (the running thread's) with its
+// lowering and the caller's local state (LocalState).
+std::uint64_t perform_lowered(Door& door, const Event& e, Lowering lowering);
 // `e` lowered inline, where the caller's constants fold the lowering.
-[[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(e, lower(e)); }
+[[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(door(), e, lower(e)); }
 // The same for an event that reads no memory (a store, a fence, a barrier, a
 // warp collective, a shared declaration): the caller's local state, which
 // only a read's spin detection looks at, is not taken (LocalState{}).
@@ -150,15 +151,17 @@ Event access(EventKind k, Access a, const volatile void* addr, Where w) {
     default: return Scope::cta;  // block, and thread (lowered as cta by libcu++)
   }
 }
+// (libcu++'s orders are the engine's, in the same order: converted, not
+// switched on, where the models' little optimization made a jump table.)
 [[gnu::always_inline]] constexpr Order order_of(memory_order o) {
-  switch (o) {
-    case cuda::std::memory_order_relaxed: return Order::relaxed;
-    case cuda::std::memory_order_consume: return Order::consume;
-    case cuda::std::memory_order_acquire: return Order::acquire;
-    case cuda::std::memory_order_release: return Order::release;
-    case cuda::std::memory_order_acq_rel: return Order::acq_rel;
-    default: return Order::seq_cst;
-  }
+  static_assert(static_cast<int>(cuda::std::memory_order_relaxed) == static_cast<int>(Order::relaxed) &&
+                static_cast<int>(cuda::std::memory_order_consume) == static_cast<int>(Order::consume) &&
+                static_cast<int>(cuda::std::memory_order_acquire) == static_cast<int>(Order::acquire) &&
+                static_cast<int>(cuda::std::memory_order_release) == static_cast<int>(Order::release) &&
+                static_cast<int>(cuda::std::memory_order_acq_rel) == static_cast<int>(Order::acq_rel) &&
+                static_cast<int>(cuda::std::memory_order_seq_cst) == static_cast<int>(Order::seq_cst));
+  const auto k = static_cast<unsigned>(o);
+  return k < static_cast<unsigned>(Order::seq_cst) ? static_cast<Order>(k) : Order::seq_cst;
 }
 
 }  // namespace detail
@@ -204,8 +207,9 @@ class plain {
 
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
   T load(Where w) const {
-    if (simulated_by() == nullptr) return local_;
-    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::plain, this, w),
+    Door* d = simulated_by();
+    if (d == nullptr) return local_;
+    return detail::value<T>(detail::perform_lowered(*d, detail::access<T>(EventKind::load, Access::plain, this, w),
                                                     detail::lowered<EventKind::load, Access::plain>));
   }
   void store(T v, Where w) {
@@ -227,7 +231,8 @@ class plain {
     return *this;
   }
   T load_volatile(Where w) const volatile {
-    return detail::value<T>(detail::perform_lowered(detail::access<T>(EventKind::load, Access::volatile_, this, w),
+    return detail::value<T>(detail::perform_lowered(detail::door(),
+                                                    detail::access<T>(EventKind::load, Access::volatile_, this, w),
                                                     detail::lowered<EventKind::load, Access::volatile_>));
   }
   void store_volatile(T v, Where w) volatile {
@@ -278,7 +283,8 @@ class atomic_ref {
   explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
 
   T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
-    return detail::value<T>(detail::perform_lowered(event(EventKind::load, o, l), lowered<EventKind::load>(o)));
+    return detail::value<T>(
+        detail::perform_lowered(detail::door(), event(EventKind::load, o, l), lowered<EventKind::load>(o)));
   }
   void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
@@ -299,7 +305,7 @@ class atomic_ref {
     e.rmw = RmwOp::cas;
     e.operand = detail::bits(expected);
     e.operand2 = detail::bits(desired);
-    const T old = detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
+    const T old = detail::value<T>(detail::perform_lowered(detail::door(), e, lowered<EventKind::rmw>(o)));
     if (old == expected) return true;
     expected = old;
     return false;
@@ -323,7 +329,7 @@ class atomic_ref {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = op;
     e.operand = detail::bits(v);
-    return detail::value<T>(detail::perform_lowered(e, lowered<EventKind::rmw>(o)));
+    return detail::value<T>(detail::perform_lowered(detail::door(), e, lowered<EventKind::rmw>(o)));
   }
   plain<T>* cell_;
 };
@@ -337,7 +343,7 @@ T legacy(RmwOp op, plain<T>* p, T v, T v2, const std::source_location& l) {
   e.operand = bits(v);
   e.operand2 = bits(v2);
   e.scope = Scope::gpu;
-  return value<T>(perform_lowered(e, lowered<EventKind::rmw, Access::legacy_atomic>));
+  return value<T>(perform_lowered(door(), e, lowered<EventKind::rmw, Access::legacy_atomic>));
 }
 }  // namespace detail
 template <class T>

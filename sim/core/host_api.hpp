@@ -6,16 +6,87 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "sim/core/door.hpp"
 #include "sim/core/event.hpp"
 
 namespace scopesim {
 
-// One kernel body, called once per simulated GPU thread.
-using KernelBody = std::function<void()>;
+// One kernel body, called once per simulated GPU thread. The callable lives
+// in place where it fits `inline_bytes` (a launch's captured arguments mostly
+// do: a launch allocates nothing), else on the heap.
+class KernelBody {
+ public:
+  static constexpr std::size_t inline_bytes = 64;
+
+  KernelBody() = default;
+  template <class F>
+    requires(!std::is_same_v<std::decay_t<F>, KernelBody> && std::is_invocable_v<const std::decay_t<F>&>)
+  KernelBody(F&& f) {
+    hold(std::forward<F>(f));
+  }
+  KernelBody(KernelBody&& o) noexcept { take(o); }
+  KernelBody& operator=(KernelBody&& o) noexcept {
+    if (this != &o) {
+      release();
+      take(o);
+    }
+    return *this;
+  }
+  ~KernelBody() { release(); }
+
+  void operator()() const { call_(storage_); }
+
+ private:
+  // A callable too large to be held in place, held through a pointer that is.
+  template <class F>
+  struct Boxed {
+    std::unique_ptr<F> f;
+    void operator()() const { (*f)(); }
+  };
+  template <class F>
+  void hold(F&& f) {
+    using Fn = std::decay_t<F>;
+    if constexpr (sizeof(Fn) <= inline_bytes && alignof(Fn) <= alignof(std::max_align_t)) {
+      ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
+      call_ = [](const void* fn) { (*static_cast<const Fn*>(fn))(); };
+      if constexpr (!std::is_trivially_copyable_v<Fn>)
+        relocate_ = [](void* from, void* to) {
+          Fn& fn = *static_cast<Fn*>(from);
+          if (to != nullptr) ::new (to) Fn(std::move(fn));
+          fn.~Fn();
+        };
+    } else {
+      hold(Boxed<Fn>{std::make_unique<Fn>(std::forward<F>(f))});
+    }
+  }
+  // Takes `o`'s callable, which `o` no longer holds.
+  void take(KernelBody& o) noexcept {
+    call_ = o.call_;
+    relocate_ = o.relocate_;
+    if (relocate_ != nullptr)
+      relocate_(o.storage_, storage_);
+    else
+      std::memcpy(storage_, o.storage_, inline_bytes);
+    o.relocate_ = nullptr;
+  }
+  void release() noexcept {
+    if (relocate_ != nullptr) relocate_(storage_, nullptr);
+  }
+
+  alignas(std::max_align_t) unsigned char storage_[inline_bytes];
+  void (*call_)(const void*) = nullptr;
+  // Moves the callable from one place to another, destroying it where it was
+  // (to nullptr: only destroys it). nullptr for a trivially copyable
+  // callable: its bytes are copied, and nothing is destroyed.
+  void (*relocate_)(void* from, void* to) = nullptr;
+};
 
 class HostApi {
  public:
