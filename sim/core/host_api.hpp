@@ -74,6 +74,7 @@ class KernelBody {
       relocate_(o.storage_, storage_);
     else
       std::memcpy(storage_, o.storage_, inline_bytes);
+    o.call_ = nullptr;  // (empty, as a moved-from std::function)
     o.relocate_ = nullptr;
   }
   void release() noexcept {
