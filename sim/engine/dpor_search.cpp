@@ -614,8 +614,9 @@ class SubtreeSearch {
     std::lock_guard<std::mutex> g(t.lock);
     if (t.state == Task::State::dropped) return;
     t.error = error;
-    t.after.reserve(std::min(t.root + 1, d.stack_.size()));
-    for (std::size_t k = 0; k < std::min(t.root + 1, d.stack_.size()); ++k) {
+    const std::size_t above = std::min(t.root + 1, d.stack_.size());  // (all of them, but after a throw)
+    t.after.reserve(above);
+    for (std::size_t k = 0; k < above; ++k) {
       Dpor::Node& n = d.stack_[k];
       t.after.push_back({std::move(n.backtrack), std::move(n.sleep), std::move(n.shapes)});
     }
