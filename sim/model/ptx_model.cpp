@@ -44,15 +44,9 @@ class Clock {
   // more than they do. Mostly i is o's width, its first entry past them:
   // none to zero.)
   void copy_with(const Clock& o, std::size_t i, std::uint32_t v) {
-    const std::size_t n = std::max(o.n_, i + 1);
-    if (own_.size() < n) [[unlikely]]
-      grow(n);
-    std::uint32_t* const e = own_.data();
-    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
+    std::uint32_t* const e = copy(o, std::max(o.n_, i + 1));
     for (std::size_t k = o.n_; k < i; ++k) e[k] = 0;
     e[i] = v;
-    at_ = e;
-    n_ = n;
   }
 
   std::size_t size() const { return n_; }
@@ -72,6 +66,10 @@ class Clock {
   // Are its entries `o`'s (borrowed from one lender, or one is the other's)?
   bool same(const Clock& o) const { return at_ == o.at_ && n_ == o.n_; }
   void join(const Clock& o) {
+    if (n_ == 0) {  // (mostly a waiter that knew nothing yet, the host at its first synchronize: a copy)
+      copy(o, o.n_);
+      return;
+    }
     std::uint32_t* e = own(o.n_);
     for (std::size_t i = 0; i < o.n_; ++i) e[i] = std::max(e[i], o.at_[i]);
   }
@@ -82,6 +80,18 @@ class Clock {
 
  private:
   void make_own(std::size_t width);
+  // Its own entries, `n` wide (at least o's width), the first of them o's
+  // and the rest for its caller to set. (Inline: most clocks are a few
+  // entries, for which a call of memcpy costs more than they do.)
+  std::uint32_t* copy(const Clock& o, std::size_t n) {
+    if (own_.size() < n) [[unlikely]]
+      grow(n);
+    std::uint32_t* const e = own_.data();
+    for (std::size_t k = 0; k < o.n_; ++k) e[k] = o.at_[k];
+    at_ = e;
+    n_ = n;
+    return e;
+  }
   // Its own entries at least `n`, those it has kept. (Out of line, seldom
   // past the first run: its callers save no registers for it.)
   [[gnu::noinline]] void grow(std::size_t n) { own_.resize(n); }
