@@ -506,9 +506,11 @@ struct PtxModel::State {
   }
   bool ms_release(const Release& r, ThreadId t, Scope s) const { return ms(r.thread, true, r.scope, t, true, s); }
 
-  bool knows(const Thread& t, WriteId w) const {
+  bool knows(const Thread& t, WriteId w) const { return writes[w].info.initial || knows_later(t, w); }
+  // knows() of a write after the first of its location's list (the initial
+  // write, known to all): asked of the rest of the list without testing.
+  bool knows_later(const Thread& t, WriteId w) const {
     const Write& x = writes[w];
-    if (x.info.initial) return true;
     if (x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq)) return true;  // (its own: see Thread)
     return !t.view.observed.empty() &&  // (mostly none: no search)
            std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
@@ -650,7 +652,7 @@ struct PtxModel::State {
   // the thread does not know yet.)
   std::size_t hiding(const Location& l, const Thread& t) const {
     std::size_t p = l.co.size() - 1;
-    while (p > 0 && !knows(t, l.co[p])) --p;
+    while (p > 0 && !knows_later(t, l.co[p])) --p;
     const Span known = writes[l.co[p]].known_before;
     return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
   }
@@ -808,7 +810,7 @@ bool PtxModel::State::hidden(const Location& l, const Thread& t) {
   // known write (its edges go to every write).
   std::size_t last_known = 1;  // 1 + the last known write's index
   for (std::size_t i = 1; i < n; ++i) {
-    m[i] = {knows(t, l.co[i]), false};
+    m[i] = {knows_later(t, l.co[i]), false};
     if (m[i].known) last_known = i + 1;
   }
   m[0] = {true, last_known > 1};
@@ -1058,7 +1060,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
   for (std::size_t i = l.co.size(); l.co[--i] != w;)
-    if (s.knows(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
+    if (s.knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
   Write& x = s.writes[w];
   ++x.reads;
   if (x.info.uninitialised)
@@ -1152,7 +1154,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
     const Write& y = s.writes[k];
-    const bool known = s.knows(t, k);
+    const bool known = s.knows_later(t, k);
     if (known) {
       s.ids.push_back(k);
       ++x.known_before.end;
