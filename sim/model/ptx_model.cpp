@@ -973,18 +973,24 @@ void PtxModel::start_all(ThreadId first, std::uint32_t count, ThreadId from) {
 // other threads: without them, the entries of the threads joined, a clock's
 // width is mostly theirs. The threads that never stepped (most of a large
 // launch's) all hold the view their start gave them (start_all()): one of
-// them is joined.
+// them is joined. So do most of those that stepped (an event changes no
+// clock), one after the other: a clock the same as the last one learned is
+// not learned again.
 void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   State& s = *s_;
   View& w = s.threads[waiter].view;
   const std::size_t end = std::size_t{first} + count;
   std::uint32_t* e = w.vc.own(end);
+  const Clock* learned = nullptr;  // the last clock learned
   auto learn = [&](const View& o) {
-    const std::size_t below = std::min<std::size_t>(first, o.vc.size());
-    for (std::size_t i = 0; i < below; ++i) e[i] = std::max(e[i], o.vc[i]);
-    if (o.vc.size() > end) {
-      e = w.vc.own(o.vc.size());
-      for (std::size_t i = end; i < o.vc.size(); ++i) e[i] = std::max(e[i], o.vc[i]);
+    if (learned == nullptr || !o.vc.same(*learned)) {
+      const std::size_t below = std::min<std::size_t>(first, o.vc.size());
+      for (std::size_t i = 0; i < below; ++i) e[i] = std::max(e[i], o.vc[i]);
+      if (o.vc.size() > end) {
+        e = w.vc.own(o.vc.size());
+        for (std::size_t i = end; i < o.vc.size(); ++i) e[i] = std::max(e[i], o.vc[i]);
+      }
+      learned = &o.vc;
     }
     w.observe(o.observed);
   };
