@@ -80,6 +80,8 @@ class Clock {
 
  private:
   void make_own(std::size_t width);
+  // make_own() of `n` entries, those of many (out of line: seldom).
+  [[gnu::noinline]] void make_wide(std::size_t n);
   // Its own entries, `n` wide (at least o's width), the first of them o's
   // and the rest for its caller to set. (Inline: most clocks are a few
   // entries, for which a call of memcpy costs more than they do.)
@@ -102,28 +104,31 @@ class Clock {
   std::vector<std::uint32_t> own_;
 };
 
-// (A few entries, as most clocks are wide, element by element: a call of
-// memmove or memset costs more than they do. Wider ones through them.)
+// (A few entries, as most clocks are wide, element by element, with its
+// own entries as many: a leaf call, a call of memmove or memset costs more
+// than they do. Wider ones, or more of its own, through make_wide().)
 #if defined(__GNUC__) && !defined(__clang__)
 [[gnu::optimize("no-tree-loop-distribute-patterns")]]
 #endif
 void Clock::make_own(std::size_t width) {
   constexpr std::size_t few = 16;
-  const bool was_borrowed = borrowed();
   const std::size_t n = std::max(n_, width);
-  if (own_.size() < n) [[unlikely]]
-    grow(n);
+  if (n > few || own_.size() < n) [[unlikely]]
+    return make_wide(n);
   std::uint32_t* const e = own_.data();
-  if (was_borrowed) {
-    if (n_ <= few)
-      for (std::size_t i = 0; i < n_; ++i) e[i] = at_[i];
-    else
-      std::memcpy(e, at_, n_ * sizeof(std::uint32_t));
-  }
-  if (n - n_ <= few)
-    for (std::size_t i = n_; i < n; ++i) e[i] = 0;
-  else
-    std::memset(e + n_, 0, (n - n_) * sizeof(std::uint32_t));
+  if (at_ != e)
+    for (std::size_t i = 0; i < n_; ++i) e[i] = at_[i];
+  for (std::size_t i = n_; i < n; ++i) e[i] = 0;
+  at_ = e;
+  n_ = n;
+}
+
+void Clock::make_wide(std::size_t n) {
+  const bool was_borrowed = borrowed();
+  if (own_.size() < n) grow(n);
+  std::uint32_t* const e = own_.data();
+  if (was_borrowed) std::memcpy(e, at_, n_ * sizeof(std::uint32_t));
+  std::memset(e + n_, 0, (n - n_) * sizeof(std::uint32_t));
   at_ = e;
   n_ = n;
 }
