@@ -774,10 +774,12 @@ struct PtxModel::State {
     const std::size_t n = l.co.size();
     const std::size_t src = index(l, op.rmw_source);
     const std::size_t i = std::max(src + 1, p0);
-    std::vector<Flag>& after = reach_buf;
-    coherence_after(l, src, i, after);
-    for (std::size_t k = src + 1; k < i; ++k)
-      if (after[k - src].on && ms_with(writes[l.co[k]], op)) return std::nullopt;
+    if (i > src + 1) {  // (mostly the slot right after the source: none between)
+      std::vector<Flag>& after = reach_buf;
+      coherence_after(l, src, i, after);
+      for (std::size_t k = src + 1; k < i; ++k)
+        if (after[k - src].on && ms_with(writes[l.co[k]], op)) return std::nullopt;
+    }
     for (std::size_t j = i; j < n; ++j) {
       const Write& z = writes[l.co[j]];
       if (z.atomic_rmw && ms_with(z, op) && index(l, z.rmw_source) < i && reaches_in(op, l, index(l, z.rmw_source), i))
