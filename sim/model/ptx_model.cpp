@@ -750,7 +750,12 @@ struct PtxModel::State {
   // through it from one to the other)? Causality would have hidden the one
   // from the read (semantics.md, "A read may return"). Edges between
   // existing writes never change, so only a path through a new write can.
+  // (Mostly no read returned a write beside a known one: the pairs searched
+  // out of line, hides_beside().)
   bool hides_a_read(const MemOp& op, const Location& l, std::size_t i) const {
+    return !l.read_beside.empty() && hides_beside(op, l, i);
+  }
+  [[gnu::noinline]] bool hides_beside(const MemOp& op, const Location& l, std::size_t i) const {
     for (const auto& [returned, known] : l.read_beside) {
       const std::size_t a = index(l, returned), b = index(l, known);
       if (a < i && i <= b && reaches_in(op, l, a, i) && reaches_out(op, l, i, b)) return true;
