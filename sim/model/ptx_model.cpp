@@ -543,15 +543,15 @@ struct PtxModel::State {
     return false;
   }
 
-  // The location `op` accesses: the last one looked up, the last run's next
-  // one made again without a search (see `locs`), or one looked up lately,
-  // inline (in that order: a run's first access of a location, mostly its
-  // host's, finds it second, the hash of its address not taken); the others
-  // out of line (locate()).
+  // The location `op` accesses: the last one looked up, one looked up
+  // lately, or the last run's next one made again without a search (see
+  // `locs`), inline (in that order: a run's first access of a location,
+  // mostly its host's weak write, is first_write()'s, and the others find
+  // it sooner); the others out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (last_addr == op.addr && last_size == op.size) return last_location;
-    if (remade_next(op)) return remake();
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
+    if (remade_next(op)) return remake();
     return locate(op);
   }
   // `op`'s location where it was neither looked up lately nor the last
