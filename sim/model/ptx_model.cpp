@@ -188,8 +188,9 @@ inline constexpr ViewId no_view = ~ViewId{0};
 // A release pattern whose write some reader may observe: the view at its first
 // operation (the release write, or the release fence before a strong write),
 // with that operation's scope and thread for the morally-strong check against
-// the acquire pattern's last operation.
-struct Release {
+// the acquire pattern's last operation. (Padded to 16 bytes: a count of
+// the pool's, taken for each write's span, is then its size shifted.)
+struct alignas(16) Release {
   ViewId view;
   Scope scope;
   ThreadId thread;
