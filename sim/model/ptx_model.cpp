@@ -457,9 +457,11 @@ struct PtxModel::State {
   // the last one. The last one's size is kept with it, so that an access of
   // its address and size finds it without reading the location.
   static constexpr std::uint32_t no_location = ~std::uint32_t{0};
+  // (The size apart from the location, not beside it: stored together,
+  // the two took more instructions than two stores.)
+  mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
-  mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   mutable std::array<std::uint32_t, 64> looked{};
   static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
