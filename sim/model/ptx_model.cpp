@@ -805,10 +805,12 @@ struct PtxModel::State {
   }
   // Candidate coherence positions for write op (index into co to insert before).
   // (Into `out`.) Those of a write that does not go last (worked out out of
-  // line) come after the last write its thread knows (p0) at the earliest.
+  // line) come after the last write its thread knows (p0) at the earliest:
+  // a strong write, not an RMW, whose thread knows the last write goes last
+  // as well (mostly so: no call).
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    if (goes_last(op))
+    if (goes_last(op) || (op.rmw_source == no_write && knows(threads[op.thread], l.co.back())))
       out.push_back(l.co.size());
     else
       strong_positions(op, l, out);
