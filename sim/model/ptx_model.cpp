@@ -805,15 +805,23 @@ struct PtxModel::State {
   }
   // Candidate coherence positions for write op (index into co to insert before).
   // (Into `out`.) Those of a write that does not go last (worked out out of
-  // line) come after the last write its thread knows (p0) at the earliest:
-  // a strong write, not an RMW, whose thread knows the last write goes last
-  // as well (mostly so: no call).
+  // line) come after the last write its thread knows (p0) at the earliest.
+  // Most go last all the same (after_last()): no call.
   void positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const {
     out.clear();
-    if (goes_last(op) || (op.rmw_source == no_write && knows(threads[op.thread], l.co.back())))
+    if (goes_last(op) || after_last(op, l))
       out.push_back(l.co.size());
     else
       strong_positions(op, l, out);
+  }
+  // Has the strong write `op` the last slot alone, as strong_positions()
+  // would find? So has one, not an RMW, whose thread knows the last write
+  // (none after p0), and an RMW of the last write where no read returned a
+  // write beside a known one (rmw_slot(): the slot right after its source,
+  // none after it, and no read's pair to hide).
+  bool after_last(const MemOp& op, const Location& l) const {
+    if (op.rmw_source == no_write) return knows(threads[op.thread], l.co.back());
+    return op.rmw_source == l.co.back() && l.read_beside.empty();
   }
   void strong_positions(const MemOp& op, const Location& l, std::vector<std::size_t>& out) const;
 };
