@@ -32,10 +32,7 @@ class Clock {
   Clock& operator=(Clock&&) noexcept = default;
   // A copy of `o`'s entries, its own.
   Clock& operator=(const Clock& o) {
-    if (own_.size() < o.n_) own_.resize(o.n_);
-    std::copy_n(o.at_, o.n_, own_.data());
-    at_ = own_.data();
-    n_ = o.n_;
+    copy(o, o.n_);
     return *this;
   }
   // A copy of another clock `o`'s entries, its own, at least i + 1 wide,
@@ -80,7 +77,8 @@ class Clock {
 
  private:
   void make_own(std::size_t width);
-  // make_own() of `n` entries, those of many (out of line: seldom).
+  // make_own() of `n` entries where they are many, or its own ones too
+  // few (out of line: seldom).
   [[gnu::noinline]] void make_wide(std::size_t n);
   // Its own entries, `n` wide (at least o's width), the first of them o's
   // and the rest for its caller to set. (Inline: most clocks are a few
@@ -104,9 +102,9 @@ class Clock {
   std::vector<std::uint32_t> own_;
 };
 
-// (A few entries, as most clocks are wide, element by element, with its
-// own entries as many: a leaf call, a call of memmove or memset costs more
-// than they do. Wider ones, or more of its own, through make_wide().)
+// (A few entries, as most clocks are wide, element by element, where it
+// has as many of its own: a leaf call, as a call of memmove or memset costs
+// more than they do. Wider ones, or more than it has, through make_wide().)
 #if defined(__GNUC__) && !defined(__clang__)
 [[gnu::optimize("no-tree-loop-distribute-patterns")]]
 #endif
