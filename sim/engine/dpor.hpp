@@ -425,7 +425,7 @@ class Dpor final : public Chooser {
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
       named[j] = threads;
-      if (sized < threads) {
+      if (sized < threads) [[unlikely]] {  // (seldom: the buffers are kept from search to search)
         sized = threads;
         first.resize(threads, npos);
         columns.of.resize(threads, 0);
