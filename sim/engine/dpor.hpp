@@ -782,7 +782,7 @@ class Dpor final : public Chooser {
           : all_(all), same_(same), host_(host), fence_(fence), others_(all | host | fence), links_(links) {}
       explicit operator bool() const { return (same_ | others_) != 0; }
       std::size_t next() {
-        if (others_ == 0) {  // (most: the steps of one location, before any host operation)
+        if (others_ == 0) [[likely]] {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
           same_ = links_[k - 1].same;
           return k - 1;
