@@ -812,7 +812,8 @@ class Dpor final : public Chooser {
     }
     // (Step j doing `s`.)
     Cursor before(std::size_t j, const StepShape& s) const {
-      if (s.global) return Cursor(j, 0, 0, 0, links_);
+      if (s.global) [[unlikely]]
+        return Cursor(j, 0, 0, 0, links_);
       const Link& l = links_[j];
       return Cursor(0, l.same, l.host, s.fence_sc ? l.fence : 0, links_);
     }
