@@ -1357,7 +1357,8 @@ class Dpor final : public Chooser {
   // the step the node above noted when it was made: a node's choice changes
   // only with the nodes below it gone.)
   Node* note_previous(const ChoicePoint& p) {
-    if (thread_nodes_.empty() || thread_nodes_.back() == npos) return nullptr;
+    if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
+      return nullptr;
     Node& parent = stack_[thread_nodes_.back()];
     if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return &parent;
