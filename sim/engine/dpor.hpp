@@ -425,7 +425,7 @@ class Dpor final : public Chooser {
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
       named[j] = threads;
-      if (sized < threads) {
+      if (sized < threads) [[unlikely]] {  // (seldom: the buffers are kept from search to search)
         sized = threads;
         first.resize(threads, npos);
         columns.of.resize(threads, 0);
@@ -729,9 +729,15 @@ class Dpor final : public Chooser {
   // these, in the order it would meet them going down from the step.
   class Earlier {
    public:
+    // A step's links: 1 + the previous step of its location, host operation,
+    // fence.sc (0: none). A step not located() has no step of its location:
+    // same 0.
+    struct Link {
+      std::size_t same, host, fence;
+    };
     struct Buffers {
-      std::vector<std::size_t> same, host, fence;  // per step: 1 + the previous such step (0: none); grown together
-      std::vector<std::size_t> last;               // per location: 1 + its last step so far (0: none)
+      std::vector<Link> links;        // per step
+      std::vector<std::size_t> last;  // per location: 1 + its last step so far (0: none)
     };
     // Over the first n steps, of which those before `same` are the run's
     // before (their links kept, and the per-location ones of the steps since
@@ -744,58 +750,48 @@ class Dpor final : public Chooser {
         b.last.clear();
       else
         for (std::size_t j = places.numbered(); j-- > same;)
-          if (places.of[j] != npos) b.last[places.of[j]] = b.same[j];
-      if (b.same.size() < n) {  // (read of steps before n only)
-        b.same.resize(n);
-        b.host.resize(n);
-        b.fence.resize(n);
-      }
-      links_ = {b.same.data(), b.host.data(), b.fence.data()};
+          if (places.of[j] != npos) b.last[places.of[j]] = b.links[j].same;
+      links_ = grown(b.links, n);  // (read of steps before n only)
       last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
-        host_ = s.global ? same : b.host[same - 1];
-        fence_ = s.fence_sc ? same : b.fence[same - 1];
+        host_ = s.global ? same : links_[same - 1].host;
+        fence_ = s.fence_sc ? same : links_[same - 1].fence;
       }
     }
     // Step j, doing `s`, after the steps before it, of location `at` (npos:
     // not located()).
     void link(std::size_t j, const StepShape& s, std::size_t at) {
-      links_.host[j] = host_;
-      links_.fence[j] = fence_;
+      Link& l = links_[j];
+      l.host = host_;
+      l.fence = fence_;
       if (s.global) host_ = j + 1;
       if (s.fence_sc) fence_ = j + 1;
       if (at == npos) {
-        links_.same[j] = 0;
+        l.same = 0;
         return;
       }
       std::size_t& last = last_[at];
-      links_.same[j] = last;
+      l.same = last;
       last = j + 1;
     }
-    // Per step: the links of Buffers (same, host, fence), their data (the
-    // vectors are not resized while the Earlier is used). A step not
-    // located() has no step of its location: same 0.
-    struct Links {
-      std::size_t *same, *host, *fence;
-    };
     // Yields the candidates below step j, the latest first.
     class Cursor {
      public:
-      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Links& links)
+      Cursor(std::size_t all, std::size_t same, std::size_t host, std::size_t fence, const Link* links)
           : all_(all), same_(same), host_(host), fence_(fence), others_(all | host | fence), links_(links) {}
       explicit operator bool() const { return (same_ | others_) != 0; }
       std::size_t next() {
-        if (others_ == 0) {  // (most: the steps of one location, before any host operation)
+        if (others_ == 0) [[likely]] {  // (most: the steps of one location, before any host operation)
           const std::size_t k = same_;
-          same_ = links_.same[k - 1];
+          same_ = links_[k - 1].same;
           return k - 1;
         }
         const std::size_t k = std::max({all_, same_, host_, fence_});  // 1 + the step
         if (all_ == k) --all_;
-        if (same_ == k) same_ = links_.same[k - 1];
-        if (host_ == k) host_ = links_.host[k - 1];
-        if (fence_ == k) fence_ = links_.fence[k - 1];
+        if (same_ == k) same_ = links_[k - 1].same;
+        if (host_ == k) host_ = links_[k - 1].host;
+        if (fence_ == k) fence_ = links_[k - 1].fence;
         others_ = all_ | host_ | fence_;
         return k - 1;
       }
@@ -803,25 +799,27 @@ class Dpor final : public Chooser {
      private:
       std::size_t all_, same_, host_, fence_;
       std::size_t others_;  // all_ | host_ | fence_
-      const Links& links_;
+      const Link* links_;
     };
     // Is a step between steps i < j of one location a write? (Steps of no
     // address have none; a location's steps are linked, latest first, down
     // to i.)
     bool written_between(const Step* steps, std::size_t i, std::size_t j) const {
       if (steps[j].shape.addr == 0) return false;
-      for (std::size_t k = links_.same[j]; k > i + 1; k = links_.same[k - 1])
+      for (std::size_t k = links_[j].same; k > i + 1; k = links_[k - 1].same)
         if (steps[k - 1].shape.writes) return true;
       return false;
     }
     // (Step j doing `s`.)
     Cursor before(std::size_t j, const StepShape& s) const {
-      if (s.global) return Cursor(j, 0, 0, 0, links_);
-      return Cursor(0, links_.same[j], links_.host[j], s.fence_sc ? links_.fence[j] : 0, links_);
+      if (s.global) [[unlikely]]
+        return Cursor(j, 0, 0, 0, links_);
+      const Link& l = links_[j];
+      return Cursor(0, l.same, l.host, s.fence_sc ? l.fence : 0, links_);
     }
 
    private:
-    Links links_;
+    Link* links_;        // Buffers::links, grown (not resized while the Earlier is used)
     std::size_t* last_;  // Buffers::last, grown
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
@@ -1359,7 +1357,8 @@ class Dpor final : public Chooser {
   // the step the node above noted when it was made: a node's choice changes
   // only with the nodes below it gone.)
   Node* note_previous(const ChoicePoint& p) {
-    if (thread_nodes_.empty() || thread_nodes_.back() == npos) return nullptr;
+    if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
+      return nullptr;
     Node& parent = stack_[thread_nodes_.back()];
     if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return &parent;
