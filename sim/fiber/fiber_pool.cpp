@@ -512,6 +512,14 @@ void aside_entry(ctx::transfer_t t) {
   f.context = nullptr;
 }
 
+// limit_slices() to a limit other than the thread's. (Out of line: a run
+// mostly sets the one there, and limit_slices() saves no registers for this.)
+[[gnu::noinline]] void change_limit(double seconds) {
+  install_handlers();  // (SIGXCPU's default action would end the process)
+  running.limit.store(seconds, std::memory_order_relaxed);
+  if (seconds > 0) Watchdog::get().watch(&running);
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -587,9 +595,7 @@ Status FiberPool::resume(Id id) {
 void FiberPool::limit_slices(double seconds) {
   // (A thread's runs set one limit run after run: the first set all that it needs.)
   if (seconds == running.limit.load(std::memory_order_relaxed)) return;
-  install_handlers();  // (SIGXCPU's default action would end the process)
-  running.limit.store(seconds, std::memory_order_relaxed);
-  if (seconds > 0) Watchdog::get().watch(&running);
+  change_limit(seconds);
 }
 
 void FiberPool::suspend() {
