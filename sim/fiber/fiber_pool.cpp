@@ -512,6 +512,11 @@ void aside_entry(ctx::transfer_t t) {
   f.context = nullptr;
 }
 
+// suspend() where no fiber runs. (Out of line, with its text: see abandon().)
+[[noreturn, gnu::noinline, gnu::cold]] void suspend_outside() {
+  throw std::logic_error("FiberPool::suspend outside a fiber");
+}
+
 // limit_slices() to a limit other than the thread's. (Out of line: a run
 // mostly sets the one there, and limit_slices() saves no registers for this.)
 [[gnu::noinline]] void change_limit(double seconds) {
@@ -599,7 +604,8 @@ void FiberPool::limit_slices(double seconds) {
 }
 
 void FiberPool::suspend() {
-  if (running.fiber == nullptr) throw std::logic_error("FiberPool::suspend outside a fiber");
+  if (running.fiber == nullptr) [[unlikely]]
+    suspend_outside();
   ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
   running.caller = t.fctx;
 }
