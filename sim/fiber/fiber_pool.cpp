@@ -539,12 +539,14 @@ struct FiberPool::Impl {
     if (id >= live) [[unlikely]] no_fiber(id);
     return *fibers[id];
   }
-  // A fiber record more, with its stack. (Out of line: past the first
-  // rounds, create() reuses one, and saves no registers for this.)
-  [[gnu::noinline]] void add() {
+  // A fiber record more, with its stack, then `pool`'s create() of the
+  // fiber on it. (Out of line, create() ending in it: past the first rounds,
+  // create() reuses one, and keeps no argument across a call for this.)
+  [[gnu::noinline]] Id add(FiberPool& pool, Body body, void* context, bool zeroed) {
     auto f = std::make_unique<Fiber>();
     f->stack.map(stack_bytes);
     fibers.push_back(std::move(f));
+    return pool.create(body, context, zeroed);
   }
   // (Out of line, with its text: see abandon().)
   [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
@@ -564,7 +566,7 @@ FiberPool::~FiberPool() {
 
 FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   if (impl_->live == impl_->fibers.size()) [[unlikely]]
-    impl_->add();
+    return impl_->add(*this, body, context, zeroed);
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = body;
   f->body_context = context;
