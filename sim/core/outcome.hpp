@@ -36,10 +36,15 @@ class Outcome {
   // the new one's keep() then drops: runs of one model observe alike, so a
   // name is copied only where it differs.
   void set(std::size_t k, std::string_view name, ValueType t, std::uint64_t bits) {
-    if (k == values_.size() || !same_text(values_[k].name, name)) [[unlikely]]
-      return set_anew(k, name, t, bits);
-    values_[k].type = t;
-    values_[k].bits = bits;
+    if (k < values_.size()) {
+      // (Its type and bits first: they are then not kept while the names are compared.)
+      Observed& v = values_[k];
+      v.type = t;
+      v.bits = bits;
+      if (same_text(v.name, name)) [[likely]]
+        return;
+    }
+    set_anew(k, name, t, bits);
   }
   // The first `n` values.
   void keep(std::size_t n) { values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(n), values_.end()); }
