@@ -51,7 +51,9 @@ constexpr auto fence_lowerings = [] {
   return by_scope;
 }();
 
-void fence(Order o, Scope s, const std::source_location& l) {
+// (Inline in each fence function: built with little optimization, as the
+// models are, it was a call more at every fence.)
+[[gnu::always_inline]] inline void fence(Order o, Scope s, const std::source_location& l) {
   Event e;
   e.kind = EventKind::fence;
   e.order = o;
