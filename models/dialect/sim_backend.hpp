@@ -503,7 +503,9 @@ inline void device_synchronize(Host& h, std::source_location l = std::source_loc
 template <class T>
 void observe(Host& h, const char* name, const plain<T>& cell,
              std::source_location l = std::source_location::current()) {
-  h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(cell.load(detail::here(l))));
+  // (Read first: the host's function to call is then not kept across the read.)
+  const T v = cell.load(detail::here(l));
+  h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(v));
 }
 template <class T>
 void host_write(plain<T>& cell, T v, std::source_location l = std::source_location::current()) {
