@@ -75,7 +75,9 @@ inline Door& door() {
 
 // Hands `e` to the engine through `door` (the running thread's) with its
 // lowering and the caller's local state (LocalState).
-std::uint64_t perform_lowered(Door& door, const Event& e, Lowering lowering);
+// (`lowering` by reference: mostly a constant of the dialect's, whose
+// address is passed, where a copy was stored and loaded again.)
+std::uint64_t perform_lowered(Door& door, const Event& e, const Lowering& lowering);
 // `e` lowered inline, where the caller's constants fold the lowering.
 [[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(door(), e, lower(e)); }
 // The same for an event that reads no memory (a store, a fence, a barrier, a
