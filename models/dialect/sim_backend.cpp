@@ -12,7 +12,7 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 // Not inlined, so that its frame separates the caller's state from the
 // engine's: the callee-saved registers still hold the caller's values when the
 // first statement reads them (the compiler saves them before it uses any).
-[[gnu::noinline]] std::uint64_t perform_lowered(Door& door, const Event& ev, Lowering lowering) {
+[[gnu::noinline]] std::uint64_t perform_lowered(Door& door, const Event& ev, const Lowering& lowering) {
   std::uint64_t regs[LocalState::saved_registers];
 #if defined(__x86_64__)
   regs[6] = 0;  // (x86-64 has six)
@@ -51,7 +51,9 @@ constexpr auto fence_lowerings = [] {
   return by_scope;
 }();
 
-void fence(Order o, Scope s, const std::source_location& l) {
+// (Inline in each fence function: built with little optimization, as the
+// models are, it was a call more at every fence.)
+[[gnu::always_inline]] inline void fence(Order o, Scope s, const std::source_location& l) {
   Event e;
   e.kind = EventKind::fence;
   e.order = o;

@@ -75,7 +75,9 @@ inline Door& door() {
 
 // Hands `e` to the engine through `door` (the running thread's) with its
 // lowering and the caller's local state (LocalState).
-std::uint64_t perform_lowered(Door& door, const Event& e, Lowering lowering);
+// (`lowering` by reference: mostly a constant of the dialect's, whose
+// address is passed, where a copy was stored and loaded again.)
+std::uint64_t perform_lowered(Door& door, const Event& e, const Lowering& lowering);
 // `e` lowered inline, where the caller's constants fold the lowering.
 [[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(door(), e, lower(e)); }
 // The same for an event that reads no memory (a store, a fence, a barrier, a
@@ -503,7 +505,9 @@ inline void device_synchronize(Host& h, std::source_location l = std::source_loc
 template <class T>
 void observe(Host& h, const char* name, const plain<T>& cell,
              std::source_location l = std::source_location::current()) {
-  h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(cell.load(detail::here(l))));
+  // (Read first: the host's function to call is then not kept across the read.)
+  const T v = cell.load(detail::here(l));
+  h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(v));
 }
 template <class T>
 void host_write(plain<T>& cell, T v, std::source_location l = std::source_location::current()) {

@@ -36,11 +36,15 @@ class Outcome {
   // the new one's keep() then drops: runs of one model observe alike, so a
   // name is copied only where it differs.
   void set(std::size_t k, std::string_view name, ValueType t, std::uint64_t bits) {
-    if (k == values_.size()) values_.emplace_back();
-    Observed& v = values_[k];
-    if (!same_text(v.name, name)) v.name = name;
-    v.type = t;
-    v.bits = bits;
+    if (k < values_.size()) {
+      // (Its type and bits first: they are then not kept while the names are compared.)
+      Observed& v = values_[k];
+      v.type = t;
+      v.bits = bits;
+      if (same_text(v.name, name)) [[likely]]
+        return;
+    }
+    set_anew(k, name, t, bits);
   }
   // The first `n` values.
   void keep(std::size_t n) { values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(n), values_.end()); }
@@ -86,6 +90,16 @@ class Outcome {
   auto operator<=>(const Outcome&) const = default;
 
  private:
+  // set() of a value the earlier outcome has not, or names otherwise. (Out
+  // of line: past a model's first run, set() finds its value there, named
+  // alike, and saves fewer registers for this.)
+  [[gnu::noinline]] void set_anew(std::size_t k, std::string_view name, ValueType t, std::uint64_t bits) {
+    if (k == values_.size()) values_.emplace_back();
+    Observed& v = values_[k];
+    v.name = name;
+    v.type = t;
+    v.bits = bits;
+  }
   static bool one_digit(const Observed& v) {
     return v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64;
   }

@@ -17,7 +17,7 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   if (r.completed) {
     std::string key = r.outcome.text();
     auto it = outcomes.lower_bound(key);
-    if (it == outcomes.end() || it->first != key)
+    if (it == outcomes.end() || outcomes.key_comp()(key, it->first))
       it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(std::move(key)),
                                  std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
     ++it->second.count;

@@ -444,6 +444,13 @@ void install_handlers() {
   sigaction(SIGXCPU, &sa, nullptr);
 }
 
+// Fiber `f`'s body threw: `why`. (Out of line: entry() then keeps no more
+// than the fiber across its body.)
+[[gnu::noinline, gnu::cold]] void faulted(Fiber& f, const char* why) {
+  f.status = Status::faulted;
+  f.fault = why;
+}
+
 void entry(ctx::transfer_t t) {
   running.caller = t.fctx;
   Fiber* f = static_cast<Fiber*>(t.data);
@@ -451,11 +458,9 @@ void entry(ctx::transfer_t t) {
     f->body(f->body_context);
     f->status = Status::finished;
   } catch (const std::exception& e) {
-    f->status = Status::faulted;
-    f->fault = e.what();
+    faulted(*f, e.what());
   } catch (...) {
-    f->status = Status::faulted;
-    f->fault = "unknown exception";
+    faulted(*f, "unknown exception");
   }
   ctx::jump_fcontext(running.caller, nullptr);  // never resumed again
 }
@@ -512,6 +517,19 @@ void aside_entry(ctx::transfer_t t) {
   f.context = nullptr;
 }
 
+// suspend() where no fiber runs. (Out of line, with its text: see abandon().)
+[[noreturn, gnu::noinline, gnu::cold]] void suspend_outside() {
+  throw std::logic_error("FiberPool::suspend outside a fiber");
+}
+
+// limit_slices() to a limit other than the thread's. (Out of line: a run
+// mostly sets the one there, and limit_slices() saves no registers for this.)
+[[gnu::noinline]] void change_limit(double seconds) {
+  install_handlers();  // (SIGXCPU's default action would end the process)
+  running.limit.store(seconds, std::memory_order_relaxed);
+  if (seconds > 0) Watchdog::get().watch(&running);
+}
+
 }  // namespace
 
 struct FiberPool::Impl {
@@ -526,12 +544,14 @@ struct FiberPool::Impl {
     if (id >= live) [[unlikely]] no_fiber(id);
     return *fibers[id];
   }
-  // A fiber record more, with its stack. (Out of line: past the first
-  // rounds, create() reuses one, and saves no registers for this.)
-  [[gnu::noinline]] void add() {
+  // A fiber record more, with its stack, then `pool`'s create() of the
+  // fiber on it. (Out of line, create() ending in it: past the first rounds,
+  // create() reuses one, and keeps no argument across a call for this.)
+  [[gnu::noinline]] Id add(FiberPool& pool, Body body, void* context, bool zeroed) {
     auto f = std::make_unique<Fiber>();
     f->stack.map(stack_bytes);
     fibers.push_back(std::move(f));
+    return pool.create(body, context, zeroed);
   }
   // (Out of line, with its text: see abandon().)
   [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
@@ -551,7 +571,7 @@ FiberPool::~FiberPool() {
 
 FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   if (impl_->live == impl_->fibers.size()) [[unlikely]]
-    impl_->add();
+    return impl_->add(*this, body, context, zeroed);
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = body;
   f->body_context = context;
@@ -587,13 +607,12 @@ Status FiberPool::resume(Id id) {
 void FiberPool::limit_slices(double seconds) {
   // (A thread's runs set one limit run after run: the first set all that it needs.)
   if (seconds == running.limit.load(std::memory_order_relaxed)) return;
-  install_handlers();  // (SIGXCPU's default action would end the process)
-  running.limit.store(seconds, std::memory_order_relaxed);
-  if (seconds > 0) Watchdog::get().watch(&running);
+  change_limit(seconds);
 }
 
 void FiberPool::suspend() {
-  if (running.fiber == nullptr) throw std::logic_error("FiberPool::suspend outside a fiber");
+  if (running.fiber == nullptr) [[unlikely]]
+    suspend_outside();
   ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
   running.caller = t.fctx;
 }
