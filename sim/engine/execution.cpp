@@ -387,6 +387,9 @@ class Run final : public Door, public HostApi {
     }
     r_->log.resize(decisions_);
     r_->steps.resize(steps_);
+    // Each thread decision starts a step (next_thread()), but one the
+    // strategy abandons the run at: counted once here, not at each decision.
+    r_->scheduling_decisions = steps_ + (r_->abandoned ? 1 : 0);
     set_current_door(nullptr);
     if (cut_) {  // no outcome and no finding of a run cut short
       r_->abandoned = r_->cut = true;
@@ -922,7 +925,6 @@ class Run final : public Door, public HostApi {
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
-    if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
@@ -2235,7 +2237,6 @@ class Run final : public Door, public HostApi {
     r_->trace.clear();
     r_->texts.clear();
     r_->fingerprint = 0;
-    r_->scheduling_decisions = 0;
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
