@@ -842,9 +842,11 @@ class Run final : public Door, public HostApi {
   // looked at out of line, only where they may have changed.)
   [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
     if (work_ended_ || spinning_ != 0) wake_waiters();
-    if (keys_stale_) list_keys();
     ChoicePoint& p = next_thread_;
-    if (p.keys.empty()) return Next::none;
+    if (keys_stale_) {
+      list_keys();
+      if (p.keys.empty()) return Next::none;
+    }
     const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
@@ -2262,10 +2264,9 @@ class Run final : public Door, public HostApi {
     decided_.reset();
     runnable_.clear();
     waiting_.clear();
-    next_thread_.keys.clear();
     next_thread_.actor = 0;
     next_thread_.previous = nullptr;
-    keys_stale_ = false;
+    keys_stale_ = true;
     work_ended_ = false;
     spinning_ = 0;
     step_ = ~std::size_t{0};
@@ -2361,8 +2362,10 @@ class Run final : public Door, public HostApi {
   // 64 threads (new_thread()).
   std::vector<std::uint64_t> runnable_, waiting_;
   // Invariant: unless set, next_thread_'s keys are the bits of runnable_, in
-  // id order (next_thread() lists them again once pending() changed one).
-  bool keys_stale_ = false;
+  // id order (next_thread() lists them again once pending() changed one),
+  // and not none (the thread decision that found none ended the run). Set
+  // when a run starts.
+  bool keys_stale_ = true;
   // Invariant: unless set, no State::sync thread's wait_over() changed since
   // the last thread decision checked them (next_thread()): a wait ends only
   // where a stream operation or a grid does (exit_thread()).
