@@ -841,7 +841,7 @@ class Run final : public Door, public HostApi {
   // (Inline, in loop() and perform(): the waiting threads and the keys are
   // looked at out of line, only where they may have changed.)
   [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
-    if (work_ended_ || spinning_ != 0) wake_waiters();
+    if (may_wake_) wake_waiters();
     ChoicePoint& p = next_thread_;
     if (keys_stale_) {
       list_keys();
@@ -875,7 +875,7 @@ class Run final : public Door, public HostApi {
   // Waiters whose work finished (looked at only once some work ended:
   // work_ended_) and spinners whose location got a new write may run again
   // (neither depends on the other); while no work ended and no thread spins
-  // (spinning_), next_thread() looks at none.
+  // (spinning_), next_thread() looks at none (may_wake_).
   [[gnu::noinline]] void wake_waiters() {
     const bool work_ended = work_ended_;
     work_ended_ = false;
@@ -893,6 +893,12 @@ class Run final : public Door, public HostApi {
             }
         if (t.state == State::runnable) pending(id, true);
       }
+    may_wake_ = spinning_ != 0;
+  }
+  // Some work (a stream operation, a grid) ended: its waiters may run again.
+  void work_ended() {
+    work_ended_ = true;
+    may_wake_ = true;
   }
 
   // The run's next step, to start (Step::start()): while the run is shorter
@@ -1365,6 +1371,7 @@ class Run final : public Door, public HostApi {
         }
         t.state = State::spin;
         ++spinning_;
+        may_wake_ = true;
         pending(cur_, true);
         fiber::FiberPool::suspend();
         continue;
@@ -1969,13 +1976,13 @@ class Run final : public Door, public HostApi {
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
-      work_ended_ = true;
+      work_ended();
       start_ready_ops();
       return;
     }
     Block& b = blocks_[t.block];
     --b.live;
-    if (--ops_[b.grid].unfinished == 0) work_ended_ = true;
+    if (--ops_[b.grid].unfinished == 0) work_ended();
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
       b.exited_early = true;
       b.first_exit = id;
@@ -2269,6 +2276,7 @@ class Run final : public Door, public HostApi {
     keys_stale_ = true;
     work_ended_ = false;
     spinning_ = 0;
+    may_wake_ = false;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -2373,6 +2381,9 @@ class Run final : public Door, public HostApi {
   // Invariant: the threads in State::spin (choose_read() makes one,
   // next_thread() wakes it).
   std::uint32_t spinning_ = 0;
+  // Invariant: set iff work_ended_ is or spinning_ is not 0 (one test a
+  // thread decision, not two).
+  bool may_wake_ = false;
   std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
