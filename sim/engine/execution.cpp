@@ -722,15 +722,39 @@ class Run final : public Door, public HostApi {
   }
 
   // Files `id` by the state it was just given: on, it is State::runnable
-  // (runnable_), or sync or spin (waiting_); off, none of these (in neither).
+  // (runnable_, and the thread decision's keys), or sync or spin (waiting_);
+  // off, none of these (in neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
   [[gnu::always_inline]] void pending(ThreadId id, bool on) {
     const bool runnable = on && threads_[id].state == State::runnable;
     const std::size_t w = id / 64;
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    keys_stale_ |= ((runnable_[w] & bit) != 0) != runnable;
+    if (((runnable_[w] & bit) != 0) != runnable) {
+      if (runnable)
+        add_key(id);
+      else
+        drop_key(id);
+    }
     runnable_[w] = (runnable_[w] & ~bit) | (runnable ? bit : 0);
     waiting_[w] = (waiting_[w] & ~bit) | (on && !runnable ? bit : 0);
+  }
+  // Thread `id` became runnable: into the thread decision's keys, in id
+  // order (mostly the last: threads start in id order).
+  void add_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    keys.push_back(id);
+    std::size_t k = keys.size() - 1;
+    for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
+    keys[k] = id;
+  }
+  // Thread `id` is runnable no more: out of the keys.
+  void drop_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    std::size_t k = 0;
+    while (keys[k] != id) ++k;
+    for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
+    keys.pop_back();
+    keys_dropped_ = true;
   }
 
   // `id` has local code to run (State::fresh or State::wake).
@@ -843,8 +867,8 @@ class Run final : public Door, public HostApi {
   [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
     if (may_wake_) wake_waiters();
     ChoicePoint& p = next_thread_;
-    if (keys_stale_) {
-      list_keys();
+    if (keys_dropped_) {
+      keys_dropped_ = false;
       if (p.keys.empty()) return Next::none;
     }
     const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
@@ -861,16 +885,6 @@ class Run final : public Door, public HostApi {
     p.previous = &s.shape;
     chosen = id;
     return Next::step;
-  }
-  // The runnable threads, as the thread decision's keys (listed again only
-  // where they changed since the decision before: keys_stale_).
-  [[gnu::noinline]] void list_keys() {
-    ChoicePoint& p = next_thread_;
-    p.keys.clear();
-    for (std::size_t w = 0; w < runnable_.size(); ++w)
-      for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
-        p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-    keys_stale_ = false;
   }
   // Waiters whose work finished (looked at only once some work ended:
   // work_ended_) and spinners whose location got a new write may run again
@@ -2271,9 +2285,10 @@ class Run final : public Door, public HostApi {
     decided_.reset();
     runnable_.clear();
     waiting_.clear();
+    next_thread_.keys.clear();
     next_thread_.actor = 0;
     next_thread_.previous = nullptr;
-    keys_stale_ = true;
+    keys_dropped_ = true;
     work_ended_ = false;
     spinning_ = 0;
     may_wake_ = false;
@@ -2369,11 +2384,11 @@ class Run final : public Door, public HostApi {
   // decision may pick, and those it checks for a wake-up. A word for every
   // 64 threads (new_thread()).
   std::vector<std::uint64_t> runnable_, waiting_;
-  // Invariant: unless set, next_thread_'s keys are the bits of runnable_, in
-  // id order (next_thread() lists them again once pending() changed one),
-  // and not none (the thread decision that found none ended the run). Set
+  // Invariant: next_thread_'s keys are the bits of runnable_, in id order
+  // (pending()). Unless set, they are not none: none was dropped since a
+  // thread decision found some (one that found none ended the run). Set
   // when a run starts.
-  bool keys_stale_ = true;
+  bool keys_dropped_ = true;
   // Invariant: unless set, no State::sync thread's wait_over() changed since
   // the last thread decision checked them (next_thread()): a wait ends only
   // where a stream operation or a grid does (exit_thread()).
@@ -2457,7 +2472,7 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
-  // Kept from one thread decision to the next: its keys (keys_stale_), the
+  // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
   // threads' next steps are (new_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
