@@ -979,7 +979,7 @@ class Run final : public Door, public HostApi {
   // dispatch: the events other than accesses (nearly every step) run out of
   // line, so that an access passes through no frame of execute() (no
   // registers saved and restored).
-  std::uint64_t execute(const Event& e, const Lowering& low, LocalState local) {
+  std::uint64_t execute(const Event& e, Lowering low, LocalState local) {
     if (is_access(e)) [[likely]]
       return access(e, low, local);
     switch (e.kind) {
@@ -1056,7 +1056,7 @@ class Run final : public Door, public HostApi {
 
   // Access `e`: its lowering (lower()) is its memory operation, the last,
   // after a fence.sc where it is seq_cst.
-  std::uint64_t access(const Event& e, const Lowering& low, LocalState local) {
+  std::uint64_t access(const Event& e, Lowering low, LocalState local) {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
