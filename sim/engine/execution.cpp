@@ -1023,7 +1023,8 @@ class Run final : public Door, public HostApi {
   // one failed check.
   void check_bounds(const Event& e) {
     std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
-    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) return;
+    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) [[likely]]
+      return;
     for (std::uint32_t k = 0; k < regions_.size(); ++k)
       if (e.addr >= regions_[k].begin && e.addr + e.size <= regions_[k].end) {
         hint = k;
