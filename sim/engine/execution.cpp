@@ -433,7 +433,7 @@ class Run final : public Door, public HostApi {
       in_step_ = false;
       ThreadId id = 0;
       const Next n = next_thread(id);
-      if (n == Next::step && id == cur_) {
+      if (n == Next::step && id == cur_) [[likely]] {
         in_step_ = true;
       } else {
         decided_ = {n, id};
