@@ -742,11 +742,15 @@ class Run final : public Door, public HostApi {
   // order (mostly the last: threads start in id order).
   void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
+    if (keys.size() == keys.capacity()) [[unlikely]]
+      more_keys();
     keys.push_back(id);
     std::size_t k = keys.size() - 1;
     for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
     keys[k] = id;
   }
+  // Room for more keys. (Out of line: seldom past a run's first threads.)
+  [[gnu::noinline, gnu::cold]] void more_keys() { next_thread_.keys.reserve(2 * next_thread_.keys.size() + 8); }
   // Thread `id` is runnable no more: out of the keys.
   void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
