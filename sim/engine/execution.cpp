@@ -187,6 +187,7 @@ struct SimThread {
   Placement place;
   std::uint32_t block = 0;
   State state = State::unborn;
+  bool keyed = false;  // among the thread decision's keys (Run::pending())
   fiber::FiberPool::Id fiber = 0;
   // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
@@ -303,6 +304,7 @@ struct SimThread {
     place = Placement{};
     block = 0;
     state = State::unborn;
+    keyed = false;
     fiber = 0;
     body_frame = nullptr;
     kernel = nullptr;
@@ -712,30 +714,28 @@ class Run final : public Door, public HostApi {
 
   // The record of the run's next thread (its id: the number before it), unborn.
   SimThread& new_thread() {
-    if (threads_.size() % 64 == 0) {
-      runnable_.push_back(0);
-      waiting_.push_back(0);
-    }
+    if (threads_.size() % 64 == 0) waiting_.push_back(0);
     SimThread& t = threads_.add(&scratch_);
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
     return t;
   }
 
   // Files `id` by the state it was just given: on, it is State::runnable
-  // (runnable_, and the thread decision's keys), or sync or spin (waiting_);
-  // off, none of these (in neither).
+  // (among the thread decision's keys: SimThread::keyed), or sync or spin
+  // (waiting_); off, none of these (in neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
   [[gnu::always_inline]] void pending(ThreadId id, bool on) {
-    const bool runnable = on && threads_[id].state == State::runnable;
-    const std::size_t w = id / 64;
-    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    if (((runnable_[w] & bit) != 0) != runnable) {
+    SimThread& t = threads_[id];
+    const bool runnable = on && t.state == State::runnable;
+    if (t.keyed != runnable) {
+      t.keyed = runnable;
       if (runnable)
         add_key(id);
       else
         drop_key(id);
     }
-    runnable_[w] = (runnable_[w] & ~bit) | (runnable ? bit : 0);
+    const std::size_t w = id / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
     waiting_[w] = (waiting_[w] & ~bit) | (on && !runnable ? bit : 0);
   }
   // Thread `id` became runnable: into the thread decision's keys, in id
@@ -2288,7 +2288,6 @@ class Run final : public Door, public HostApi {
     ready_count_ = 0;
     live_ = 0;
     decided_.reset();
-    runnable_.clear();
     waiting_.clear();
     next_thread_.keys.clear();
     next_thread_.actor = 0;
@@ -2384,13 +2383,12 @@ class Run final : public Door, public HostApi {
   // priming, for loop() to carry out once the thread has switched back
   // (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
-  // Invariant: bit k of runnable_ is set iff thread k is State::runnable, of
-  // waiting_ iff it is State::sync or spin (pending()): the threads a thread
-  // decision may pick, and those it checks for a wake-up. A word for every
-  // 64 threads (new_thread()).
-  std::vector<std::uint64_t> runnable_, waiting_;
-  // Invariant: next_thread_'s keys are the bits of runnable_, in id order
-  // (pending()). Unless set, they are not none: none was dropped since a
+  // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
+  // (pending()): the threads a thread decision checks for a wake-up. A word
+  // for every 64 threads (new_thread()).
+  std::vector<std::uint64_t> waiting_;
+  // Invariant: next_thread_'s keys are the State::runnable threads, in id
+  // order (pending()). Unless set, they are not none: none was dropped since a
   // thread decision found some (one that found none ended the run). Set
   // when a run starts.
   bool keys_dropped_ = true;
