@@ -187,7 +187,8 @@ struct SimThread {
   Placement place;
   std::uint32_t block = 0;
   State state = State::unborn;
-  bool keyed = false;  // among the thread decision's keys (Run::pending())
+  bool keyed = false;    // among the thread decision's keys (Run::pending())
+  bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
   // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
@@ -305,6 +306,7 @@ struct SimThread {
     block = 0;
     state = State::unborn;
     keyed = false;
+    waiting = false;
     fiber = 0;
     body_frame = nullptr;
     kernel = nullptr;
@@ -734,9 +736,10 @@ class Run final : public Door, public HostApi {
       else
         drop_key(id);
     }
-    const std::size_t w = id / 64;
-    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    waiting_[w] = (waiting_[w] & ~bit) | (on && !runnable ? bit : 0);
+    if (const bool waiting = on && !runnable; t.waiting != waiting) {
+      t.waiting = waiting;
+      waiting_[id / 64] ^= std::uint64_t{1} << (id % 64);
+    }
   }
   // Thread `id` became runnable: into the thread decision's keys, in id
   // order (mostly the last: threads start in id order).
