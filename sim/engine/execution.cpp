@@ -747,6 +747,9 @@ class Run final : public Door, public HostApi {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     if (keys.size() == keys.capacity()) [[unlikely]]
       more_keys();
+    // (There is room now: push_back() grows nothing, and need not carry a
+    // growth of its own, for which add_key() would save registers.)
+    if (keys.size() == keys.capacity()) __builtin_unreachable();
     keys.push_back(id);
     std::size_t k = keys.size() - 1;
     for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
