@@ -459,7 +459,7 @@ class Run final : public Door, public HostApi {
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
-  std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
+  std::uint64_t last_event() const override { return events_n_ == 0 ? 0 : events_n_ - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
   // ---- HostApi ----
@@ -1071,8 +1071,9 @@ class Run final : public Door, public HostApi {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
-    const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low)});
+    const std::uint32_t ev = events_n_++;
+    if (events_.begin() + ev == events_.end()) events_.emplace_back();  // (as next_step())
+    events_[ev] = {cur_, e.where, step_, no_write, commuting_family(e, low)};
     for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
     const PtxOp& op = low.ops[low.count - 1];
     MemOp m;
@@ -1206,7 +1207,7 @@ class Run final : public Door, public HostApi {
   // The memory model has the last word (a write that passes on a release does
   // not commute: reading it synchronizes).
   void note_unused_result(std::uint64_t event) {
-    if (!in_step_ || event + 1 != events_.size()) return;
+    if (!in_step_ || event + 1 != events_n_) return;
     const EventRef& ref = events_[event];
     if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
     if (mm_->commutes(ref.write, ref.commutes)) r_->steps[step_].shape.commutes = ref.commutes;
@@ -2288,7 +2289,7 @@ class Run final : public Door, public HostApi {
     blocks_.clear();
     undispatched_ = 0;
     regions_.clear();
-    events_.clear();
+    events_n_ = 0;
     cur_ = 0;
     lowest_ready_ = no_thread;
     ready_count_ = 0;
@@ -2374,7 +2375,10 @@ class Run final : public Door, public HostApi {
     WriteId write;           // an RMW: the write it made
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
+  // The run's events: events_[0, events_n_), in the places of the run
+  // before's (counted apart: a size is a division by a record's).
   std::vector<EventRef> events_;
+  std::uint32_t events_n_ = 0;
   ThreadId cur_ = 0;
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
