@@ -427,7 +427,7 @@ class Run final : public Door, public HostApi {
     if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
       if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
-      pending(cur_, true);
+      pending(t, cur_, true);
     }
     if (ready_count_ == 0) {
       // No thread has local code to run (the step is over, or this thread
@@ -722,12 +722,12 @@ class Run final : public Door, public HostApi {
     return t;
   }
 
-  // Files `id` by the state it was just given: on, it is State::runnable
-  // (among the thread decision's keys: SimThread::keyed), or sync or spin
-  // (waiting_); off, none of these (in neither).
+  // Files thread `id` (its record `t`) by the state it was just given: on,
+  // it is State::runnable (among the thread decision's keys:
+  // SimThread::keyed), or sync or spin (waiting_); off, none of these (in
+  // neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
-  [[gnu::always_inline]] void pending(ThreadId id, bool on) {
-    SimThread& t = threads_[id];
+  [[gnu::always_inline]] void pending(SimThread& t, ThreadId id, bool on) {
     const bool runnable = on && t.state == State::runnable;
     if (t.keyed != runnable) {
       t.keyed = runnable;
@@ -915,7 +915,7 @@ class Run final : public Door, public HostApi {
               --spinning_;
               break;
             }
-        if (t.state == State::runnable) pending(id, true);
+        if (t.state == State::runnable) pending(t, id, true);
       }
     may_wake_ = spinning_ != 0;
   }
@@ -1398,7 +1398,7 @@ class Run final : public Door, public HostApi {
         t.state = State::spin;
         ++spinning_;
         may_wake_ = true;
-        pending(cur_, true);
+        pending(t, cur_, true);
         fiber::FiberPool::suspend();
         continue;
       }
@@ -1467,7 +1467,7 @@ class Run final : public Door, public HostApi {
     trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
-      pending(cur_, false);
+      pending(t, cur_, false);
       fiber::FiberPool::suspend();
       return;
     }
@@ -1522,7 +1522,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
       t.state = State::barrier;
-      pending(cur_, false);
+      pending(t, cur_, false);
       fiber::FiberPool::suspend();
     }
     return threads_[cur_].lane_value;
@@ -1998,7 +1998,7 @@ class Run final : public Door, public HostApi {
     t.state = State::done;
     --live_;
     settle_reads(t);  // it waits for nothing more
-    pending(id, false);
+    pending(t, id, false);
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
