@@ -681,7 +681,7 @@ class Run final : public Door, public HostApi {
       return;
     }
     ++live_;
-    ready(id, State::fresh);
+    ready(t, id, State::fresh);
   }
   // The pool could not give thread `id` a fiber: a limit of the simulator.
   // (Out of line, with its text: see out_of_line().)
@@ -767,9 +767,9 @@ class Run final : public Door, public HostApi {
     keys_dropped_ = true;
   }
 
-  // `id` has local code to run (State::fresh or State::wake).
-  void ready(ThreadId id, State s) {
-    threads_[id].state = s;
+  // Thread `id` (its record `t`) has local code to run (State::fresh or State::wake).
+  void ready(SimThread& t, ThreadId id, State s) {
+    t.state = s;
     ++ready_count_;
     lowest_ready_ = std::min(lowest_ready_, id);
   }
@@ -1085,9 +1085,10 @@ class Run final : public Door, public HostApi {
     std::uint64_t result = 0;
     WriteId w = no_write;  // a read: the write it returned
     if (op.kind == PtxKind::st) {
+      SimThread& t = threads_[cur_];  // (a store waits for nothing)
       m.value = e.operand;
       place_write(m, e, true);
-      changed_shared_state(threads_[cur_]);
+      changed_shared_state(t);
     } else {
       w = choose_read(m, e, local);
       result = mm_->info(w).value;
@@ -1482,7 +1483,7 @@ class Run final : public Door, public HostApi {
     for (ThreadId id : who) {
       b.most_barriers = std::max(b.most_barriers, ++threads_[id].barriers_passed);
       if (id != cur_ || threads_[id].state == State::done) {
-        if (threads_[id].state == State::barrier) ready(id, State::wake);
+        if (threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
       }
     }
     if (step_ < steps_) listing(step_).joins = who;
@@ -1601,7 +1602,7 @@ class Run final : public Door, public HostApi {
     for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
-      if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
+      if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
     if (step_ < steps_) listing(step_).joins = who;
     return true;
   }
