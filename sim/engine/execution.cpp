@@ -1932,10 +1932,16 @@ class Run final : public Door, public HostApi {
   // compete for the slots, and whether `t` starts before or after the other's
   // start and its blocks' exits matters (semantics.md, "Spin loops and
   // progress": residency). A kernel enqueued later sees `t` in turn.
-  bool kernel_competes(const SimThread& t) const {
-    if (t.op == no_op || ops_[t.op].kind != OpKind::kernel || resident_slots() == 0) return false;
+  // (Inline, as every stream operation asks: the other kernels are looked
+  // at out of line, only with limited slots.)
+  [[gnu::always_inline]] bool kernel_competes(const SimThread& t) const {
+    return t.op != no_op && resident_slots() != 0 && ops_[t.op].kind == OpKind::kernel && kernel_has_rival(t.op);
+  }
+  // Another kernel enqueued so far that stream order places neither before
+  // nor after kernel `op`?
+  [[gnu::noinline]] bool kernel_has_rival(OpId op) const {
     for (OpId o = 0; o < streams_.size(); ++o)
-      if (o != t.op && streams_.kind(o) == OpKind::kernel && !streams_.ordered(o, t.op) && !streams_.ordered(t.op, o))
+      if (o != op && streams_.kind(o) == OpKind::kernel && !streams_.ordered(o, op) && !streams_.ordered(op, o))
         return true;
     return false;
   }
