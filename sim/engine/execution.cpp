@@ -761,7 +761,8 @@ class Run final : public Door, public HostApi {
   void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
-    while (keys[k] != id) ++k;
+    while (keys[k] != id) [[unlikely]]
+      ++k;
     for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
     keys.pop_back();
     keys_dropped_ = true;
