@@ -177,8 +177,8 @@ struct SimThread {
   const std::string& name() const { return *name_; }
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
-  // Waiting (State::sync): the stream operations (host) or the grid (a
-  // kernel's operation) that must finish first.
+  // The host waiting (State::sync): the stream operations that must finish
+  // first. (A kernel's operation waits for its grid: OpData::unfinished.)
   OpList waits_for;
   // A kernel's thread: its entry in its launch's (Run::grid_shape(), kept
   // from run to run); any other: no_coords.
@@ -1741,7 +1741,6 @@ class Run final : public Door, public HostApi {
       end.kind = EventKind::wait;
       end.label = "kernel end";
       end.where = d.where;
-      threads_[cur_].waits_for = {op};
       perform(end, {}, {});
     } else if (d.kind == OpKind::copy) {
       // Element by element, plain loads and stores (a copy engine orders nothing).
