@@ -2286,12 +2286,13 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
-    // (Most threads keyed no visit: their maps are empty already.)
+    // (Most threads keyed no visit, and most runs meet in no warp collective
+    // and make no shared array: their maps are empty already.)
     for (ThreadId id : visitors_) threads_[id].visits.clear();
     visitors_.clear();
     threads_.clear();
-    warps_.clear();
-    shared_.clear();
+    if (!warps_.empty()) warps_.clear();
+    if (!shared_.empty()) shared_.clear();
     scratch_.release();
     blocks_.clear();
     undispatched_ = 0;
