@@ -177,8 +177,8 @@ struct SimThread {
   const std::string& name() const { return *name_; }
   bool host = false;
   OpId op = no_op;   // the stream operation this thread performs, if any
-  // Waiting (State::sync): the stream operations (host) or the grid (a
-  // kernel's operation) that must finish first.
+  // The host waiting (State::sync): the stream operations that must finish
+  // first. (A kernel's operation waits for its grid: OpData::unfinished.)
   OpList waits_for;
   // A kernel's thread: its entry in its launch's (Run::grid_shape(), kept
   // from run to run); any other: no_coords.
@@ -187,6 +187,8 @@ struct SimThread {
   Placement place;
   std::uint32_t block = 0;
   State state = State::unborn;
+  bool keyed = false;    // among the thread decision's keys (Run::pending())
+  bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
   // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
@@ -303,6 +305,8 @@ struct SimThread {
     place = Placement{};
     block = 0;
     state = State::unborn;
+    keyed = false;
+    waiting = false;
     fiber = 0;
     body_frame = nullptr;
     kernel = nullptr;
@@ -387,6 +391,9 @@ class Run final : public Door, public HostApi {
     }
     r_->log.resize(decisions_);
     r_->steps.resize(steps_);
+    // Each thread decision starts a step (next_thread()), but one the
+    // strategy abandons the run at: counted once here, not at each decision.
+    r_->scheduling_decisions = steps_ + (r_->abandoned ? 1 : 0);
     set_current_door(nullptr);
     if (cut_) {  // no outcome and no finding of a run cut short
       r_->abandoned = r_->cut = true;
@@ -420,7 +427,7 @@ class Run final : public Door, public HostApi {
     if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
       if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
-      pending(cur_, true);
+      pending(t, cur_, true);
     }
     if (ready_count_ == 0) {
       // No thread has local code to run (the step is over, or this thread
@@ -430,7 +437,7 @@ class Run final : public Door, public HostApi {
       in_step_ = false;
       ThreadId id = 0;
       const Next n = next_thread(id);
-      if (n == Next::step && id == cur_) {
+      if (n == Next::step && id == cur_) [[likely]] {
         in_step_ = true;
       } else {
         decided_ = {n, id};
@@ -452,7 +459,7 @@ class Run final : public Door, public HostApi {
     stopped_ = true;
     fiber::FiberPool::suspend();  // never resumed: the run ends here
   }
-  std::uint64_t last_event() const override { return events_.empty() ? 0 : events_.size() - 1; }
+  std::uint64_t last_event() const override { return events_n_ == 0 ? 0 : events_n_ - 1; }
   void result_discarded(std::uint64_t event) override { note_unused_result(event); }
 
   // ---- HostApi ----
@@ -674,7 +681,7 @@ class Run final : public Door, public HostApi {
       return;
     }
     ++live_;
-    ready(id, State::fresh);
+    ready(t, id, State::fresh);
   }
   // The pool could not give thread `id` a fiber: a limit of the simulator.
   // (Out of line, with its text: see out_of_line().)
@@ -709,30 +716,61 @@ class Run final : public Door, public HostApi {
 
   // The record of the run's next thread (its id: the number before it), unborn.
   SimThread& new_thread() {
-    if (threads_.size() % 64 == 0) {
-      runnable_.push_back(0);
-      waiting_.push_back(0);
-    }
+    if (threads_.size() % 64 == 0) waiting_.push_back(0);
     SimThread& t = threads_.add(&scratch_);
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
     return t;
   }
 
-  // Files `id` by the state it was just given: on, it is State::runnable
-  // (runnable_), or sync or spin (waiting_); off, none of these (in neither).
+  // Files thread `id` (its record `t`) by the state it was just given: on,
+  // it is State::runnable (among the thread decision's keys:
+  // SimThread::keyed), or sync or spin (waiting_); off, none of these (in
+  // neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
-  [[gnu::always_inline]] void pending(ThreadId id, bool on) {
-    const bool runnable = on && threads_[id].state == State::runnable;
-    const std::size_t w = id / 64;
-    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
-    keys_stale_ |= ((runnable_[w] & bit) != 0) != runnable;
-    runnable_[w] = (runnable_[w] & ~bit) | (runnable ? bit : 0);
-    waiting_[w] = (waiting_[w] & ~bit) | (on && !runnable ? bit : 0);
+  [[gnu::always_inline]] void pending(SimThread& t, ThreadId id, bool on) {
+    const bool runnable = on && t.state == State::runnable;
+    if (t.keyed != runnable) {
+      t.keyed = runnable;
+      if (runnable)
+        add_key(id);
+      else
+        drop_key(id);
+    }
+    if (const bool waiting = on && !runnable; t.waiting != waiting) {
+      t.waiting = waiting;
+      waiting_[id / 64] ^= std::uint64_t{1} << (id % 64);
+    }
+  }
+  // Thread `id` became runnable: into the thread decision's keys, in id
+  // order (mostly the last: threads start in id order).
+  void add_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    if (keys.size() == keys.capacity()) [[unlikely]]
+      more_keys();
+    // (There is room now: push_back() grows nothing, and need not carry a
+    // growth of its own, for which add_key() would save registers.)
+    if (keys.size() == keys.capacity()) __builtin_unreachable();
+    keys.push_back(id);
+    std::size_t k = keys.size() - 1;
+    for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
+    keys[k] = id;
+  }
+  // Room for more keys. (Out of line: seldom past a run's first threads.)
+  [[gnu::noinline, gnu::cold]] void more_keys() { next_thread_.keys.reserve(2 * next_thread_.keys.size() + 8); }
+  // Thread `id` is runnable no more: out of the keys.
+  void drop_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    std::size_t k = 0;
+    while (keys[k] != id) [[unlikely]]
+      ++k;
+    for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
+    keys.pop_back();
+    keys_dropped_ = true;
   }
 
-  // `id` has local code to run (State::fresh or State::wake).
-  void ready(ThreadId id, State s) {
-    threads_[id].state = s;
+  // Thread `id` (its record `t`) has local code to run (State::fresh or State::wake).
+  void ready(SimThread& t, ThreadId id, State s) {
+    t.state = s;
     ++ready_count_;
     lowest_ready_ = std::min(lowest_ready_, id);
   }
@@ -838,10 +876,12 @@ class Run final : public Door, public HostApi {
   // (Inline, in loop() and perform(): the waiting threads and the keys are
   // looked at out of line, only where they may have changed.)
   [[gnu::always_inline]] Next next_thread(ThreadId& chosen) {
-    if (work_ended_ || spinning_ != 0) wake_waiters();
-    if (keys_stale_) list_keys();
+    if (may_wake_) wake_waiters();
     ChoicePoint& p = next_thread_;
-    if (p.keys.empty()) return Next::none;
+    if (keys_dropped_) {
+      keys_dropped_ = false;
+      if (p.keys.empty()) return Next::none;
+    }
     const unsigned i = decide<ChoiceKind::thread>(p, [&](unsigned k) {
       const SimThread& t = threads_[p.keys[k]];
       return "run " + t.name() + ": " + text(*t.pending);
@@ -857,20 +897,10 @@ class Run final : public Door, public HostApi {
     chosen = id;
     return Next::step;
   }
-  // The runnable threads, as the thread decision's keys (listed again only
-  // where they changed since the decision before: keys_stale_).
-  [[gnu::noinline]] void list_keys() {
-    ChoicePoint& p = next_thread_;
-    p.keys.clear();
-    for (std::size_t w = 0; w < runnable_.size(); ++w)
-      for (std::uint64_t m = runnable_[w]; m != 0; m &= m - 1)
-        p.keys.push_back(w * 64 + static_cast<unsigned>(std::countr_zero(m)));
-    keys_stale_ = false;
-  }
   // Waiters whose work finished (looked at only once some work ended:
   // work_ended_) and spinners whose location got a new write may run again
   // (neither depends on the other); while no work ended and no thread spins
-  // (spinning_), next_thread() looks at none.
+  // (spinning_), next_thread() looks at none (may_wake_).
   [[gnu::noinline]] void wake_waiters() {
     const bool work_ended = work_ended_;
     work_ended_ = false;
@@ -886,8 +916,14 @@ class Run final : public Door, public HostApi {
               --spinning_;
               break;
             }
-        if (t.state == State::runnable) pending(id, true);
+        if (t.state == State::runnable) pending(t, id, true);
       }
+    may_wake_ = spinning_ != 0;
+  }
+  // Some work (a stream operation, a grid) ended: its waiters may run again.
+  void work_ended() {
+    work_ended_ = true;
+    may_wake_ = true;
   }
 
   // The run's next step, to start (Step::start()): while the run is shorter
@@ -922,7 +958,6 @@ class Run final : public Door, public HostApi {
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
-    if constexpr (Kind == ChoiceKind::thread) ++r_->scheduling_decisions;
     d.key = p.keys[i];
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
@@ -955,7 +990,7 @@ class Run final : public Door, public HostApi {
   // dispatch: the events other than accesses (nearly every step) run out of
   // line, so that an access passes through no frame of execute() (no
   // registers saved and restored).
-  std::uint64_t execute(const Event& e, const Lowering& low, LocalState local) {
+  std::uint64_t execute(const Event& e, Lowering low, LocalState local) {
     if (is_access(e)) [[likely]]
       return access(e, low, local);
     switch (e.kind) {
@@ -999,7 +1034,8 @@ class Run final : public Door, public HostApi {
   // one failed check.
   void check_bounds(const Event& e) {
     std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
-    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) return;
+    if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) [[likely]]
+      return;
     for (std::uint32_t k = 0; k < regions_.size(); ++k)
       if (e.addr >= regions_[k].begin && e.addr + e.size <= regions_[k].end) {
         hint = k;
@@ -1032,12 +1068,13 @@ class Run final : public Door, public HostApi {
 
   // Access `e`: its lowering (lower()) is its memory operation, the last,
   // after a fence.sc where it is seq_cst.
-  std::uint64_t access(const Event& e, const Lowering& low, LocalState local) {
+  std::uint64_t access(const Event& e, Lowering low, LocalState local) {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
-    const std::uint32_t ev = static_cast<std::uint32_t>(events_.size());
-    events_.push_back({cur_, e.where, step_, no_write, commuting_family(e, low)});
+    const std::uint32_t ev = events_n_++;
+    if (events_.begin() + ev == events_.end()) events_.emplace_back();  // (as next_step())
+    events_[ev] = {cur_, e.where, step_, no_write, commuting_family(e, low)};
     for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
     const PtxOp& op = low.ops[low.count - 1];
     MemOp m;
@@ -1049,9 +1086,10 @@ class Run final : public Door, public HostApi {
     std::uint64_t result = 0;
     WriteId w = no_write;  // a read: the write it returned
     if (op.kind == PtxKind::st) {
+      SimThread& t = threads_[cur_];  // (a store waits for nothing)
       m.value = e.operand;
       place_write(m, e, true);
-      changed_shared_state(threads_[cur_]);
+      changed_shared_state(t);
     } else {
       w = choose_read(m, e, local);
       result = mm_->info(w).value;
@@ -1171,7 +1209,7 @@ class Run final : public Door, public HostApi {
   // The memory model has the last word (a write that passes on a release does
   // not commute: reading it synchronizes).
   void note_unused_result(std::uint64_t event) {
-    if (!in_step_ || event + 1 != events_.size()) return;
+    if (!in_step_ || event + 1 != events_n_) return;
     const EventRef& ref = events_[event];
     if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
     if (mm_->commutes(ref.write, ref.commutes)) r_->steps[step_].shape.commutes = ref.commutes;
@@ -1361,7 +1399,8 @@ class Run final : public Door, public HostApi {
         }
         t.state = State::spin;
         ++spinning_;
-        pending(cur_, true);
+        may_wake_ = true;
+        pending(t, cur_, true);
         fiber::FiberPool::suspend();
         continue;
       }
@@ -1430,7 +1469,7 @@ class Run final : public Door, public HostApi {
     trace(t, [&] { return "bar.sync 0 at " + describe(e.where); });
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
-      pending(cur_, false);
+      pending(t, cur_, false);
       fiber::FiberPool::suspend();
       return;
     }
@@ -1445,7 +1484,7 @@ class Run final : public Door, public HostApi {
     for (ThreadId id : who) {
       b.most_barriers = std::max(b.most_barriers, ++threads_[id].barriers_passed);
       if (id != cur_ || threads_[id].state == State::done) {
-        if (threads_[id].state == State::barrier) ready(id, State::wake);
+        if (threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
       }
     }
     if (step_ < steps_) listing(step_).joins = who;
@@ -1485,7 +1524,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
       t.state = State::barrier;
-      pending(cur_, false);
+      pending(t, cur_, false);
       fiber::FiberPool::suspend();
     }
     return threads_[cur_].lane_value;
@@ -1564,7 +1603,7 @@ class Run final : public Door, public HostApi {
     for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
-      if (id != cur_ && threads_[id].state == State::barrier) ready(id, State::wake);
+      if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
     if (step_ < steps_) listing(step_).joins = who;
     return true;
   }
@@ -1702,7 +1741,6 @@ class Run final : public Door, public HostApi {
       end.kind = EventKind::wait;
       end.label = "kernel end";
       end.where = d.where;
-      threads_[cur_].waits_for = {op};
       perform(end, {}, {});
     } else if (d.kind == OpKind::copy) {
       // Element by element, plain loads and stores (a copy engine orders nothing).
@@ -1894,10 +1932,16 @@ class Run final : public Door, public HostApi {
   // compete for the slots, and whether `t` starts before or after the other's
   // start and its blocks' exits matters (semantics.md, "Spin loops and
   // progress": residency). A kernel enqueued later sees `t` in turn.
-  bool kernel_competes(const SimThread& t) const {
-    if (t.op == no_op || ops_[t.op].kind != OpKind::kernel || resident_slots() == 0) return false;
+  // (Inline, as every stream operation asks: the other kernels are looked
+  // at out of line, only with limited slots.)
+  [[gnu::always_inline]] bool kernel_competes(const SimThread& t) const {
+    return t.op != no_op && resident_slots() != 0 && ops_[t.op].kind == OpKind::kernel && kernel_has_rival(t.op);
+  }
+  // Another kernel enqueued so far that stream order places neither before
+  // nor after kernel `op`?
+  [[gnu::noinline]] bool kernel_has_rival(OpId op) const {
     for (OpId o = 0; o < streams_.size(); ++o)
-      if (o != t.op && streams_.kind(o) == OpKind::kernel && !streams_.ordered(o, t.op) && !streams_.ordered(t.op, o))
+      if (o != op && streams_.kind(o) == OpKind::kernel && !streams_.ordered(o, op) && !streams_.ordered(op, o))
         return true;
     return false;
   }
@@ -1961,17 +2005,17 @@ class Run final : public Door, public HostApi {
     t.state = State::done;
     --live_;
     settle_reads(t);  // it waits for nothing more
-    pending(id, false);
+    pending(t, id, false);
     if (t.host) return;
     if (t.op != no_op) {
       streams_.finish(t.op);
-      work_ended_ = true;
+      work_ended();
       start_ready_ops();
       return;
     }
     Block& b = blocks_[t.block];
     --b.live;
-    if (--ops_[b.grid].unfinished == 0) work_ended_ = true;
+    if (--ops_[b.grid].unfinished == 0) work_ended();
     if (!b.exited_early || t.barriers_passed < b.first_exit_barriers) {
       b.exited_early = true;
       b.first_exit = id;
@@ -2235,7 +2279,6 @@ class Run final : public Door, public HostApi {
     r_->trace.clear();
     r_->texts.clear();
     r_->fingerprint = 0;
-    r_->scheduling_decisions = 0;
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
@@ -2243,30 +2286,31 @@ class Run final : public Door, public HostApi {
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
-    // (Most threads keyed no visit: their maps are empty already.)
+    // (Most threads keyed no visit, and most runs meet in no warp collective
+    // and make no shared array: their maps are empty already.)
     for (ThreadId id : visitors_) threads_[id].visits.clear();
     visitors_.clear();
     threads_.clear();
-    warps_.clear();
-    shared_.clear();
+    if (!warps_.empty()) warps_.clear();
+    if (!shared_.empty()) shared_.clear();
     scratch_.release();
     blocks_.clear();
     undispatched_ = 0;
     regions_.clear();
-    events_.clear();
+    events_n_ = 0;
     cur_ = 0;
     lowest_ready_ = no_thread;
     ready_count_ = 0;
     live_ = 0;
     decided_.reset();
-    runnable_.clear();
     waiting_.clear();
     next_thread_.keys.clear();
     next_thread_.actor = 0;
     next_thread_.previous = nullptr;
-    keys_stale_ = false;
+    keys_dropped_ = true;
     work_ended_ = false;
     spinning_ = 0;
+    may_wake_ = false;
     step_ = ~std::size_t{0};
     steps_ = 0;
     decisions_ = 0;
@@ -2339,7 +2383,10 @@ class Run final : public Door, public HostApi {
     WriteId write;           // an RMW: the write it made
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
+  // The run's events: events_[0, events_n_), in the places of the run
+  // before's (counted apart: a size is a division by a record's).
   std::vector<EventRef> events_;
+  std::uint32_t events_n_ = 0;
   ThreadId cur_ = 0;
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
@@ -2354,14 +2401,15 @@ class Run final : public Door, public HostApi {
   // priming, for loop() to carry out once the thread has switched back
   // (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
-  // Invariant: bit k of runnable_ is set iff thread k is State::runnable, of
-  // waiting_ iff it is State::sync or spin (pending()): the threads a thread
-  // decision may pick, and those it checks for a wake-up. A word for every
-  // 64 threads (new_thread()).
-  std::vector<std::uint64_t> runnable_, waiting_;
-  // Invariant: unless set, next_thread_'s keys are the bits of runnable_, in
-  // id order (next_thread() lists them again once pending() changed one).
-  bool keys_stale_ = false;
+  // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
+  // (pending()): the threads a thread decision checks for a wake-up. A word
+  // for every 64 threads (new_thread()).
+  std::vector<std::uint64_t> waiting_;
+  // Invariant: next_thread_'s keys are the State::runnable threads, in id
+  // order (pending()). Unless set, they are not none: none was dropped since a
+  // thread decision found some (one that found none ended the run). Set
+  // when a run starts.
+  bool keys_dropped_ = true;
   // Invariant: unless set, no State::sync thread's wait_over() changed since
   // the last thread decision checked them (next_thread()): a wait ends only
   // where a stream operation or a grid does (exit_thread()).
@@ -2369,6 +2417,9 @@ class Run final : public Door, public HostApi {
   // Invariant: the threads in State::spin (choose_read() makes one,
   // next_thread() wakes it).
   std::uint32_t spinning_ = 0;
+  // Invariant: set iff work_ended_ is or spinning_ is not 0 (one test a
+  // thread decision, not two).
+  bool may_wake_ = false;
   std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
@@ -2442,7 +2493,7 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
-  // Kept from one thread decision to the next: its keys (keys_stale_), the
+  // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
   // threads' next steps are (new_thread()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
