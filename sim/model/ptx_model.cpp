@@ -304,13 +304,29 @@ struct Location {
   }
   // Its writes and reads gone: the location as a run first accesses it
   // (but for its initial write).
-  void forget_writes() {
-    co.clear();
-    writes.clear();
+  void forget_writes() { forget_writes_but(0, 0); }
+  // forget_writes(), but with room kept for the first `in_co` entries of co
+  // and `visits` of `writes`, for the caller to set: their last run's
+  // entries, mostly as many, overwritten in place (first_write()), where a
+  // push tests the capacity and grows.
+  void forget_writes_but(std::size_t in_co, std::size_t visits) {
+    keep_first(co, in_co);
+    keep_first(writes, visits);
     last_read.clear();
     read_beside.clear();
     commuting = false;
     edges = 0;
+  }
+  // `v` cut to its first n entries, or grown to n (out of line: seldom).
+  template <class T>
+  static void keep_first(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) [[unlikely]]
+      return grow_to(v, n);
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+  }
+  template <class T>
+  [[gnu::noinline]] static void grow_to(std::vector<T>& v, std::size_t n) {
+    v.resize(n);
   }
 };
 
@@ -590,7 +606,9 @@ struct PtxModel::State {
   }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
-  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
+  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) { l.co.push_back(initial_record(id)); }
+  // The initial write's record, of location `id`; its id.
+  [[gnu::always_inline]] WriteId initial_record(std::uint32_t id) {
     Write& init = writes.add();
     init.loc = id;
     init.info = {0, 0, true, true, 0};
@@ -598,7 +616,7 @@ struct PtxModel::State {
     init.strong = false;
     init.scope = Scope::sys;
     init.rmw_source = no_write;
-    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+    return static_cast<WriteId>(writes.size() - 1);
   }
   void forget_unmade();
   // The record of write `w` by thread t, its event `seq`, to location `lid`:
@@ -1131,12 +1149,15 @@ WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unord
   if (unordered != nullptr) unordered->clear();
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
-  const std::uint32_t lid = remake();
+  // (remake(), its two writes set in place: see Location::forget_writes_but().)
+  const std::uint32_t lid = made++;
+  Location& l = locs[lid];
+  l.forget_writes_but(2, 1);
+  l.co[0] = initial_record(lid);
   const WriteId id = static_cast<WriteId>(writes.size());
   make_write(w, false, no_write, t, seq, lid);
-  Location& l = locs[lid];
-  l.co.push_back(id);
-  l.writes.push_back({w.thread, seq, true, false, w.op.scope, w.event});
+  l.co[1] = id;
+  l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
   return id;
 }
 
