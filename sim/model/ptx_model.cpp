@@ -227,15 +227,16 @@ struct alignas(128) Write {
   std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
   std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
   // Back to a new Write but for what its maker sets (a write is made at
-  // every access: not stored twice).
+  // every access: not stored twice), and for what is read only of a strong
+  // RMW, set where it becomes one: next_strong_rmw (PtxModel::write(), as it
+  // joins its source's list) and rf_term (make_write(); read only of a
+  // commuting one).
   void clear() {
     atomic_rmw = false;
     releases = {};
     chain = {};
     known_before = {};
     strong_rmws = no_write;
-    next_strong_rmw = no_write;
-    rf_term = 0;
     commutes = 0;
     reads = 0;
   }
