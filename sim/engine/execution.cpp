@@ -418,7 +418,7 @@ class Run final : public Door, public HostApi {
     SimThread& t = threads_[cur_];
     if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (is_local(e)) return execute(e, low, local);
+    if (is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
     note_shape(t, low);
@@ -1004,6 +1004,16 @@ class Run final : public Door, public HostApi {
       case EventKind::wait: wait(e); return 0;
       default: return 0;
     }
+  }
+  // A local event (is_local(): a shared array, or a fence that is no
+  // fence.sc), run at once, no step. (Out of line, and only these two:
+  // perform() inlines no second dispatch of execute() for them.)
+  [[gnu::noinline]] std::uint64_t execute_local(const Event& e, Lowering low) {
+    if (e.kind == EventKind::fence) {
+      fence(e, low);
+      return 0;
+    }
+    return shared(e);
   }
   // A fence that orders memory (a fence.sc is a step; others are local).
   [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
