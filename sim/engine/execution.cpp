@@ -415,7 +415,7 @@ class Run final : public Door, public HostApi {
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
     if (is_local(e)) return execute_local(e, low);
@@ -557,15 +557,15 @@ class Run final : public Door, public HostApi {
     enqueue();
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
-    streams_.enqueued_in(check_stream(stream), threads_[cur_].waits_for);
+    streams_.enqueued_in(check_stream(stream), current().waits_for);
     host_wait("cudaStreamSynchronize", where);
   }
   void synchronize_event(std::uint32_t event, Where where) override {
-    streams_.recorded(check_event(event), threads_[cur_].waits_for);
+    streams_.recorded(check_event(event), current().waits_for);
     host_wait("cudaEventSynchronize", where);
   }
   void synchronize(Where where) override {
-    streams_.enqueued(threads_[cur_].waits_for);
+    streams_.enqueued(current().waits_for);
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
@@ -718,7 +718,9 @@ class Run final : public Door, public HostApi {
   SimThread& new_thread() {
     if (threads_.size() % 64 == 0) waiting_.push_back(0);
     SimThread& t = threads_.add(&scratch_);
-    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
+    // (The records may have moved.)
+    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
+    current_ = threads_.begin() + cur_;
     return t;
   }
 
@@ -778,6 +780,7 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
+    current_ = &threads_[id];
     place(threads_[id].coords);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
@@ -1018,11 +1021,11 @@ class Run final : public Door, public HostApi {
   // A fence that orders memory (a fence.sc is a step; others are local).
   [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
     for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
-    trace(threads_[cur_], [&] { return text(e); });
+    trace(current(), [&] { return text(e); });
   }
 
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     auto key = std::make_pair(e.addr, t.block);
     auto it = shared_.find(key);
     if (it != shared_.end()) return it->second;
@@ -1055,7 +1058,7 @@ class Run final : public Door, public HostApi {
   }
   // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
   [[noreturn, gnu::noinline, gnu::cold]] void out_of_bounds(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
     std::uintptr_t best = Arena::guard + 1;
@@ -1096,7 +1099,7 @@ class Run final : public Door, public HostApi {
     std::uint64_t result = 0;
     WriteId w = no_write;  // a read: the write it returned
     if (op.kind == PtxKind::st) {
-      SimThread& t = threads_[cur_];  // (a store waits for nothing)
+      SimThread& t = current();  // (a store waits for nothing)
       m.value = e.operand;
       place_write(m, e, true);
       changed_shared_state(t);
@@ -1114,12 +1117,12 @@ class Run final : public Door, public HostApi {
         m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
         m.rmw_source = w;
         events_[ev].write = place_write(m, e, false);
-        changed_shared_state(threads_[cur_]);
+        changed_shared_state(current());
       }
     }
     if (mm_->has_findings()) collect_findings();
     if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
-      trace(threads_[cur_], [&, w, result] {
+      trace(current(), [&, w, result] {
         return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
     return result;
@@ -1166,7 +1169,7 @@ class Run final : public Door, public HostApi {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
       k = decide<ChoiceKind::coherence>(p, [&](unsigned j) {
-        return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+        return current().name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
     }
@@ -1209,7 +1212,7 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
     const std::uint64_t scope = static_cast<std::uint64_t>(l.ops[0].scope);
-    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{threads_[cur_].block} + 1 : 0;
+    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{current().block} + 1 : 0;
     return op | static_cast<std::uint64_t>(e.type) << 4 | scope << 8 | in_block << 16;
   }
 
@@ -1349,7 +1352,7 @@ class Run final : public Door, public HostApi {
     SimThread::Visit* first = nullptr;
     SpinKey vkey{where_key(e.where), 0, e.addr};
     {
-      SimThread& t = threads_[cur_];
+      SimThread& t = current();
       const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
       if (known && spot->mods == t.mods) {
         if (!spot->repeated) {
@@ -1368,7 +1371,7 @@ class Run final : public Door, public HostApi {
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
     for (;;) {
-      SimThread& t = threads_[cur_];
+      SimThread& t = current();
       std::vector<WriteId>& cand = cand_;
       const Readable seen = readable(m, e, cand);
       // (Where the key is, or goes: one search of the map per repeated read.)
@@ -1458,7 +1461,7 @@ class Run final : public Door, public HostApi {
   }
 
   [[gnu::noinline]] void barrier(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     Block& b = blocks_[t.block];
     // semantics.md, "Barriers": every thread of the block executes the same
     // sequence of barriers; one that exited before this one never will.
@@ -1507,7 +1510,7 @@ class Run final : public Door, public HostApi {
   // __syncwarp orders memory; a shuffle or ballot exchanges registers and
   // orders nothing (catalogue: warp.shfl_is_not_a_fence).
   [[gnu::noinline]] std::uint64_t warp_collective(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
@@ -1537,7 +1540,7 @@ class Run final : public Door, public HostApi {
       pending(t, cur_, false);
       fiber::FiberPool::suspend();
     }
-    return threads_[cur_].lane_value;
+    return current().lane_value;
   }
 
   static std::string collective_name(const Event& e) {
@@ -1694,7 +1697,7 @@ class Run final : public Door, public HostApi {
   // A stream_op event: the host enqueues (a new thread will perform the
   // operation, its view the host's now), or an operation's thread starts it.
   [[gnu::noinline]] void stream_operation(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
@@ -1719,7 +1722,7 @@ class Run final : public Door, public HostApi {
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
     if (step_ < steps_) listing(step_).spawned.push_back({d.thread, 1});
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
+    trace(current(), [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
@@ -1793,7 +1796,7 @@ class Run final : public Door, public HostApi {
   // learns are inline: a call of the vector's append cost as much as the
   // append.)
   [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
     std::vector<ThreadRun>* learns = step_ < steps_ ? &listing(step_).learns : nullptr;
     if (learns) learns->clear();
@@ -1925,7 +1928,7 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < steps_ && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
+    if (step_ < steps_ && kernel_competes(current())) r_->steps[step_].shape.global = true;
     mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
@@ -2398,6 +2401,12 @@ class Run final : public Door, public HostApi {
   std::vector<EventRef> events_;
   std::uint32_t events_n_ = 0;
   ThreadId cur_ = 0;
+  // Invariant: &threads_[cur_], once the run made its host's record (kept
+  // where either changes: advance(), new_thread()), so that the running
+  // thread's record, asked for at every event, is one load.
+  SimThread* current_ = nullptr;
+  SimThread& current() { return *current_; }
+  const SimThread& current() const { return *current_; }
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
