@@ -894,6 +894,7 @@ class Run final : public Door, public HostApi {
     Step& s = next_step();
     s.start(id, p.shape(i), decisions_ - 1);
     step_ = steps_ - 1;
+    step_at_ = &s;
     // For the next thread decision: the thread that ran last, and its step.
     p.actor = id;
     p.previous = &s.shape;
@@ -937,11 +938,12 @@ class Run final : public Door, public HostApi {
     if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
     return r_->steps[steps_++];
   }
-  // Step `k` of the run, to add to its lists (Step::listed).
-  Step& listing(std::size_t k) {
-    Step& s = r_->steps[k];
-    s.listed = true;
-    return s;
+  // The step running or run last (step_ < steps_).
+  Step& current_step() { return *step_at_; }
+  // The same, to add to its lists (Step::listed).
+  Step& listing() {
+    step_at_->listed = true;
+    return *step_at_;
   }
 
   // The decision's text is formatted only where texts are kept (a replay
@@ -1176,7 +1178,7 @@ class Run final : public Door, public HostApi {
     if (!store || !in_step_) return mm_->write(m, k);
     const WriteId w = mm_->write(m, k, &cand_);
     if (!cand_.empty()) {
-      Step& s = listing(step_);
+      Step& s = listing();
       for (WriteId x : cand_) s.unordered.push_back(made_by(x));
     }
     return w;
@@ -1185,7 +1187,7 @@ class Run final : public Door, public HostApi {
   // For the explorer: the steps whose writes (in cand_, from placements())
   // the write may be placed before.
   void note_precedes() {
-    Step& s = listing(step_);
+    Step& s = listing();
     for (WriteId w : cand_)
       if (!mm_->info(w).initial) s.precedes.push_back(made_by(w));
   }
@@ -1225,7 +1227,7 @@ class Run final : public Door, public HostApi {
     if (!in_step_ || event + 1 != events_n_) return;
     const EventRef& ref = events_[event];
     if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
-    if (mm_->commutes(ref.write, ref.commutes)) r_->steps[step_].shape.commutes = ref.commutes;
+    if (mm_->commutes(ref.write, ref.commutes)) current_step().shape.commutes = ref.commutes;
   }
 
   static bool fails_cas(const Event& e, std::uint64_t old) {
@@ -1406,8 +1408,8 @@ class Run final : public Door, public HostApi {
         // one of the writes the woken read may return (which may also return
         // the old one again): so for the explorer it touches no location.
         if (in_step_) {
-          r_->steps[step_].shape = StepShape{};
-          r_->steps[step_].shape.waits = arena_.offset(e.addr);
+          current_step().shape = StepShape{};
+          current_step().shape.waits = arena_.offset(e.addr);
           wait = step_;
         }
         t.state = State::spin;
@@ -1434,8 +1436,8 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
-      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
+        current_step().reads_from = p.made[i];  // (made_by(w))
+      if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
       if (first != nullptr) {
         first->write = now.write;
@@ -1500,7 +1502,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
       }
     }
-    if (step_ < steps_) listing(step_).joins = who;
+    if (step_ < steps_) listing().joins = who;
     b.arrived.clear();
   }
 
@@ -1617,7 +1619,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
-    if (step_ < steps_) listing(step_).joins = who;
+    if (step_ < steps_) listing().joins = who;
     return true;
   }
 
@@ -1702,7 +1704,7 @@ class Run final : public Door, public HostApi {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
       if (step_ < steps_) {
-        Step& s = listing(step_);
+        Step& s = listing();
         for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
       }
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
@@ -1721,7 +1723,7 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < steps_) listing(step_).spawned.push_back({d.thread, 1});
+    if (step_ < steps_) listing().spawned.push_back({d.thread, 1});
     trace(current(), [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
@@ -1798,7 +1800,7 @@ class Run final : public Door, public HostApi {
   [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
     SimThread& t = current();
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing(step_).learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing().learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1928,14 +1930,14 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < steps_ && kernel_competes(current())) r_->steps[step_].shape.global = true;
+    if (step_ < steps_ && kernel_competes(current())) current_step().shape.global = true;
     mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < steps_ && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
+    if (step_ < steps_ && d.threads != 0) listing().spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
@@ -2440,6 +2442,9 @@ class Run final : public Door, public HostApi {
   // thread decision, not two).
   bool may_wake_ = false;
   std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
+  // Invariant: &r_->steps[step_] where step_ < steps_ (next_thread(): the
+  // steps grow only in next_step(), just before).
+  Step* step_at_ = nullptr;
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   // Of the strategy's prefix (Chooser::prefix(), fixed before the run
