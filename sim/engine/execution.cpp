@@ -958,14 +958,24 @@ class Run final : public Door, public HostApi {
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
-    Decision& d = r_->log[decisions_++];
+    if (decision_at_ == log_end_) [[unlikely]]
+      longer_log();
+    Decision& d = *decision_at_++;
+    ++decisions_;
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
+  }
+
+  // A place for the run's next decision past the log of the run before.
+  // (Out of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void longer_log() {
+    r_->log.emplace_back();
+    decision_at_ = r_->log.data() + decisions_;
+    log_end_ = r_->log.data() + r_->log.size();
   }
 
   // `f(args...)`, in a frame of its own. A step runs on the stack of its
@@ -2297,6 +2307,8 @@ class Run final : public Door, public HostApi {
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
+    decision_at_ = r_->log.data();
+    log_end_ = r_->log.data() + r_->log.size();
     r_->steps.reserve(sizes_.steps);
     arena_.reset();
     pool_.reset();
@@ -2447,6 +2459,10 @@ class Run final : public Door, public HostApi {
   Step* step_at_ = nullptr;
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
+  // Invariant: &r_->log[decisions_], and the log's end (begin(),
+  // longer_log(): the log grows nowhere else in a run).
+  Decision* decision_at_ = nullptr;
+  Decision* log_end_ = nullptr;
   // Of the strategy's prefix (Chooser::prefix(), fixed before the run
   // starts), the choices not taken yet.
   const unsigned* prefix_at_ = nullptr;
