@@ -934,9 +934,17 @@ class Run final : public Door, public HostApi {
   // than the one before it in r_, that run's step in its place (its vectors
   // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
-    // (Compared by address: a size is a division by a record's.)
-    if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
-    return r_->steps[steps_++];
+    if (step_next_ == steps_end_) [[unlikely]]
+      more_steps();
+    ++steps_;
+    return *step_next_++;
+  }
+  // A place for the run's next step past the steps of the run before. (Out
+  // of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void more_steps() {
+    r_->steps.emplace_back();
+    step_next_ = r_->steps.data() + steps_;
+    steps_end_ = r_->steps.data() + r_->steps.size();
   }
   // The step running or run last (step_ < steps_).
   Step& current_step() { return *step_at_; }
@@ -2310,6 +2318,8 @@ class Run final : public Door, public HostApi {
     decision_at_ = r_->log.data();
     log_end_ = r_->log.data() + r_->log.size();
     r_->steps.reserve(sizes_.steps);
+    step_next_ = r_->steps.data();
+    steps_end_ = r_->steps.data() + r_->steps.size();
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
@@ -2458,6 +2468,10 @@ class Run final : public Door, public HostApi {
   // steps grow only in next_step(), just before).
   Step* step_at_ = nullptr;
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
+  // Invariant: &r_->steps[steps_], and the steps' end (begin(),
+  // more_steps(): the steps grow nowhere else in a run).
+  Step* step_next_ = nullptr;
+  Step* steps_end_ = nullptr;
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
   // Invariant: &r_->log[decisions_], and the log's end (begin(),
   // longer_log(): the log grows nowhere else in a run).
