@@ -1105,9 +1105,10 @@ class Run final : public Door, public HostApi {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
+    if (event_next_ == events_end_) [[unlikely]]
+      more_events();
     const std::uint32_t ev = events_n_++;
-    if (events_.begin() + ev == events_.end()) events_.emplace_back();  // (as next_step())
-    events_[ev] = {cur_, e.where, step_, no_write, commuting_family(e, low)};
+    *event_next_++ = {cur_, e.where, step_, no_write, commuting_family(e, low)};
     for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
     const PtxOp& op = low.ops[low.count - 1];
     MemOp m;
@@ -1146,6 +1147,13 @@ class Run final : public Door, public HostApi {
         return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
     return result;
+  }
+  // A place for the run's next event past the events of the run before.
+  // (Out of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void more_events() {
+    events_.emplace_back();
+    event_next_ = events_.data() + events_n_;
+    events_end_ = events_.data() + events_.size();
   }
   // What access `e` did as memory operation `m`, for its trace line: a store
   // (`w` no_write) its value; a read the write `w` it returned, of value
@@ -2335,6 +2343,8 @@ class Run final : public Door, public HostApi {
     undispatched_ = 0;
     regions_.clear();
     events_n_ = 0;
+    event_next_ = events_.data();
+    events_end_ = events_.data() + events_.size();
     cur_ = 0;
     lowest_ready_ = no_thread;
     ready_count_ = 0;
@@ -2424,6 +2434,12 @@ class Run final : public Door, public HostApi {
   // before's (counted apart: a size is a division by a record's).
   std::vector<EventRef> events_;
   std::uint32_t events_n_ = 0;
+  // Invariant: &events_[events_n_], and the events' end (begin(),
+  // more_events(): they grow nowhere else). (A read may wait, and others
+  // add events meanwhile: an event's record is looked up again by its index
+  // after its read, not through a pointer kept.)
+  EventRef* event_next_ = nullptr;
+  EventRef* events_end_ = nullptr;
   ThreadId cur_ = 0;
   // Invariant: &threads_[cur_], once the run made its host's record (kept
   // where either changes: advance(), new_thread()), so that the running
