@@ -235,7 +235,7 @@ struct SimThread {
     // The entry of spot (where, addr), and whether it was there; a new one
     // is Visit{} (valid until the next new one).
     std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      const std::size_t n = entries_.size();  // (grow() keeps it; a size is a division by an entry's)
+      const std::size_t n = entries_n_;
       if (2 * (n + 1) > slots_.size()) [[unlikely]]
         grow();
       const std::size_t mask = slots_.size() - 1;
@@ -248,11 +248,13 @@ struct SimThread {
       k.where = where;
       k.addr = addr;
       slots_[i] = static_cast<std::uint32_t>(n + 1);
+      entries_n_ = n + 1;
       return {&k.visit, false};
     }
     void clear() {
-      if (entries_.empty()) return;
+      if (entries_n_ == 0) return;
       entries_.clear();
+      entries_n_ = 0;
       std::fill(slots_.begin(), slots_.end(), 0);
     }
 
@@ -276,6 +278,7 @@ struct SimThread {
       }
     }
     std::vector<Entry> entries_;
+    std::size_t entries_n_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
     // Open addressing: 1 + an index into entries_, 0 where free; a power of
     // two, at least twice as many as the entries.
     std::vector<std::uint32_t> slots_;
