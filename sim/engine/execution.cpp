@@ -787,7 +787,7 @@ class Run final : public Door, public HostApi {
     place(threads_[id].coords);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
-      exit_thread(id);
+      exit_thread();
     } else if (s == fiber::Status::overran) {
       overran(threads_[id]);
     } else if (s == fiber::Status::faulted) {
@@ -813,7 +813,7 @@ class Run final : public Door, public HostApi {
       add_finding(FindingKind::kernel_fault, t.name() + " faulted: " + why + after, {t.name()},
                   placed ? std::vector<std::string>{describe(t.last_where)} : std::vector<std::string>{});
     }
-    exit_thread(id);
+    exit_thread();
   }
 
   // The thread ran past RunOptions::local_time_limit without an event.
@@ -2043,8 +2043,10 @@ class Run final : public Door, public HostApi {
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
-  void exit_thread(ThreadId id) {
-    SimThread& t = threads_[id];
+  // The running thread ends.
+  void exit_thread() {
+    const ThreadId id = cur_;
+    SimThread& t = current();
     if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ended before any event)
     t.state = State::done;
     --live_;
