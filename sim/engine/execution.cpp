@@ -437,12 +437,13 @@ class Run final : public Door, public HostApi {
       // was the last that loop() ran to its first event): the thread
       // decision loop() would make next is made here, on this fiber. When
       // it picks this thread, its event runs with no switch at all.
-      in_step_ = false;
+      // (in_step_ is set once the decision is made: nothing in it asks.)
       ThreadId id = 0;
       const Next n = next_thread(id);
       if (n == Next::step && id == cur_) [[likely]] {
         in_step_ = true;
       } else {
+        in_step_ = false;
         decided_ = {n, id};
         fiber::FiberPool::suspend();
       }
