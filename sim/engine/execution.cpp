@@ -392,8 +392,9 @@ class Run final : public Door, public HostApi {
       throw SimulatorLimit(m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) +
                            ">>>: the simulator cannot run it: " + limit_);
     }
-    r_->log.resize(decisions_);
-    r_->steps.resize(steps_);
+    // (Erased past the run's own, not resized: a size is a division by a record's.)
+    r_->log.erase(r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_), r_->log.end());
+    r_->steps.erase(r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_), r_->steps.end());
     // Each thread decision starts a step (next_thread()), but one the
     // strategy abandons the run at: counted once here, not at each decision.
     r_->scheduling_decisions = steps_ + (r_->abandoned ? 1 : 0);
@@ -407,7 +408,7 @@ class Run final : public Door, public HostApi {
     r_->findings.resize(findings_);
     r_->finding_keys.resize(findings_);
     finding_from_.resize(findings_);
-    sizes_ = {r_->log.size(), r_->steps.size()};
+    sizes_ = {decisions_, steps_};
     r_->filled_by = ++filled_;
   }
 
