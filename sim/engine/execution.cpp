@@ -405,7 +405,7 @@ class Run final : public Door, public HostApi {
       findings_ = 0;
     }
     finish();
-    r_->findings.resize(findings_);
+    r_->findings.erase(r_->findings.begin() + static_cast<std::ptrdiff_t>(findings_), r_->findings.end());
     r_->finding_keys.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {decisions_, steps_};
