@@ -235,7 +235,7 @@ struct SimThread {
     // The entry of spot (where, addr), and whether it was there; a new one
     // is Visit{} (valid until the next new one).
     std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      const std::size_t n = entries_.size();  // (grow() keeps it; a size is a division by an entry's)
+      const std::size_t n = entries_n_;
       if (2 * (n + 1) > slots_.size()) [[unlikely]]
         grow();
       const std::size_t mask = slots_.size() - 1;
@@ -248,11 +248,13 @@ struct SimThread {
       k.where = where;
       k.addr = addr;
       slots_[i] = static_cast<std::uint32_t>(n + 1);
+      entries_n_ = n + 1;
       return {&k.visit, false};
     }
     void clear() {
-      if (entries_.empty()) return;
+      if (entries_n_ == 0) return;
       entries_.clear();
+      entries_n_ = 0;
       std::fill(slots_.begin(), slots_.end(), 0);
     }
 
@@ -276,6 +278,7 @@ struct SimThread {
       }
     }
     std::vector<Entry> entries_;
+    std::size_t entries_n_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
     // Open addressing: 1 + an index into entries_, 0 where free; a power of
     // two, at least twice as many as the entries.
     std::vector<std::uint32_t> slots_;
@@ -389,8 +392,9 @@ class Run final : public Door, public HostApi {
       throw SimulatorLimit(m.name + " <<<" + std::to_string(c.grid) + "," + std::to_string(c.block) +
                            ">>>: the simulator cannot run it: " + limit_);
     }
-    r_->log.resize(decisions_);
-    r_->steps.resize(steps_);
+    // (Erased past the run's own, not resized: a size is a division by a record's.)
+    r_->log.erase(r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_), r_->log.end());
+    r_->steps.erase(r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_), r_->steps.end());
     // Each thread decision starts a step (next_thread()), but one the
     // strategy abandons the run at: counted once here, not at each decision.
     r_->scheduling_decisions = steps_ + (r_->abandoned ? 1 : 0);
@@ -401,10 +405,10 @@ class Run final : public Door, public HostApi {
       findings_ = 0;
     }
     finish();
-    r_->findings.resize(findings_);
+    r_->findings.erase(r_->findings.begin() + static_cast<std::ptrdiff_t>(findings_), r_->findings.end());
     r_->finding_keys.resize(findings_);
     finding_from_.resize(findings_);
-    sizes_ = {r_->log.size(), r_->steps.size()};
+    sizes_ = {decisions_, steps_};
     r_->filled_by = ++filled_;
   }
 
@@ -415,10 +419,10 @@ class Run final : public Door, public HostApi {
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
     }
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (is_local(e)) return execute(e, low, local);
+    if (is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
     note_shape(t, low);
@@ -434,12 +438,13 @@ class Run final : public Door, public HostApi {
       // was the last that loop() ran to its first event): the thread
       // decision loop() would make next is made here, on this fiber. When
       // it picks this thread, its event runs with no switch at all.
-      in_step_ = false;
+      // (in_step_ is set once the decision is made: nothing in it asks.)
       ThreadId id = 0;
       const Next n = next_thread(id);
       if (n == Next::step && id == cur_) [[likely]] {
         in_step_ = true;
       } else {
+        in_step_ = false;
         decided_ = {n, id};
         fiber::FiberPool::suspend();
       }
@@ -557,15 +562,15 @@ class Run final : public Door, public HostApi {
     enqueue();
   }
   void synchronize_stream(std::uint32_t stream, Where where) override {
-    streams_.enqueued_in(check_stream(stream), threads_[cur_].waits_for);
+    streams_.enqueued_in(check_stream(stream), current().waits_for);
     host_wait("cudaStreamSynchronize", where);
   }
   void synchronize_event(std::uint32_t event, Where where) override {
-    streams_.recorded(check_event(event), threads_[cur_].waits_for);
+    streams_.recorded(check_event(event), current().waits_for);
     host_wait("cudaEventSynchronize", where);
   }
   void synchronize(Where where) override {
-    streams_.enqueued(threads_[cur_].waits_for);
+    streams_.enqueued(current().waits_for);
     host_wait("cudaDeviceSynchronize", where);
   }
   void observe(std::string_view name, ValueType t, std::uint64_t bits) override {
@@ -718,7 +723,9 @@ class Run final : public Door, public HostApi {
   SimThread& new_thread() {
     if (threads_.size() % 64 == 0) waiting_.push_back(0);
     SimThread& t = threads_.add(&scratch_);
-    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);  // (the records may have moved)
+    // (The records may have moved.)
+    next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
+    current_ = threads_.begin() + cur_;
     return t;
   }
 
@@ -778,10 +785,11 @@ class Run final : public Door, public HostApi {
   // Runs a thread until its next event (or its end): local computation only.
   void advance(ThreadId id) {
     cur_ = id;
+    current_ = &threads_[id];
     place(threads_[id].coords);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
-      exit_thread(id);
+      exit_thread();
     } else if (s == fiber::Status::overran) {
       overran(threads_[id]);
     } else if (s == fiber::Status::faulted) {
@@ -807,7 +815,7 @@ class Run final : public Door, public HostApi {
       add_finding(FindingKind::kernel_fault, t.name() + " faulted: " + why + after, {t.name()},
                   placed ? std::vector<std::string>{describe(t.last_where)} : std::vector<std::string>{});
     }
-    exit_thread(id);
+    exit_thread();
   }
 
   // The thread ran past RunOptions::local_time_limit without an event.
@@ -891,6 +899,7 @@ class Run final : public Door, public HostApi {
     Step& s = next_step();
     s.start(id, p.shape(i), decisions_ - 1);
     step_ = steps_ - 1;
+    step_at_ = &s;
     // For the next thread decision: the thread that ran last, and its step.
     p.actor = id;
     p.previous = &s.shape;
@@ -930,15 +939,24 @@ class Run final : public Door, public HostApi {
   // than the one before it in r_, that run's step in its place (its vectors
   // keep their capacity); go() drops the steps past the run's own at its end.
   Step& next_step() {
-    // (Compared by address: a size is a division by a record's.)
-    if (r_->steps.begin() + static_cast<std::ptrdiff_t>(steps_) == r_->steps.end()) r_->steps.emplace_back();
-    return r_->steps[steps_++];
+    if (step_next_ == steps_end_) [[unlikely]]
+      more_steps();
+    ++steps_;
+    return *step_next_++;
   }
-  // Step `k` of the run, to add to its lists (Step::listed).
-  Step& listing(std::size_t k) {
-    Step& s = r_->steps[k];
-    s.listed = true;
-    return s;
+  // A place for the run's next step past the steps of the run before. (Out
+  // of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void more_steps() {
+    r_->steps.emplace_back();
+    step_next_ = r_->steps.data() + steps_;
+    steps_end_ = r_->steps.data() + r_->steps.size();
+  }
+  // The step running or run last (step_ < steps_).
+  Step& current_step() { return *step_at_; }
+  // The same, to add to its lists (Step::listed).
+  Step& listing() {
+    step_at_->listed = true;
+    return *step_at_;
   }
 
   // The decision's text is formatted only where texts are kept (a replay
@@ -953,14 +971,24 @@ class Run final : public Door, public HostApi {
     if (i >= p.keys.size()) i = 0;
     // The run's next decision, in the place of the run before's (as steps:
     // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (r_->log.begin() + static_cast<std::ptrdiff_t>(decisions_) == r_->log.end()) r_->log.emplace_back();
-    Decision& d = r_->log[decisions_++];
+    if (decision_at_ == log_end_) [[unlikely]]
+      longer_log();
+    Decision& d = *decision_at_++;
+    ++decisions_;
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
+  }
+
+  // A place for the run's next decision past the log of the run before.
+  // (Out of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void longer_log() {
+    r_->log.emplace_back();
+    decision_at_ = r_->log.data() + decisions_;
+    log_end_ = r_->log.data() + r_->log.size();
   }
 
   // `f(args...)`, in a frame of its own. A step runs on the stack of its
@@ -1005,14 +1033,24 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
   }
+  // A local event (is_local(): a shared array, or a fence that is no
+  // fence.sc), run at once, no step. (Out of line, and only these two:
+  // perform() inlines no second dispatch of execute() for them.)
+  [[gnu::noinline]] std::uint64_t execute_local(const Event& e, Lowering low) {
+    if (e.kind == EventKind::fence) {
+      fence(e, low);
+      return 0;
+    }
+    return shared(e);
+  }
   // A fence that orders memory (a fence.sc is a step; others are local).
   [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
     for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
-    trace(threads_[cur_], [&] { return text(e); });
+    trace(current(), [&] { return text(e); });
   }
 
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     auto key = std::make_pair(e.addr, t.block);
     auto it = shared_.find(key);
     if (it != shared_.end()) return it->second;
@@ -1045,7 +1083,7 @@ class Run final : public Door, public HostApi {
   }
   // Faults the thread, naming the nearest allocation. (Out of line: see out_of_line().)
   [[noreturn, gnu::noinline, gnu::cold]] void out_of_bounds(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     // Name the nearest allocation.
     std::string near = "outside simulated memory";
     std::uintptr_t best = Arena::guard + 1;
@@ -1072,9 +1110,10 @@ class Run final : public Door, public HostApi {
     check_bounds(e);
     // No reference into threads_ is held here: a read may wait (spin), and
     // threads_ grows while it waits.
+    if (event_next_ == events_end_) [[unlikely]]
+      more_events();
     const std::uint32_t ev = events_n_++;
-    if (events_.begin() + ev == events_.end()) events_.emplace_back();  // (as next_step())
-    events_[ev] = {cur_, e.where, step_, no_write, commuting_family(e, low)};
+    *event_next_++ = {cur_, e.where, step_, no_write, commuting_family(e, low)};
     for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
     const PtxOp& op = low.ops[low.count - 1];
     MemOp m;
@@ -1086,7 +1125,7 @@ class Run final : public Door, public HostApi {
     std::uint64_t result = 0;
     WriteId w = no_write;  // a read: the write it returned
     if (op.kind == PtxKind::st) {
-      SimThread& t = threads_[cur_];  // (a store waits for nothing)
+      SimThread& t = current();  // (a store waits for nothing)
       m.value = e.operand;
       place_write(m, e, true);
       changed_shared_state(t);
@@ -1104,15 +1143,22 @@ class Run final : public Door, public HostApi {
         m.value = apply_rmw(e.rmw, e.type, result, e.operand, e.operand2);
         m.rmw_source = w;
         events_[ev].write = place_write(m, e, false);
-        changed_shared_state(threads_[cur_]);
+        changed_shared_state(current());
       }
     }
     if (mm_->has_findings()) collect_findings();
     if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
-      trace(threads_[cur_], [&, w, result] {
+      trace(current(), [&, w, result] {
         return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
     return result;
+  }
+  // A place for the run's next event past the events of the run before.
+  // (Out of line: seldom past a search's first runs.)
+  [[gnu::noinline]] void more_events() {
+    events_.emplace_back();
+    event_next_ = events_.data() + events_n_;
+    events_end_ = events_.data() + events_.size();
   }
   // What access `e` did as memory operation `m`, for its trace line: a store
   // (`w` no_write) its value; a read the write `w` it returned, of value
@@ -1156,14 +1202,14 @@ class Run final : public Door, public HostApi {
       ChoicePoint& p = choice(ChoiceKind::coherence);
       for (unsigned j = 0; j < n; ++j) p.keys.push_back(j);
       k = decide<ChoiceKind::coherence>(p, [&](unsigned j) {
-        return threads_[cur_].name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
+        return current().name() + " " + location(e.addr) + " = " + format_value(e.type, m.value) +
                " coherence slot " + std::to_string(j) + " at " + describe(e.where);
       });
     }
     if (!store || !in_step_) return mm_->write(m, k);
     const WriteId w = mm_->write(m, k, &cand_);
     if (!cand_.empty()) {
-      Step& s = listing(step_);
+      Step& s = listing();
       for (WriteId x : cand_) s.unordered.push_back(made_by(x));
     }
     return w;
@@ -1172,7 +1218,7 @@ class Run final : public Door, public HostApi {
   // For the explorer: the steps whose writes (in cand_, from placements())
   // the write may be placed before.
   void note_precedes() {
-    Step& s = listing(step_);
+    Step& s = listing();
     for (WriteId w : cand_)
       if (!mm_->info(w).initial) s.precedes.push_back(made_by(w));
   }
@@ -1199,7 +1245,7 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
     const std::uint64_t scope = static_cast<std::uint64_t>(l.ops[0].scope);
-    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{threads_[cur_].block} + 1 : 0;
+    const std::uint64_t in_block = l.ops[0].scope == Scope::cta ? std::uint64_t{current().block} + 1 : 0;
     return op | static_cast<std::uint64_t>(e.type) << 4 | scope << 8 | in_block << 16;
   }
 
@@ -1212,7 +1258,7 @@ class Run final : public Door, public HostApi {
     if (!in_step_ || event + 1 != events_n_) return;
     const EventRef& ref = events_[event];
     if (ref.thread != cur_ || ref.step != step_ || ref.commutes == 0 || ref.write == no_write) return;
-    if (mm_->commutes(ref.write, ref.commutes)) r_->steps[step_].shape.commutes = ref.commutes;
+    if (mm_->commutes(ref.write, ref.commutes)) current_step().shape.commutes = ref.commutes;
   }
 
   static bool fails_cas(const Event& e, std::uint64_t old) {
@@ -1339,7 +1385,7 @@ class Run final : public Door, public HostApi {
     SimThread::Visit* first = nullptr;
     SpinKey vkey{where_key(e.where), 0, e.addr};
     {
-      SimThread& t = threads_[cur_];
+      SimThread& t = current();
       const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
       if (known && spot->mods == t.mods) {
         if (!spot->repeated) {
@@ -1358,7 +1404,7 @@ class Run final : public Door, public HostApi {
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
     for (;;) {
-      SimThread& t = threads_[cur_];
+      SimThread& t = current();
       std::vector<WriteId>& cand = cand_;
       const Readable seen = readable(m, e, cand);
       // (Where the key is, or goes: one search of the map per repeated read.)
@@ -1393,8 +1439,8 @@ class Run final : public Door, public HostApi {
         // one of the writes the woken read may return (which may also return
         // the old one again): so for the explorer it touches no location.
         if (in_step_) {
-          r_->steps[step_].shape = StepShape{};
-          r_->steps[step_].shape.waits = arena_.offset(e.addr);
+          current_step().shape = StepShape{};
+          current_step().shape.waits = arena_.offset(e.addr);
           wait = step_;
         }
         t.state = State::spin;
@@ -1421,8 +1467,8 @@ class Run final : public Door, public HostApi {
       const WriteId w = cand[i];
       if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
       if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        r_->steps[step_].reads_from = p.made[i];  // (made_by(w))
-      if (in_step_ && m.op.kind == PtxKind::ld) r_->steps[step_].hidden_by_unknown = seen.hidden_by_unknown;
+        current_step().reads_from = p.made[i];  // (made_by(w))
+      if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
       if (first != nullptr) {
         first->write = now.write;
@@ -1448,7 +1494,7 @@ class Run final : public Door, public HostApi {
   }
 
   [[gnu::noinline]] void barrier(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     Block& b = blocks_[t.block];
     // semantics.md, "Barriers": every thread of the block executes the same
     // sequence of barriers; one that exited before this one never will.
@@ -1487,7 +1533,7 @@ class Run final : public Door, public HostApi {
         if (threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
       }
     }
-    if (step_ < steps_) listing(step_).joins = who;
+    if (step_ < steps_) listing().joins = who;
     b.arrived.clear();
   }
 
@@ -1497,7 +1543,7 @@ class Run final : public Door, public HostApi {
   // __syncwarp orders memory; a shuffle or ballot exchanges registers and
   // orders nothing (catalogue: warp.shfl_is_not_a_fence).
   [[gnu::noinline]] std::uint64_t warp_collective(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     const std::uint32_t mask = static_cast<std::uint32_t>(e.operand);
     if (e.kind == EventKind::syncwarp) changed_shared_state(t);
     trace(t, [&] { return text(e); });
@@ -1527,7 +1573,7 @@ class Run final : public Door, public HostApi {
       pending(t, cur_, false);
       fiber::FiberPool::suspend();
     }
-    return threads_[cur_].lane_value;
+    return current().lane_value;
   }
 
   static std::string collective_name(const Event& e) {
@@ -1604,7 +1650,7 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
-    if (step_ < steps_) listing(step_).joins = who;
+    if (step_ < steps_) listing().joins = who;
     return true;
   }
 
@@ -1684,12 +1730,12 @@ class Run final : public Door, public HostApi {
   // A stream_op event: the host enqueues (a new thread will perform the
   // operation, its view the host's now), or an operation's thread starts it.
   [[gnu::noinline]] void stream_operation(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     if (t.op != no_op) {
       OpData& d = ops_[t.op];
       trace(t, [&] { return "start " + describe_op(d); });
       if (step_ < steps_) {
-        Step& s = listing(step_);
+        Step& s = listing();
         for (OpId p : streams_.predecessors(t.op)) s.learns.push_back({ops_[p].thread, 1});
       }
       if (d.kind == OpKind::kernel) spawn_grid(t.op);
@@ -1708,8 +1754,8 @@ class Run final : public Door, public HostApi {
     a.place.block = no_block;
     a.state = State::unborn;
     mm_->spawn(a.place, static_cast<long>(cur_));
-    if (step_ < steps_) listing(step_).spawned.push_back({d.thread, 1});
-    trace(threads_[cur_], [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
+    if (step_ < steps_) listing().spawned.push_back({d.thread, 1});
+    trace(current(), [&] { return describe_op(d) + " (" + threads_[d.thread].name() + ")"; });
     if (d.kind == OpKind::kernel) reserve_grid(op);
     start_ready_ops();
     (void)e;
@@ -1783,9 +1829,9 @@ class Run final : public Door, public HostApi {
   // learns are inline: a call of the vector's append cost as much as the
   // append.)
   [[gnu::noinline, gnu::flatten]] void wait(const Event& e) {
-    SimThread& t = threads_[cur_];
+    SimThread& t = current();
     // (Listed in the step's own learns, where the wait is a step: a grid as one run.)
-    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing(step_).learns : nullptr;
+    std::vector<ThreadRun>* learns = step_ < steps_ ? &listing().learns : nullptr;
     if (learns) learns->clear();
     if (t.op != no_op) {
       const OpData& d = ops_[t.op];
@@ -1915,14 +1961,14 @@ class Run final : public Door, public HostApi {
     const OpData& d = ops_[op];
     // A competitor may have been enqueued since the start was primed: the
     // step, as it turned out, is dependent with everything then.
-    if (step_ < steps_ && kernel_competes(threads_[cur_])) r_->steps[step_].shape.global = true;
+    if (step_ < steps_ && kernel_competes(current())) current_step().shape.global = true;
     mm_->start_all(d.first_thread, d.threads, cur_);
     for (Block& b : blocks_)
       if (b.grid == op) {
         b.launched = true;
         ++undispatched_;
       }
-    if (step_ < steps_ && d.threads != 0) listing(step_).spawned.push_back({d.first_thread, d.threads});
+    if (step_ < steps_ && d.threads != 0) listing().spawned.push_back({d.first_thread, d.threads});
     fill_slots();
   }
 
@@ -1999,8 +2045,10 @@ class Run final : public Door, public HostApi {
     for (std::uint32_t k = 0; k < b.count; ++k) start_fiber(b.first + k);
   }
 
-  void exit_thread(ThreadId id) {
-    SimThread& t = threads_[id];
+  // The running thread ends.
+  void exit_thread() {
+    const ThreadId id = cur_;
+    SimThread& t = current();
     if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ended before any event)
     t.state = State::done;
     --live_;
@@ -2282,7 +2330,11 @@ class Run final : public Door, public HostApi {
     // Runs of one exploration are alike: a new RunResult starts with the
     // previous run's sizes.
     r_->log.reserve(sizes_.log);
+    decision_at_ = r_->log.data();
+    log_end_ = r_->log.data() + r_->log.size();
     r_->steps.reserve(sizes_.steps);
+    step_next_ = r_->steps.data();
+    steps_end_ = r_->steps.data() + r_->steps.size();
     arena_.reset();
     pool_.reset();
     // Everything that allocates in scratch_ goes before it starts over.
@@ -2298,6 +2350,8 @@ class Run final : public Door, public HostApi {
     undispatched_ = 0;
     regions_.clear();
     events_n_ = 0;
+    event_next_ = events_.data();
+    events_end_ = events_.data() + events_.size();
     cur_ = 0;
     lowest_ready_ = no_thread;
     ready_count_ = 0;
@@ -2387,7 +2441,19 @@ class Run final : public Door, public HostApi {
   // before's (counted apart: a size is a division by a record's).
   std::vector<EventRef> events_;
   std::uint32_t events_n_ = 0;
+  // Invariant: &events_[events_n_], and the events' end (begin(),
+  // more_events(): they grow nowhere else). (A read may wait, and others
+  // add events meanwhile: an event's record is looked up again by its index
+  // after its read, not through a pointer kept.)
+  EventRef* event_next_ = nullptr;
+  EventRef* events_end_ = nullptr;
   ThreadId cur_ = 0;
+  // Invariant: &threads_[cur_], once the run made its host's record (kept
+  // where either changes: advance(), new_thread()), so that the running
+  // thread's record, asked for at every event, is one load.
+  SimThread* current_ = nullptr;
+  SimThread& current() { return *current_; }
+  const SimThread& current() const { return *current_; }
   static constexpr ThreadId no_thread = ~ThreadId{0};
   // Invariant: no thread below it is State::fresh or State::wake (ready()).
   ThreadId lowest_ready_ = no_thread;
@@ -2421,8 +2487,19 @@ class Run final : public Door, public HostApi {
   // thread decision, not two).
   bool may_wake_ = false;
   std::size_t step_ = ~std::size_t{0};  // the step running or run last; before the first, none (not < steps_)
+  // Invariant: &r_->steps[step_] where step_ < steps_ (next_thread(): the
+  // steps grow only in next_step(), just before).
+  Step* step_at_ = nullptr;
   std::size_t steps_ = 0;  // the run's steps so far: r_->steps[0, steps_) (next_step())
+  // Invariant: &r_->steps[steps_], and the steps' end (begin(),
+  // more_steps(): the steps grow nowhere else in a run).
+  Step* step_next_ = nullptr;
+  Step* steps_end_ = nullptr;
   std::size_t decisions_ = 0;  // the run's decisions so far: r_->log[0, decisions_) (decide())
+  // Invariant: &r_->log[decisions_], and the log's end (begin(),
+  // longer_log(): the log grows nowhere else in a run).
+  Decision* decision_at_ = nullptr;
+  Decision* log_end_ = nullptr;
   // Of the strategy's prefix (Chooser::prefix(), fixed before the run
   // starts), the choices not taken yet.
   const unsigned* prefix_at_ = nullptr;
