@@ -502,9 +502,11 @@ inline void event_synchronize(Host& h, event_t e, std::source_location l = std::
 inline void device_synchronize(Host& h, std::source_location l = std::source_location::current()) {
   h.synchronize(detail::here(l));
 }
+// (Inline where the model observes: its name's length and its position are
+// then constants there, not counted and read at every observation.)
 template <class T>
-void observe(Host& h, const char* name, const plain<T>& cell,
-             std::source_location l = std::source_location::current()) {
+[[gnu::always_inline]] inline void observe(Host& h, const char* name, const plain<T>& cell,
+                                           std::source_location l = std::source_location::current()) {
   // (Read first: the host's function to call is then not kept across the read.)
   const T v = cell.load(detail::here(l));
   h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(v));
