@@ -6,6 +6,8 @@
 // argument carry one (stores, atomics, fences, barriers) and from the return
 // address otherwise (loads through conversion operators).
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -361,12 +363,41 @@ rmw_result<T> atomic_min(plain<T>* p, T v, std::source_location l = std::source_
 template <class T>
 T atomic_cas(plain<T>* p, T expected, T desired, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::cas, p, expected, desired, l); }
 
-// Fences.
-void atomic_thread_fence(memory_order o, thread_scope s = thread_scope_system,
-                         std::source_location l = std::source_location::current());
-void threadfence_block(std::source_location l = std::source_location::current());
-void threadfence(std::source_location l = std::source_location::current());
-void threadfence_system(std::source_location l = std::source_location::current());
+// Fences. (Inline where the kernel fences: its order, scope and position
+// are then constants there, and so is the fence's lowering. A fence takes no
+// local state: it leaves the kernel's frames as they were.)
+namespace detail {
+// Every fence's lowering, by scope and order: looked up, where lower() (with
+// little optimization) switched on its order.
+inline constexpr auto fence_lowerings = [] {
+  std::array<std::array<Lowering, static_cast<int>(Order::seq_cst) + 1>, static_cast<int>(Scope::thread) + 1> by_scope;
+  for (std::size_t s = 0; s < by_scope.size(); ++s)
+    for (std::size_t o = 0; o < by_scope[s].size(); ++o)
+      by_scope[s][o] = lower(Event{.kind = EventKind::fence, .order = Order(o), .scope = Scope(s)});
+  return by_scope;
+}();
+[[gnu::always_inline]] inline void fence(Order o, Scope s, const std::source_location& l) {
+  Event e;
+  e.kind = EventKind::fence;
+  e.order = o;
+  e.scope = s;
+  e.where = here(l);
+  perform_no_read(e, fence_lowerings[static_cast<int>(s)][static_cast<int>(o)]);
+}
+}  // namespace detail
+[[gnu::always_inline]] inline void atomic_thread_fence(memory_order o, thread_scope s = thread_scope_system,
+                                                       std::source_location l = std::source_location::current()) {
+  detail::fence(detail::order_of(o), detail::scope_of(s), l);
+}
+[[gnu::always_inline]] inline void threadfence_block(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::cta, l);
+}
+[[gnu::always_inline]] inline void threadfence(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::gpu, l);
+}
+[[gnu::always_inline]] inline void threadfence_system(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::sys, l);
+}
 
 // Barriers and warp operations.
 void syncthreads(std::source_location l = std::source_location::current());
