@@ -16,11 +16,14 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 #if defined(__x86_64__)
   regs[6] = 0;  // (x86-64 has six)
   asm volatile(
-      "mov %%rbx, 0(%0)\n\tmov %%rbp, 8(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
+      "mov %%rbx, 0(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
       "mov %%r14, 32(%0)\n\tmov %%r15, 40(%0)"
       :
       : "a"(regs)
       : "memory");
+  // rbp is this frame's pointer by now: the caller's, which the prologue
+  // saved at the frame's address (below caller_frame), is read there.
+  regs[1] = *static_cast<const std::uint64_t*>(__builtin_frame_address(0));
 #elif defined(__aarch64__)
   asm volatile(
       "stp x19, x20, [%0]\n\tstp x21, x22, [%0, #16]\n\tstp x23, x24, [%0, #32]\n\tstr x25, [%0, #48]"
