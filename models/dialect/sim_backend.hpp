@@ -286,25 +286,29 @@ class atomic_ref {
  public:
   explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
 
-  T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+  // (Each operation inline where the kernel calls it: the order, the
+  // position and so the lowering are then constants there.)
+  [[gnu::always_inline]] T load(memory_order o = memory_order_seq_cst,
+                                std::source_location l = std::source_location::current()) const {
     return detail::value<T>(
         detail::perform_lowered(detail::door(), event(EventKind::load, o, l), lowered<EventKind::load>(o)));
   }
-  void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+  [[gnu::always_inline]] void store(T v, memory_order o = memory_order_seq_cst,
+                                   std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
     detail::perform_no_read(e, lowered<EventKind::store>(o));
   }
-  rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
-  rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
-  rmw_result<T> fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::and_, v, o, l)); }
-  rmw_result<T> fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::or_, v, o, l)); }
-  rmw_result<T> fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::xor_, v, o, l)); }
-  rmw_result<T> fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::min, v, o, l)); }
-  rmw_result<T> fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::max, v, o, l)); }
-  T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
-  bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
-                               std::source_location l = std::source_location::current()) const {
+  [[gnu::always_inline]] rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::and_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::or_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::xor_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::min, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::max, v, o, l)); }
+  [[gnu::always_inline]] T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
+  [[gnu::always_inline]] bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
+                                                     std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = RmwOp::cas;
     e.operand = detail::bits(expected);
@@ -316,7 +320,7 @@ class atomic_ref {
   }
 
  private:
-  Event event(EventKind k, memory_order o, const std::source_location& l) const {
+  [[gnu::always_inline]] Event event(EventKind k, memory_order o, const std::source_location& l) const {
     Event e = detail::access<T>(k, Access::atomic, cell_, detail::here(l));
     e.order = detail::order_of(o);
     e.scope = detail::scope_of(S);
@@ -326,10 +330,10 @@ class atomic_ref {
   // event(K, o, ...)'s lowering (detail::lowered_atomic). (By reference: a
   // copy, with little optimization, was made again byte by byte.)
   template <EventKind K>
-  static const Lowering& lowered(memory_order o) {
+  [[gnu::always_inline]] static const Lowering& lowered(memory_order o) {
     return detail::lowered_atomic<K, detail::scope_of(S), S == thread_scope_thread>[static_cast<int>(detail::order_of(o))];
   }
-  T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
+  [[gnu::always_inline]] T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = op;
     e.operand = detail::bits(v);
