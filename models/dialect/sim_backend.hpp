@@ -6,6 +6,8 @@
 // argument carry one (stores, atomics, fences, barriers) and from the return
 // address otherwise (loads through conversion operators).
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -284,25 +286,29 @@ class atomic_ref {
  public:
   explicit atomic_ref(plain<T>& cell) : cell_(&cell) {}
 
-  T load(memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+  // (Each operation inline where the kernel calls it: the order, the
+  // position and so the lowering are then constants there.)
+  [[gnu::always_inline]] T load(memory_order o = memory_order_seq_cst,
+                                std::source_location l = std::source_location::current()) const {
     return detail::value<T>(
         detail::perform_lowered(detail::door(), event(EventKind::load, o, l), lowered<EventKind::load>(o)));
   }
-  void store(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const {
+  [[gnu::always_inline]] void store(T v, memory_order o = memory_order_seq_cst,
+                                   std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
     detail::perform_no_read(e, lowered<EventKind::store>(o));
   }
-  rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
-  rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
-  rmw_result<T> fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::and_, v, o, l)); }
-  rmw_result<T> fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::or_, v, o, l)); }
-  rmw_result<T> fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::xor_, v, o, l)); }
-  rmw_result<T> fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::min, v, o, l)); }
-  rmw_result<T> fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::max, v, o, l)); }
-  T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
-  bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
-                               std::source_location l = std::source_location::current()) const {
+  [[gnu::always_inline]] rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_and(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::and_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_or(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::or_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_xor(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::xor_, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_min(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::min, v, o, l)); }
+  [[gnu::always_inline]] rmw_result<T> fetch_max(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::max, v, o, l)); }
+  [[gnu::always_inline]] T exchange(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw(RmwOp::exch, v, o, l); }
+  [[gnu::always_inline]] bool compare_exchange_strong(T& expected, T desired, memory_order o = memory_order_seq_cst,
+                                                     std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = RmwOp::cas;
     e.operand = detail::bits(expected);
@@ -314,7 +320,7 @@ class atomic_ref {
   }
 
  private:
-  Event event(EventKind k, memory_order o, const std::source_location& l) const {
+  [[gnu::always_inline]] Event event(EventKind k, memory_order o, const std::source_location& l) const {
     Event e = detail::access<T>(k, Access::atomic, cell_, detail::here(l));
     e.order = detail::order_of(o);
     e.scope = detail::scope_of(S);
@@ -324,10 +330,10 @@ class atomic_ref {
   // event(K, o, ...)'s lowering (detail::lowered_atomic). (By reference: a
   // copy, with little optimization, was made again byte by byte.)
   template <EventKind K>
-  static const Lowering& lowered(memory_order o) {
+  [[gnu::always_inline]] static const Lowering& lowered(memory_order o) {
     return detail::lowered_atomic<K, detail::scope_of(S), S == thread_scope_thread>[static_cast<int>(detail::order_of(o))];
   }
-  T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
+  [[gnu::always_inline]] T rmw(RmwOp op, T v, memory_order o, const std::source_location& l) const {
     Event e = event(EventKind::rmw, o, l);
     e.rmw = op;
     e.operand = detail::bits(v);
@@ -361,12 +367,41 @@ rmw_result<T> atomic_min(plain<T>* p, T v, std::source_location l = std::source_
 template <class T>
 T atomic_cas(plain<T>* p, T expected, T desired, std::source_location l = std::source_location::current()) { return detail::legacy(RmwOp::cas, p, expected, desired, l); }
 
-// Fences.
-void atomic_thread_fence(memory_order o, thread_scope s = thread_scope_system,
-                         std::source_location l = std::source_location::current());
-void threadfence_block(std::source_location l = std::source_location::current());
-void threadfence(std::source_location l = std::source_location::current());
-void threadfence_system(std::source_location l = std::source_location::current());
+// Fences. (Inline where the kernel fences: its order, scope and position
+// are then constants there, and so is the fence's lowering. A fence takes no
+// local state: it leaves the kernel's frames as they were.)
+namespace detail {
+// Every fence's lowering, by scope and order: looked up, where lower() (with
+// little optimization) switched on its order.
+inline constexpr auto fence_lowerings = [] {
+  std::array<std::array<Lowering, static_cast<int>(Order::seq_cst) + 1>, static_cast<int>(Scope::thread) + 1> by_scope;
+  for (std::size_t s = 0; s < by_scope.size(); ++s)
+    for (std::size_t o = 0; o < by_scope[s].size(); ++o)
+      by_scope[s][o] = lower(Event{.kind = EventKind::fence, .order = Order(o), .scope = Scope(s)});
+  return by_scope;
+}();
+[[gnu::always_inline]] inline void fence(Order o, Scope s, const std::source_location& l) {
+  Event e;
+  e.kind = EventKind::fence;
+  e.order = o;
+  e.scope = s;
+  e.where = here(l);
+  perform_no_read(e, fence_lowerings[static_cast<int>(s)][static_cast<int>(o)]);
+}
+}  // namespace detail
+[[gnu::always_inline]] inline void atomic_thread_fence(memory_order o, thread_scope s = thread_scope_system,
+                                                       std::source_location l = std::source_location::current()) {
+  detail::fence(detail::order_of(o), detail::scope_of(s), l);
+}
+[[gnu::always_inline]] inline void threadfence_block(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::cta, l);
+}
+[[gnu::always_inline]] inline void threadfence(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::gpu, l);
+}
+[[gnu::always_inline]] inline void threadfence_system(std::source_location l = std::source_location::current()) {
+  detail::fence(Order::seq_cst, Scope::sys, l);
+}
 
 // Barriers and warp operations.
 void syncthreads(std::source_location l = std::source_location::current());
@@ -502,9 +537,11 @@ inline void event_synchronize(Host& h, event_t e, std::source_location l = std::
 inline void device_synchronize(Host& h, std::source_location l = std::source_location::current()) {
   h.synchronize(detail::here(l));
 }
+// (Inline where the model observes: its name's length and its position are
+// then constants there, not counted and read at every observation.)
 template <class T>
-void observe(Host& h, const char* name, const plain<T>& cell,
-             std::source_location l = std::source_location::current()) {
+[[gnu::always_inline]] inline void observe(Host& h, const char* name, const plain<T>& cell,
+                                           std::source_location l = std::source_location::current()) {
   // (Read first: the host's function to call is then not kept across the read.)
   const T v = cell.load(detail::here(l));
   h.observe(detail::name_of(name), detail::type_of<T>(), detail::bits(v));

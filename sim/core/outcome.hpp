@@ -49,24 +49,26 @@ class Outcome {
   // The first `n` values.
   void keep(std::size_t n) { values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(n), values_.end()); }
   const std::vector<Observed>& values() const { return values_; }
-  bool has(const std::string& n) const {
-    for (auto& v : values_) if (v.name == n) return true;
+  // (By a view, compared in place: a model's check names its values by
+  // literals, which made a std::string each, compared by a call of memcmp.)
+  bool has(std::string_view n) const {
+    for (auto& v : values_) if (same_text(v.name, n)) return true;
     return false;
   }
   // Typed access by name; a missing name reads as 0.
   template <class T>
-  T get(const std::string& n) const {
+  T get(std::string_view n) const {
     for (auto& v : values_)
-      if (v.name == n) {
+      if (same_text(v.name, n)) {
         T out{};
         std::memcpy(&out, &v.bits, sizeof(T));
         return out;
       }
     return T{};
   }
-  long long i(const std::string& n) const {
+  long long i(std::string_view n) const {
     for (auto& v : values_)
-      if (v.name == n) {
+      if (same_text(v.name, n)) {
         switch (v.type) {
           case ValueType::i32: return static_cast<std::int32_t>(v.bits);
           case ValueType::u32: return static_cast<std::uint32_t>(v.bits);

@@ -70,7 +70,11 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   if (o.time_limit > 0 || o.interrupt != nullptr) run.cut = [&] { return out_of_time() || interrupted(); };
 
   if (o.mode == Mode::exhaustive) {
+    // (Where nothing stops the search before its end, no max-executions, no
+    // time limit and no interrupt, the check before each run asks nothing.)
+    const bool stoppable = max_exec != unbounded || o.time_limit > 0 || o.interrupt != nullptr;
     auto go_on = [&] {
+      if (!stoppable) return true;
       if (tally.executions >= max_exec) {
         stop_by(x, "max-executions");
         return false;
