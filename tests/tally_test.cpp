@@ -119,6 +119,21 @@ TEST(Tally, AStretchTalliedApartAddsAsItsRunsWould) {
 // its growth, and the union of two sets is the set of both: checked against
 // std::unordered_set on values that share their low bits, their high bits or
 // neither, each added twice.
+// The outcomes are listed in std::string's order (byte by byte, unsigned, a
+// prefix first); TextOrder, which compares eight bytes at a time, must give
+// exactly that order: texts shorter than, as long as and longer than eight
+// bytes, differing in their first, their eighth, their last and an
+// overlapped byte, prefixes of each other, and bytes above 0x7f.
+TEST(TextOrder, OrdersTextsAsStdStringDoes) {
+  const std::vector<std::string> texts = {
+      "", "a", "b", "ab", "r0=1", "r0=1 r1=0", "r0=1 r1=1", "abcdefg", "abcdefgh", "abcdefgi", "abcdefgha",
+      "abcdefghabcdefgh", "abcdefghabcdefgi", "abcdefghabcdefghi", "bbcdefghabcdefgh", "abcdefghijk",
+      "abcdefghijl", "abcdefgxijk", "x=-1 y=\xff", "x=-1 y=\x01", std::string("x=1\x80yyyyyyyy"),
+      std::string("x=1\x7fyyyyyyyy"), std::string(9, '\xff'), std::string(9, '\x01')};
+  for (const std::string& a : texts)
+    for (const std::string& b : texts) EXPECT_EQ(TextOrder{}(a, b), a < b) << '"' << a << "\" < \"" << b << '"';
+}
+
 TEST(FingerprintSet, HoldsEachValueOnceAndJoins) {
   std::vector<std::uint64_t> values{0};
   for (std::uint64_t k = 1; k <= 20000; ++k) {
