@@ -534,11 +534,15 @@ struct PtxModel::State {
   bool knows(const Thread& t, WriteId w) const { return writes[w].info.initial || knows_later(t, w); }
   // knows() of a write after the first of its location's list (the initial
   // write, known to all): asked of the rest of the list without testing.
-  bool knows_later(const Thread& t, WriteId w) const {
+  // (Inline, but for the search of the observed writes, mostly none: every
+  // read and write asks it of a few writes.)
+  [[gnu::always_inline]] bool knows_later(const Thread& t, WriteId w) const {
     const Write& x = writes[w];
     if (x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq)) return true;  // (its own: see Thread)
-    return !t.view.observed.empty() &&  // (mostly none: no search)
-           std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
+    return !t.view.observed.empty() && observed(t, w);
+  }
+  [[gnu::noinline]] static bool observed(const Thread& t, WriteId w) {
+    return std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
   }
   // (A visit of another thread: see Thread.)
   bool knows(const Thread& t, const Visit& a) const { return t.view.knows_event(a.thread, a.seq); }
