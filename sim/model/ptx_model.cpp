@@ -402,10 +402,16 @@ struct PtxModel::State {
   // next one it makes is mostly the last run's next, made again in place
   // (remake()) without searching or inserting into loc_at, nor checking for
   // overlaps (the locations made before it are those the last run made
-  // before it). Once it makes another, the last run's rest are forgotten
-  // (forget_unmade()).
+  // before it). Another of the last run's rest, as threads take turns in
+  // another order, is made again too, after a search (remake_unmade()).
+  // Once it makes a location the last run did not, the last run's rest are
+  // forgotten (forget_unmade()).
   Reused<Location> locs;
   std::uint32_t made = 0;
+  // How many of locs are overlapping (Location::overlapping). While none
+  // is, no two of locs overlap: each was made overlapping none of the
+  // others then.
+  std::uint32_t overlapping = 0;
   // By ViewId. (Moving a view keeps its clock's entries where they are:
   // those threads borrow stay valid as this grows.)
   Reused<View> views;
@@ -585,11 +591,22 @@ struct PtxModel::State {
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
-    if (next == loc_at.end() || next->first != op.addr || next->second >= made || locs[next->second].size != op.size)
+    if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
+    if (next->second >= made) {
+      if (overlapping != 0) return make_location(op, next);
+      return remake_unmade(static_cast<std::size_t>(next - loc_at.begin()));
+    }
     remember(op.addr, next->second);
     return next->second;
   }
+  // The last run's location of loc_at[at], one this run has not made yet,
+  // made again where no two of locs overlap (so that it overlaps none this
+  // run made, as make_location() would find): it takes the next id, and
+  // the last run's next its id. (The two exchange their addresses and
+  // sizes alone: what else an unmade location holds, the last run's, is
+  // forgotten as it is made again.)
+  std::uint32_t remake_unmade(std::size_t at);
   // `op`'s location where location() found none of its address and size: a
   // new one, or at an address accessed with another size, that one and a
   // finding. `next`: the first entry of loc_at at its address or above.
@@ -923,21 +940,39 @@ std::uint32_t PtxModel::State::make_location(const MemOp& op, LocAt next) {
     auto prev = std::prev(next);
     if (prev->first + locs[prev->second].size > op.addr) unsupported(op, "overlapping access");
   }
-  const bool overlapping = findings.size() != found;
+  const bool overlaps = findings.size() != found;
+  overlapping += overlaps;
   const std::uint32_t id = made++;
   Location& l = locs.add();
   l.addr = op.addr;
   l.size = op.size;
-  l.overlapping = overlapping;
+  l.overlapping = overlaps;
   loc_at.insert(next, {op.addr, id});
   initial_write(l, id);
   remember(op.addr, id);
   return id;
 }
 
+std::uint32_t PtxModel::State::remake_unmade(std::size_t at) {
+  const std::uint32_t id = loc_at[at].second;
+  if (id != made) {
+    const std::uintptr_t addr = locs[made].addr;
+    loc_at[static_cast<std::size_t>(at_or_above(addr) - loc_at.begin())].second = id;
+    loc_at[at].second = made;
+    std::swap(locs[id].addr, locs[made].addr);
+    std::swap(locs[id].size, locs[made].size);
+    looked[slot(addr)] = id;
+  }
+  remember(loc_at[at].first, made);
+  return remake();
+}
+
 void PtxModel::State::forget_unmade() {
   std::erase_if(loc_at, [this](const auto& e) { return e.second >= made; });
-  while (locs.size() > made) locs.pop_back();
+  while (locs.size() > made) {
+    overlapping -= locs.back().overlapping;
+    locs.pop_back();
+  }
 }
 
 PtxModel::PtxModel(PtxOptions o) : s_(std::make_unique<State>(findings_)) { s_->opt = o; }
