@@ -1241,6 +1241,8 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   // knows (its own among them, all before its slot), and with each one
   // morally strong with it. A weak write is morally strong with it only if
   // its own: the other weak ones its thread does not know are unordered with it.
+  // (A weak one is itself morally strong with none but its own thread's,
+  // which it knows: moral strength is asked of a strong one alone.)
   if (unordered != nullptr) unordered->clear();
   if (n > 1) x.known_before.begin = x.known_before.end = static_cast<std::uint32_t>(s.ids.size());
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
@@ -1252,7 +1254,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       ++x.known_before.end;
     } else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
-    if (known || s.ms_writes(y, x)) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
+    if (known || (strong && s.ms_writes(y, x))) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
