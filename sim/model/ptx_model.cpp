@@ -663,8 +663,9 @@ struct PtxModel::State {
   // now (remade_next()), mostly the host's before a launch: no access to
   // check for a race, no write before it but the initial one, with which
   // it has no edge term and which is not unordered with it; it goes last
-  // and passes nothing on.
-  [[gnu::noinline]] WriteId first_write(const MemOp& w, std::vector<WriteId>* unordered);
+  // and passes nothing on. (`l`: that location, locs[made], as
+  // remade_next() looked it up.)
+  [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -1187,13 +1188,12 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   return static_cast<unsigned>(at.size());
 }
 
-WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unordered) {
+WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
   if (unordered != nullptr) unordered->clear();
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
   // (remake(), its two writes set in place: see Location::forget_writes_but().)
   const std::uint32_t lid = made++;
-  Location& l = locs[lid];
   l.forget_writes_but(2, 1);
   l.co[0] = initial_record(lid);
   const WriteId id = static_cast<WriteId>(writes.size());
@@ -1208,7 +1208,7 @@ WriteId PtxModel::State::first_write(const MemOp& w, std::vector<WriteId>* unord
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   if (!is_strong(w.op.sem) && w.rmw_source == no_write) {
-    if (s.remade_next(w)) return s.first_write(w, unordered);
+    if (s.remade_next(w)) return s.first_write(w, s.locs[s.made], unordered);
     return s.write<true>(w, placement, unordered);
   }
   return s.write<false>(w, placement, unordered);
