@@ -1337,22 +1337,22 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   }
   View& all = s.views.add();
   std::uint32_t* e = all.vc.own(width);  // (as wide as the widest clock at once: no join widens it)
-  const Clock* joined = nullptr;         // the last one joined
+  // Each one borrows all's clock as soon as its own is joined: all's
+  // entries, as wide as they get, stay in place as the rest are joined.
+  Clock joined;  // the entries joined last, borrowed (at first none, as good as joined)
   for (const ThreadId p : participants) {
-    const View& v = s.threads[p].view;
-    if (joined == nullptr || !v.vc.same(*joined)) {
+    View& v = s.threads[p].view;
+    if (!v.vc.same(joined)) {
       all.vc.join(v.vc);
-      joined = &v.vc;
+      joined.borrow(v.vc);
     }
     e[p] = s.threads[p].seq;
     all.observe(v.observed);
+    v.vc.borrow(all.vc);
   }
   // (Each one's observed writes are among all's: merged, mostly none, not copied.)
-  for (const ThreadId p : participants) {
-    View& v = s.threads[p].view;
-    v.vc.borrow(all.vc);
-    v.observe(all.observed);
-  }
+  if (!all.observed.empty())
+    for (const ThreadId p : participants) s.threads[p].view.observe(all.observed);
 }
 
 const WriteInfo& PtxModel::info(WriteId w) const { return s_->writes[w].info; }
