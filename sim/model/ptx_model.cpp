@@ -46,6 +46,14 @@ class Clock {
     e[i] = v;
   }
 
+  // A copy of another clock `o`'s entries, its own, `width` wide (at least
+  // o's width), the rest 0; its entries, to change.
+  std::uint32_t* copy_wide(const Clock& o, std::size_t width) {
+    std::uint32_t* const e = copy(o, width);
+    for (std::size_t k = o.n_; k < width; ++k) e[k] = 0;
+    return e;
+  }
+
   std::size_t size() const { return n_; }
   std::uint32_t operator[](std::size_t i) const { return at_[i]; }
   // `o`'s entries, borrowed (`o` unchanged until this clock is changed or cleared).
@@ -1323,9 +1331,10 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 
 // Each participant's view becomes `all`, the join of theirs after each one's
 // event here, kept, whose clock each one borrows (an event changes no clock:
-// see Thread). The borrowed clocks mostly have one lender, joined once; each
-// one's event, its own entry, goes straight into all's clock (no clock knows
-// more of a thread than the thread itself).
+// see Thread). The borrowed clocks mostly have one lender, copied (the
+// first one's) and joined no more; each one's event, its own entry, goes
+// straight into all's clock (no clock knows more of a thread than the
+// thread itself).
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   std::size_t width = 0;
@@ -1335,11 +1344,15 @@ void PtxModel::barrier(const std::vector<ThreadId>& participants) {
     s.acquire_pending(t, p, Scope::cta);
     width = std::max({width, t.view.vc.size(), std::size_t{p} + 1});
   }
+  if (participants.empty()) return;  // (nothing to join)
   View& all = s.views.add();
-  std::uint32_t* e = all.vc.own(width);  // (as wide as the widest clock at once: no join widens it)
+  // (As wide as the widest clock at once, the first one's copied: no join widens it.)
+  const Clock& first = s.threads[participants.front()].view.vc;
+  std::uint32_t* e = all.vc.copy_wide(first, width);
   // Each one borrows all's clock as soon as its own is joined: all's
   // entries, as wide as they get, stay in place as the rest are joined.
-  Clock joined;  // the entries joined last, borrowed (at first none, as good as joined)
+  Clock joined;  // the entries joined last, borrowed
+  joined.borrow(first);
   for (const ThreadId p : participants) {
     View& v = s.threads[p].view;
     if (!v.vc.same(joined)) {
