@@ -970,8 +970,9 @@ class Dpor final : public Chooser {
       return c;
     }
     // Joins step i's clock into that of step j (begun, after it): into
-    // j's own row, which it returns.
-    const std::uint32_t* join(std::size_t j, std::size_t i) {
+    // j's own row, which it returns. (Out of line: few steps of the race
+    // walk join one, so that its step loop keeps its registers.)
+    [[gnu::noinline]] const std::uint32_t* join(std::size_t j, std::size_t i) {
       std::uint32_t* c = own(j);
       join_set(c, i + 1);
       return c;
