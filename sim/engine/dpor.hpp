@@ -299,8 +299,8 @@ class Dpor final : public Chooser {
     // Before the top: the half-asleep thread of the last thread decision (if
     // it has a node), the burst of the dispatch nodes after it (those before
     // the top with no thread decision between).
-    half_.reset();
-    burst_.reset();
+    half_.on = false;
+    burst_.on = false;
     if (!thread_nodes_.empty() && thread_nodes_.back() != npos) note_half(stack_[thread_nodes_.back()]);
     std::size_t burst = kept;
     while (burst > 0 && stack_[burst - 1].kind != ChoiceKind::thread && stack_[burst - 1].step == thread_nodes_.size())
@@ -346,8 +346,8 @@ class Dpor final : public Chooser {
           (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
         ++asked_;
         thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
-        half_.reset();
-        burst_.reset();
+        half_.on = false;
+        burst_.on = false;
         return 0;
       }
     }
@@ -1467,12 +1467,12 @@ class Dpor final : public Chooser {
   // that thread decisions, most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
     // The read of a half-asleep thread: older writes are suspect.
-    if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
+    if (p.kind == ChoiceKind::read && half_.on && half_.thread == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
-      n.since = half_->second;
-      for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
+      n.since = half_.since;
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_.since ? 1 : 0;
     }
-    half_.reset();
+    half_.on = false;
     if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
     while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
     if (p.kind == ChoiceKind::dispatch) {
@@ -1564,17 +1564,17 @@ class Dpor final : public Chooser {
   void note_half(const Node& n) {
     if (n.kind != ChoiceKind::thread || n.sleep.empty()) return;
     auto it = n.sleep.find(n.keys[n.chosen]);
-    if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
+    if (it != n.sleep.end() && it->second.half) half_ = {true, static_cast<ThreadId>(n.keys[n.chosen]), it->second.since};
   }
   // Blocks dispatched together (one fill of free slots) start as a set: their
   // order is not observable, so only increasing orders are explored.
   void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
-    const bool continues = burst_ && burst_->second == p.picks + 1;
+    const bool continues = burst_.on && burst_.picks == p.picks + 1;
     n.banned.assign(n.keys.size(), 0);
     bool any = false;
     for (std::size_t k = 0; k < n.keys.size(); ++k) {
       const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
-      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first) ? 1 : 0;
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_.block) ? 1 : 0;
       any |= !n.banned[k];
     }
     if (!any) n.banned.clear();
@@ -1762,7 +1762,7 @@ class Dpor final : public Chooser {
     return l.reads && !l.writes && l.addr == w.addr && !l.global && !l.fence_sc && load.reads_from != Step::unknown;
   }
   void note_burst(const Node& n) {
-    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
+    if (n.kind == ChoiceKind::dispatch) burst_ = {true, n.keys[n.chosen], n.picks};
   }
   // The run passes node i, `n` (its kind and step set): a thread node is a
   // step's (after those of the steps of no node before it), a dispatch node
@@ -1771,8 +1771,8 @@ class Dpor final : public Chooser {
     if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
-      half_.reset();
-      burst_.reset();
+      half_.on = false;
+      burst_.on = false;
     }
     if (n.kind == ChoiceKind::dispatch && n.keys.size() > 1) dispatch_nodes_.push_back(i);
   }
@@ -1886,7 +1886,14 @@ class Dpor final : public Chooser {
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   bool predicts_;      // keeps every alternative's next step (Node::shapes)
-  std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
+  // A half-asleep thread running now, and its `since` (none while not `on`:
+  // a flag, cleared by a store at each thread decision, where an optional's
+  // reset() tests it first; so too burst_).
+  struct Half {
+    bool on = false;
+    ThreadId thread = 0;
+    std::size_t since = 0;
+  } half_;
   // Steps whose read is suspect in this run: the read's node, its step and its `since`.
   struct Suspect {
     std::size_t node, step, since;
@@ -1900,7 +1907,12 @@ class Dpor final : public Chooser {
   // on the stack: set when one is, or when sleep sets are copied in (a
   // subtree's stack, what a subtree left), never cleared within a search.
   bool kept_asleep_ = false;
-  std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
+  // The last block dispatched in this step, and its picks (none while not `on`).
+  struct Burst {
+    bool on = false;
+    std::uint64_t block = 0;
+    unsigned picks = 1;
+  } burst_;
 };
 
 }  // namespace scopesim
