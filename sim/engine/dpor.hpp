@@ -338,20 +338,19 @@ class Dpor final : public Chooser {
   // (the one before has none, and no done thread): in a search with no
   // bound and no suspect read, that thread runs, with nothing to check or
   // note, and no node (Nodes). Those are taken here; a node is made out of
-  // line (add_node()).
+  // line (choose_thread(), choose_value()).
   unsigned choose(const ChoicePoint& p) override {
-    if (p.kind == ChoiceKind::thread) {
-      const Node* parent = note_previous(p);
-      if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
-          (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
-        ++asked_;
-        thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
-        half_.on = false;
-        burst_.on = false;
-        return 0;
-      }
+    if (p.kind != ChoiceKind::thread) return choose_value(p);
+    const Node* parent = note_previous(p);
+    if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
+        (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+      ++asked_;
+      thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
+      half_.on = false;
+      burst_.on = false;
+      return 0;
     }
-    return add_node(p);
+    return choose_thread(p);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -1364,9 +1363,9 @@ class Dpor final : public Chooser {
     if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return &parent;
   }
-  // choose() for a decision that has a node.
-  [[gnu::noinline]] unsigned add_node(const ChoicePoint& p) {
-    const std::size_t i = call_++;
+  // The node of the decision at `p`, the run's i-th, added. (Inlined in
+  // choose_thread() and choose_value(), each one call with one frame.)
+  [[gnu::always_inline]] Node& add_node(const ChoicePoint& p, std::size_t i) {
     Node& n = stack_.add();
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
@@ -1374,16 +1373,16 @@ class Dpor final : public Chooser {
     n.call = asked_++;
     note_passing(i, n);
     n.actor = p.actor;
-    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // The node of the thread decision before. (n is stack_[i]: no node is
-    // added before the return.)
-    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
-    return choose_thread(n, p, i, before != npos ? &stack_[before] : nullptr);
+    return n;
   }
-  // choose() for a thread decision that has a node (n, the run's i-th;
-  // `parent`: the node of the thread decision before, if it has one): out of
-  // line.
-  [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
+  // choose() for a thread decision that has a node: out of line.
+  [[gnu::noinline]] unsigned choose_thread(const ChoicePoint& p) {
+    const std::size_t i = call_++;
+    Node& n = add_node(p, i);
+    // The node of the thread decision before, if it has one. (n is
+    // stack_[i]: no node is added before the return.)
+    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
+    const Node* parent = before != npos ? &stack_[before] : nullptr;
     if (n.keys.size() > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
       if (n.shapes.size() < p.keys.size()) n.shapes.resize(p.keys.size());
       if (predicts_)
@@ -1463,9 +1462,11 @@ class Dpor final : public Chooser {
     return static_cast<unsigned>(pick);
   }
 
-  // choose() for a value decision (node n, the run's i-th): out of line, so
-  // that thread decisions, most of them, pass through a smaller frame.
-  [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
+  // choose() for a value decision: out of line, so that thread decisions,
+  // most of them, pass through a smaller frame.
+  [[gnu::noinline]] unsigned choose_value(const ChoicePoint& p) {
+    const std::size_t i = call_++;
+    Node& n = add_node(p, i);
     // The read of a half-asleep thread: older writes are suspect.
     if (p.kind == ChoiceKind::read && half_.on && half_.thread == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
