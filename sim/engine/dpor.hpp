@@ -295,6 +295,7 @@ class Dpor final : public Chooser {
                         thread_nodes_.end());
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
+    plain_ = bound_ < 0 && suspects_.empty();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
     // Before the top: the half-asleep thread of the last thread decision (if
     // it has a node), the burst of the dispatch nodes after it (those before
@@ -342,8 +343,7 @@ class Dpor final : public Chooser {
   unsigned choose(const ChoicePoint& p) override {
     if (p.kind != ChoiceKind::thread) return choose_value(p);
     const Node* parent = note_previous(p);
-    if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
-        (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+    if (p.keys.size() == 1 && plain_ && (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
       ++asked_;
       thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
       half_.on = false;
@@ -1609,6 +1609,7 @@ class Dpor final : public Chooser {
   }
   [[gnu::noinline]] void note_suspect_far(std::size_t i) {
     suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, stack_[i].since});
+    plain_ = false;
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1900,6 +1901,7 @@ class Dpor final : public Chooser {
     std::size_t node, step, since;
   };
   std::vector<Suspect> suspects_;
+  bool plain_ = bound_ < 0;  // no bound, and no suspect read (suspects_ empty): asked at every thread decision
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
   // Steps of this run that took a coherence slot before the end: the coherence node, and the step.
   std::vector<std::pair<std::size_t, std::size_t>> inserting_;
