@@ -1446,9 +1446,11 @@ class Dpor final : public Chooser {
     if (count == 1) {
       if (allowed(n, 0)) pick = 0;
     } else {
-      const auto actor = std::find(n.keys.begin(), n.keys.end(), p.actor);  // (the keys are distinct threads)
-      if (actor != n.keys.end() && allowed(n, static_cast<std::size_t>(actor - n.keys.begin())))
-        pick = static_cast<int>(actor - n.keys.begin());
+      // (The keys are distinct threads, in id order: the search for the
+      // actor stops at the first key not below it.)
+      std::size_t actor = 0;
+      while (actor < count && n.keys[actor] < p.actor) ++actor;
+      if (actor < count && n.keys[actor] == p.actor && allowed(n, actor)) pick = static_cast<int>(actor);
       for (std::size_t k = 0; k < count && pick < 0; ++k)
         if (allowed(n, k)) pick = static_cast<int>(k);
     }
