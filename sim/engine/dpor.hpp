@@ -1391,50 +1391,8 @@ class Dpor final : public Chooser {
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
     if (parent != nullptr) {
-      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
-      const std::uint64_t taken_thread = parent->keys[parent->chosen];
       if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      // Does thread q, asleep at the parent with `s`, stay asleep here? (`s`
-      // as it sleeps here.)
-      auto stays = [&](std::uint64_t q, Sleeper& s) {
-        if (q == taken_thread) return false;
-        // A spin wait touches no location, but a write there after it wakes
-        // the waiter, whose read may then return the old write once more;
-        // run before the wait, the write leaves the re-read nothing to wait
-        // for, and spin-assume keeps it from the old write: so it wakes.
-        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return false;
-        if (dependent(s.shape, taken)) {
-          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return false;
-          s.half = true;
-        } else if (commute(s.shape, taken) && s.kept == npos) {
-          s.kept = i;
-          kept_asleep_ = true;
-        }
-        return true;
-      };
-      // The parent's sleepers, in their order, before any other: copied
-      // whole, those that wake then dropped.
-      if (!parent->sleep.empty()) {
-        n.sleep = parent->sleep;
-        auto to = n.sleep.begin();
-        for (auto& e : n.sleep) {
-          if (!stays(e.first, e.second)) continue;
-          if (&*to != &e) *to = e;
-          ++to;
-        }
-        n.sleep.erase(to, n.sleep.end());
-      }
-      // A thread done at the parent sleeps from there, even if it ran
-      // there half asleep since an earlier step: every run of it from the
-      // parent was explored, so the later `since` holds (and where a commuting
-      // RMW was first kept asleep, the earlier node, stays).
-      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1)) {
-        const std::uint64_t q = parent->keys[at];
-        Sleeper s{parent->shapes[at], parent->step, false};
-        if (!stays(q, s)) continue;
-        const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
-      }
+      if (!parent->sleep.empty() || !parent->done.empty()) inherit_sleep(n, *parent, *p.previous, i);
     }
     if (settled_repeat()) {
       abandoned_ = true;  // every way on repeats an explored execution
@@ -1464,6 +1422,53 @@ class Dpor final : public Chooser {
     return static_cast<unsigned>(pick);
   }
 
+  // The sleep set of thread node n (the run's i-th) inherited from its
+  // parent, which has a sleeper or a done thread; `taken`: the parent's step,
+  // as it turned out. (Out of line: most thread nodes inherit none.)
+  [[gnu::noinline]] void inherit_sleep(Node& n, const Node& parent, const StepShape& taken, std::size_t i) {
+    const std::uint64_t taken_thread = parent.keys[parent.chosen];
+    // Does thread q, asleep at the parent with `s`, stay asleep here? (`s`
+    // as it sleeps here.)
+    auto stays = [&](std::uint64_t q, Sleeper& s) {
+      if (q == taken_thread) return false;
+      // A spin wait touches no location, but a write there after it wakes
+      // the waiter, whose read may then return the old write once more;
+      // run before the wait, the write leaves the re-read nothing to wait
+      // for, and spin-assume keeps it from the old write: so it wakes.
+      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return false;
+      if (dependent(s.shape, taken)) {
+        if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return false;
+        s.half = true;
+      } else if (commute(s.shape, taken) && s.kept == npos) {
+        s.kept = i;
+        kept_asleep_ = true;
+      }
+      return true;
+    };
+    // The parent's sleepers, in their order, before any other: copied
+    // whole, those that wake then dropped.
+    if (!parent.sleep.empty()) {
+      n.sleep = parent.sleep;
+      auto to = n.sleep.begin();
+      for (auto& e : n.sleep) {
+        if (!stays(e.first, e.second)) continue;
+        if (&*to != &e) *to = e;
+        ++to;
+      }
+      n.sleep.erase(to, n.sleep.end());
+    }
+    // A thread done at the parent sleeps from there, even if it ran
+    // there half asleep since an earlier step: every run of it from the
+    // parent was explored, so the later `since` holds (and where a commuting
+    // RMW was first kept asleep, the earlier node, stays).
+    for (std::size_t at = parent.done.next(0); at != npos; at = parent.done.next(at + 1)) {
+      const std::uint64_t q = parent.keys[at];
+      Sleeper s{parent.shapes[at], parent.step, false};
+      if (!stays(q, s)) continue;
+      const auto [it, fresh] = n.sleep.emplace(q, s);
+      if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+    }
+  }
   // choose() for a value decision: out of line, so that thread decisions,
   // most of them, pass through a smaller frame.
   [[gnu::noinline]] unsigned choose_value(const ChoicePoint& p) {
