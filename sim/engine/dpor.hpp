@@ -468,7 +468,7 @@ class Dpor final : public Chooser {
     // (A read tells only of an earlier step: step j's is written where it is
     // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
-    now.resize(n);
+    grown(now, n);
     // Per location and column, tagged with this analysis (Kept::reader): an
     // entry of an earlier one reads as none, so the table is not cleared.
     std::vector<std::uint64_t>& reader = kept_.reader;
