@@ -387,7 +387,9 @@ class Dpor final : public Chooser {
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     // Per step: 1 + the highest thread it or a step before names.
-    std::size_t* const named = grown(kept_.named, n);
+    if (kept_.held < n) [[unlikely]]
+      hold(n);
+    std::size_t* const named = kept_.named.data();
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
@@ -601,6 +603,15 @@ class Dpor final : public Chooser {
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
   }
+  // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
+  // seldom past an OS thread's first searches.)
+  [[gnu::noinline]] void hold(std::size_t n) {
+    kept_.named.resize(n);
+    kept_.places.of.resize(n);
+    kept_.earlier.links.resize(n);
+    kept_.earlier.last.resize(n);
+    kept_.held = n;
+  }
   // What the steps after a step tell of it that the race walk reads: whether
   // a spin wait counted or re-read its read (Step::counted, respun), whether
   // it is its thread's only load of its location, whether an RMW read its
@@ -637,7 +648,7 @@ class Dpor final : public Chooser {
   // keeps per location is a vector, not a map.
   struct Locations {
     // Per step, of the first numbered(): its location's number (npos: not
-    // located()). (It only grows: resize() is a call.)
+    // located()). (Grown with the other per-step buffers: Kept::held.)
     std::vector<std::size_t> of;
     std::size_t count() const { return places_.size(); }
     std::size_t numbered() const { return numbered_; }  // the steps of the run (resume())
@@ -655,7 +666,6 @@ class Dpor final : public Chooser {
       }
       if (places_.size() <= kFew) numbers_.clear();
       numbered_ = n;
-      if (of.size() < n) of.resize(n);
     }
     // Step j, doing `s`, after the steps before it: its location's number.
     std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
@@ -734,6 +744,7 @@ class Dpor final : public Chooser {
     struct Link {
       std::size_t same, host, fence;
     };
+    // (Each holds a run's steps at least: Kept::held.)
     struct Buffers {
       std::vector<Link> links;        // per step
       std::vector<std::size_t> last;  // per location: 1 + its last step so far (0: none)
@@ -746,12 +757,12 @@ class Dpor final : public Chooser {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
       if (same == 0)
-        b.last.clear();
+        std::fill_n(b.last.begin(), n, 0);
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.links[j].same;
-      links_ = grown(b.links, n);  // (read of steps before n only)
-      last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
+      links_ = b.links.data();  // (read of steps before n only)
+      last_ = b.last.data();  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : links_[same - 1].host;
@@ -1860,6 +1871,9 @@ class Dpor final : public Chooser {
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
+    // The steps that named, places.of and earlier's links and last hold at
+    // least (they only grow: hold()), so that an analysis asks one size.
+    std::size_t held = 0;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
     std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)
     std::size_t stepping = 0;       // (their number)
