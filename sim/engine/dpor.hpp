@@ -321,6 +321,7 @@ class Dpor final : public Chooser {
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
+      if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (the steps of no node before it)
       note_passing(i, n);
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
@@ -1784,11 +1785,10 @@ class Dpor final : public Chooser {
   void note_burst(const Node& n) {
     if (n.kind == ChoiceKind::dispatch) burst_ = {true, n.keys[n.chosen], n.picks};
   }
-  // The run passes node i, `n` (its kind and step set): a thread node is a
-  // step's (after those of the steps of no node before it), a dispatch node
-  // with a choice is noted for note_dispatch_order().
+  // The run passes node i, `n` (its kind and step set), with the steps
+  // before n's noted: a thread node is a step's, a dispatch node with a
+  // choice is noted for note_dispatch_order().
   void note_passing(std::size_t i, const Node& n) {
-    if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
       half_.on = false;
