@@ -1073,8 +1073,7 @@ class Dpor final : public Chooser {
       if (b != 0 && rows_.of(c, steps_[b - 1].thread) < b) join_row(c, b);
       rows_.of(c, t) = static_cast<std::uint32_t>(k);
     }
-    // (Out of line: seldom reached, so that the passes' step loops stay small.)
-    [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
+    void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     Clocks rows_;  // the rows of the steps that have one
     std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
     std::size_t* set_;   // (Buffers::set, grown)
