@@ -491,21 +491,23 @@ class Dpor final : public Chooser {
       const std::size_t width = columns.width;
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
-        Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
-        if (s.shape.reads) {
-          if (s.shape.addr != 0) {
-            std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
-            if ((one & ~std::uint64_t{several}) != tag) {  // none yet
-              one = tag | (j + 1);
-              t |= told_only_load;
-            } else if (static_cast<std::uint32_t>(one) != several) {
-              told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
-              one = tag | several;
-            }
-          }
-          if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
-            told[s.reads_from - 1] |= told_rmw_source;
+        if (!s.shape.reads) {  // (of a step that reads nothing the walk asks only whether an RMW read its write)
+          told[j] = 0;
+          continue;
         }
+        Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
+        if (s.shape.addr != 0) {
+          std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
+          if ((one & ~std::uint64_t{several}) != tag) {  // none yet
+            one = tag | (j + 1);
+            t |= told_only_load;
+          } else if (static_cast<std::uint32_t>(one) != several) {
+            told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
+            one = tag | several;
+          }
+        }
+        if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+          told[s.reads_from - 1] |= told_rmw_source;
         told[j] = t;
       }
     }
