@@ -1012,11 +1012,11 @@ class Dpor final : public Chooser {
     // after it, a barrier's completion joins the clocks of every participant
     // (Step::joins), and its clock is then that of the participants and of
     // the new threads of a spawn (Step::spawned). (Most steps do neither,
-    // and list nothing, Step::listed: that is asked inline, the rest out of
+    // and list nothing, Step::listed: that is asked inline; a join, out of
     // line.)
     void learn(const Step& s, std::size_t j) {
       if (s.listed && !s.learns.empty()) [[unlikely]]
-        learn_far(j);
+        learn_waited(j);
     }
     // begin() and learn(), for the race walk: the row that then holds step
     // j's clock but its own entry (clock(j)).
@@ -1027,7 +1027,7 @@ class Dpor final : public Chooser {
       k = j + 1;
       if (!s.listed || s.learns.empty()) [[likely]]
         return rows_.row(b);
-      learn_far(j);
+      learn_waited(j);
       return clock(j);
     }
     void advance(const Step& s, std::size_t j) {
@@ -1036,13 +1036,13 @@ class Dpor final : public Chooser {
     }
 
    private:
-    // A wait that learns one thread whose clock is a row of its own that
-    // knows step j's clock already (the row's step knows the step of j's;
-    // a host waiting for the one operation it started since) takes that
-    // row as the one that holds its clock but its own entry: no copy, no
-    // join. (The join is a call of its own, so that this case, half the
-    // waits, saves no registers for it.)
-    [[gnu::noinline]] void learn_far(std::size_t j) {
+    // Step j, a wait, learns. One that learns one thread whose clock is a
+    // row of its own that knows step j's clock already (the row's step knows
+    // the step of j's; a host waiting for the one operation it started
+    // since) takes that row as the one that holds its clock but its own
+    // entry: no copy, no join. (Inline: this case, half the waits, makes no
+    // call; the join is a call of its own.)
+    [[gnu::always_inline]] void learn_waited(std::size_t j) {
       const std::vector<ThreadRun>& runs = steps_[j].learns;
       if (runs.size() == 1 && runs[0].count == 1) {
         const std::size_t k = set_[runs[0].first];  // (1 + the step whose clock it learns)
