@@ -1396,8 +1396,9 @@ class Dpor final : public Chooser {
     // stack_[i]: no node is added before the return.)
     const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
     const Node* parent = before != npos ? &stack_[before] : nullptr;
-    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
-      if (n.shapes.size() < p.keys.size()) n.shapes.resize(p.keys.size());
+    const std::size_t count = n.keys.size();
+    if (count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+      if (n.shapes.size() < count) n.shapes.resize(count);
       if (predicts_)
         for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
@@ -1412,7 +1413,6 @@ class Dpor final : public Chooser {
       return 0;
     }
     // First choice: keep running the same thread when it may, else the lowest.
-    const std::size_t count = n.keys.size();
     int pick = -1;
     if (count == 1) {
       if (allowed(n, 0)) pick = 0;
