@@ -343,15 +343,16 @@ class Dpor final : public Chooser {
   // line (choose_thread(), choose_value()).
   unsigned choose(const ChoicePoint& p) override {
     if (p.kind != ChoiceKind::thread) return choose_value(p);
-    const Node* parent = note_previous(p);
-    if (p.keys.size() == 1 && plain_ && (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
+    const std::size_t before = note_previous(p);
+    if (p.keys.size() == 1 && plain_ &&
+        (before == npos || (stack_[before].sleep.empty() && stack_[before].done.empty()))) {
       ++asked_;
       thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
       half_.on = false;
       burst_.on = false;
       return 0;
     }
-    return choose_thread(p);
+    return choose_thread(p, before);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -1365,16 +1366,16 @@ class Dpor final : public Chooser {
 
  private:
   // Thread decision p: the node of the thread decision before, if it has
-  // one, where the step since (the run has made it), as it turned out, is
-  // noted if the node has other alternatives. (Before a node replayed, it is
-  // the step the node above noted when it was made: a node's choice changes
-  // only with the nodes below it gone.)
-  Node* note_previous(const ChoicePoint& p) {
+  // one (npos: none), where the step since (the run has made it), as it
+  // turned out, is noted if the node has other alternatives. (Before a node
+  // replayed, it is the step the node above noted when it was made: a
+  // node's choice changes only with the nodes below it gone.)
+  std::size_t note_previous(const ChoicePoint& p) {
     if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
-      return nullptr;
+      return npos;
     Node& parent = stack_[thread_nodes_.back()];
     if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
-    return &parent;
+    return thread_nodes_.back();
   }
   // The node of the decision at `p`, the run's i-th, added. (Inlined in
   // choose_thread() and choose_value(), each one call with one frame.)
@@ -1388,13 +1389,12 @@ class Dpor final : public Chooser {
     n.actor = p.actor;
     return n;
   }
-  // choose() for a thread decision that has a node: out of line.
-  [[gnu::noinline]] unsigned choose_thread(const ChoicePoint& p) {
+  // choose() for a thread decision that has a node (`before`: the node of
+  // the thread decision before, npos if it has none): out of line.
+  [[gnu::noinline]] unsigned choose_thread(const ChoicePoint& p, std::size_t before) {
     const std::size_t i = call_++;
     Node& n = add_node(p, i);
-    // The node of the thread decision before, if it has one. (n is
-    // stack_[i]: no node is added before the return.)
-    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
+    // (n is stack_[i]: no node is added before the return.)
     const Node* parent = before != npos ? &stack_[before] : nullptr;
     const std::size_t count = n.keys.size();
     if (count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
