@@ -326,9 +326,9 @@ class Dpor final : public Chooser {
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
       } else {
-        note_inserting(i);
+        note_inserting(i, n);
         note_burst(n);
-        note_suspect(i);
+        note_suspect(i, n);
       }
     }
     call_ = nodes;
@@ -1502,8 +1502,8 @@ class Dpor final : public Chooser {
       n.backtrack.insert(n.chosen);
     }
     note_burst(n);
-    note_suspect(i);
-    note_inserting(i);
+    note_suspect(i, n);
+    note_inserting(i, n);
     return n.chosen;
   }
 
@@ -1616,15 +1616,15 @@ class Dpor final : public Chooser {
   }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
-  // (Most value nodes note neither: that is asked inline, the noting out of line.)
-  void note_inserting(std::size_t i) {
-    const Node& n = stack_[i];
+  // Of node i, `n`. (Most value nodes note neither: that is asked inline, the
+  // noting out of line.)
+  void note_inserting(std::size_t i, const Node& n) {
     if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty()) note_inserting_far(i);
   }
   [[gnu::noinline]] void note_inserting_far(std::size_t i) { inserting_.emplace_back(i, thread_nodes_.size() - 1); }
-  // A read of a half-asleep thread that returns an older write (Node::suspect).
-  void note_suspect(std::size_t i) {
-    const Node& n = stack_[i];
+  // A read of a half-asleep thread that returns an older write (Node::suspect),
+  // at node i, `n`.
+  void note_suspect(std::size_t i, const Node& n) {
     if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) note_suspect_far(i);
   }
   [[gnu::noinline]] void note_suspect_far(std::size_t i) {
