@@ -265,11 +265,12 @@ class Dpor final : public Chooser {
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
-    repeated_ = 0;  // the steps of the run before that begin before the branch next() took (the top node)
-    if (stack_.size() > 0) {
-      const Node& branch = stack_.back();
-      repeated_ = branch.step;
-      if (repeated_ > 0 && branch.kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
+    const std::size_t nodes = stack_.size();
+    const Node* const branch = nodes > 0 ? &stack_[nodes - 1] : nullptr;  // the top node, where next() took a branch
+    repeated_ = 0;  // the steps of the run before that begin before the branch
+    if (branch != nullptr) {
+      repeated_ = branch->step;
+      if (repeated_ > 0 && branch->kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
     }
     run_ = &run;
     abandoned_ = false;
@@ -281,8 +282,7 @@ class Dpor final : public Chooser {
     // what it noted of them holds, but for the half-asleep thread (sleep
     // sets change between runs), noted again. (A search's first run, or a
     // subtree's on its copy of the stack, notes every node.)
-    const std::size_t nodes = stack_.size();
-    const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;
+    const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;  // (the branch's, where not 0)
     if (kept == 0) {  // (next() keeps them from run to run)
       done_nodes_.clear();
       for (std::size_t i = 0; i < nodes; ++i)
@@ -291,7 +291,7 @@ class Dpor final : public Chooser {
     // (note_passing() makes those of the nodes from `kept`; the run before
     // passed node `kept`, so this shortens the list: by erase(), which is
     // inlined, where resize() is a call.)
-    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? stack_[kept].step : 0),
+    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? branch->step : 0),
                         thread_nodes_.end());
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
@@ -311,8 +311,8 @@ class Dpor final : public Chooser {
     // those between. (The run before's holds up to the top's place. Only
     // places it held already are cleared: those it grows by are 0, and the
     // top's is set, so that most runs clear none.)
-    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
-    const std::size_t places = nodes > 0 ? stack_.back().call + 1 : 0;
+    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), branch->call) : 0;
+    const std::size_t places = nodes > 0 ? branch->call + 1 : 0;
     const std::size_t held = std::min(prefix_.size(), places > 0 ? places - 1 : 0);
     if (filled < held)
       std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.begin() + static_cast<std::ptrdiff_t>(held),
