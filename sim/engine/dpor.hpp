@@ -1495,7 +1495,7 @@ class Dpor final : public Chooser {
     }
     half_.on = false;
     if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
-    while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
+    while (is_banned(n, n.chosen) && n.chosen + 1 < n.keys.size()) ++n.chosen;  // (most ban none: asked first)
     if (p.kind == ChoiceKind::dispatch) {
       n.members = p.members;
       n.picks = p.picks;
