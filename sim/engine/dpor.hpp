@@ -1408,7 +1408,7 @@ class Dpor final : public Chooser {
       if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
       if (!parent->sleep.empty() || !parent->done.empty()) inherit_sleep(n, *parent, *p.previous, i);
     }
-    if (settled_repeat()) {
+    if (!plain_ && settled_repeat()) {  // (plain_: no suspect read to settle)
       abandoned_ = true;  // every way on repeats an explored execution
       return 0;
     }
