@@ -265,11 +265,12 @@ class Dpor final : public Chooser {
 
   // `run`: where the engine makes the run (its steps so far are read while it runs).
   void begin_run(const RunResult& run) {
-    repeated_ = 0;  // the steps of the run before that begin before the branch next() took (the top node)
-    if (stack_.size() > 0) {
-      const Node& branch = stack_.back();
-      repeated_ = branch.step;
-      if (repeated_ > 0 && branch.kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
+    const std::size_t nodes = stack_.size();
+    const Node* const branch = nodes > 0 ? &stack_[nodes - 1] : nullptr;  // the top node, where next() took a branch
+    repeated_ = 0;  // the steps of the run before that begin before the branch
+    if (branch != nullptr) {
+      repeated_ = branch->step;
+      if (repeated_ > 0 && branch->kind != ChoiceKind::thread) --repeated_;  // the branch is in that step
     }
     run_ = &run;
     abandoned_ = false;
@@ -281,8 +282,7 @@ class Dpor final : public Chooser {
     // what it noted of them holds, but for the half-asleep thread (sleep
     // sets change between runs), noted again. (A search's first run, or a
     // subtree's on its copy of the stack, notes every node.)
-    const std::size_t nodes = stack_.size();
-    const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;
+    const std::size_t kept = nodes > 0 && call_ >= nodes ? nodes - 1 : 0;  // (the branch's, where not 0)
     if (kept == 0) {  // (next() keeps them from run to run)
       done_nodes_.clear();
       for (std::size_t i = 0; i < nodes; ++i)
@@ -291,16 +291,17 @@ class Dpor final : public Chooser {
     // (note_passing() makes those of the nodes from `kept`; the run before
     // passed node `kept`, so this shortens the list: by erase(), which is
     // inlined, where resize() is a call.)
-    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? stack_[kept].step : 0),
+    thread_nodes_.erase(thread_nodes_.begin() + static_cast<std::ptrdiff_t>(kept > 0 ? branch->step : 0),
                         thread_nodes_.end());
     while (!dispatch_nodes_.empty() && dispatch_nodes_.back() >= kept) dispatch_nodes_.pop_back();
     while (!suspects_.empty() && suspects_.back().node >= kept) suspects_.pop_back();
+    plain_ = bound_ < 0 && suspects_.empty();
     while (!inserting_.empty() && inserting_.back().first >= kept) inserting_.pop_back();
     // Before the top: the half-asleep thread of the last thread decision (if
     // it has a node), the burst of the dispatch nodes after it (those before
     // the top with no thread decision between).
-    half_.reset();
-    burst_.reset();
+    half_.on = false;
+    burst_.on = false;
     if (!thread_nodes_.empty() && thread_nodes_.back() != npos) note_half(stack_[thread_nodes_.back()]);
     std::size_t burst = kept;
     while (burst > 0 && stack_[burst - 1].kind != ChoiceKind::thread && stack_[burst - 1].step == thread_nodes_.size())
@@ -310,8 +311,8 @@ class Dpor final : public Chooser {
     // those between. (The run before's holds up to the top's place. Only
     // places it held already are cleared: those it grows by are 0, and the
     // top's is set, so that most runs clear none.)
-    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), stack_[kept].call) : 0;
-    const std::size_t places = nodes > 0 ? stack_.back().call + 1 : 0;
+    const std::size_t filled = kept > 0 ? std::min(prefix_.size(), branch->call) : 0;
+    const std::size_t places = nodes > 0 ? branch->call + 1 : 0;
     const std::size_t held = std::min(prefix_.size(), places > 0 ? places - 1 : 0);
     if (filled < held)
       std::fill(prefix_.begin() + static_cast<std::ptrdiff_t>(filled), prefix_.begin() + static_cast<std::ptrdiff_t>(held),
@@ -320,13 +321,14 @@ class Dpor final : public Chooser {
     for (std::size_t i = nodes; i-- > 0 && stack_[i].call >= filled;) prefix_[stack_[i].call] = stack_[i].chosen;
     for (std::size_t i = kept; i < nodes; ++i) {
       const Node& n = stack_[i];
+      if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (the steps of no node before it)
       note_passing(i, n);
       if (n.kind == ChoiceKind::thread) {
         note_half(n);
       } else {
-        note_inserting(i);
+        note_inserting(i, n);
         note_burst(n);
-        note_suspect(i);
+        note_suspect(i, n);
       }
     }
     call_ = nodes;
@@ -338,20 +340,19 @@ class Dpor final : public Chooser {
   // (the one before has none, and no done thread): in a search with no
   // bound and no suspect read, that thread runs, with nothing to check or
   // note, and no node (Nodes). Those are taken here; a node is made out of
-  // line (add_node()).
+  // line (choose_thread(), choose_value()).
   unsigned choose(const ChoicePoint& p) override {
-    if (p.kind == ChoiceKind::thread) {
-      const Node* parent = note_previous(p);
-      if (p.keys.size() == 1 && bound_ < 0 && suspects_.empty() &&
-          (parent == nullptr || (parent->sleep.empty() && parent->done.empty()))) {
-        ++asked_;
-        thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
-        half_.reset();
-        burst_.reset();
-        return 0;
-      }
+    if (p.kind != ChoiceKind::thread) return choose_value(p);
+    const std::size_t before = note_previous(p);
+    if (p.keys.size() == 1 && plain_ &&
+        (before == npos || (stack_[before].sleep.empty() && stack_[before].done.empty()))) {
+      ++asked_;
+      thread_nodes_.emplace_back(npos);  // (inlined, where push_back() was a call)
+      half_.on = false;
+      burst_.on = false;
+      return 0;
     }
-    return add_node(p);
+    return choose_thread(p, before);
   }
 
   // Does the finished run repeat an explored execution? It does when a
@@ -388,7 +389,9 @@ class Dpor final : public Chooser {
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
     // Per step: 1 + the highest thread it or a step before names.
-    std::size_t* const named = grown(kept_.named, n);
+    if (kept_.held < n) [[unlikely]]
+      hold(n);
+    std::size_t* const named = kept_.named.data();
     std::size_t threads = same > 0 ? named[same - 1] : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
@@ -469,7 +472,7 @@ class Dpor final : public Chooser {
     // (A read tells only of an earlier step: step j's is written where it is
     // met, before any later step changes it, so `now` is not cleared first.)
     std::vector<Told>& now = kept_.told_now;
-    now.resize(n);
+    grown(now, n);
     // Per location and column, tagged with this analysis (Kept::reader): an
     // entry of an earlier one reads as none, so the table is not cleared.
     std::vector<std::uint64_t>& reader = kept_.reader;
@@ -489,21 +492,23 @@ class Dpor final : public Chooser {
       const std::size_t width = columns.width;
       for (std::size_t j = 0; j < n; ++j) {
         const Step& s = steps[j];
-        Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
-        if (s.shape.reads) {
-          if (s.shape.addr != 0) {
-            std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
-            if ((one & ~std::uint64_t{several}) != tag) {  // none yet
-              one = tag | (j + 1);
-              t |= told_only_load;
-            } else if (static_cast<std::uint32_t>(one) != several) {
-              told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
-              one = tag | several;
-            }
-          }
-          if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
-            told[s.reads_from - 1] |= told_rmw_source;
+        if (!s.shape.reads) {  // (of a step that reads nothing the walk asks only whether an RMW read its write)
+          told[j] = 0;
+          continue;
         }
+        Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
+        if (s.shape.addr != 0) {
+          std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
+          if ((one & ~std::uint64_t{several}) != tag) {  // none yet
+            one = tag | (j + 1);
+            t |= told_only_load;
+          } else if (static_cast<std::uint32_t>(one) != several) {
+            told[static_cast<std::uint32_t>(one) - 1] &= static_cast<Told>(~told_only_load);
+            one = tag | several;
+          }
+        }
+        if (s.shape.writes && s.reads_from != Step::unknown && s.reads_from > 0 && s.reads_from <= n)
+          told[s.reads_from - 1] |= told_rmw_source;
         told[j] = t;
       }
     }
@@ -602,6 +607,15 @@ class Dpor final : public Chooser {
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
   }
+  // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
+  // seldom past an OS thread's first searches.)
+  [[gnu::noinline]] void hold(std::size_t n) {
+    kept_.named.resize(n);
+    kept_.places.of.resize(n);
+    kept_.earlier.links.resize(n);
+    kept_.earlier.last.resize(n);
+    kept_.held = n;
+  }
   // What the steps after a step tell of it that the race walk reads: whether
   // a spin wait counted or re-read its read (Step::counted, respun), whether
   // it is its thread's only load of its location, whether an RMW read its
@@ -638,7 +652,7 @@ class Dpor final : public Chooser {
   // keeps per location is a vector, not a map.
   struct Locations {
     // Per step, of the first numbered(): its location's number (npos: not
-    // located()). (It only grows: resize() is a call.)
+    // located()). (Grown with the other per-step buffers: Kept::held.)
     std::vector<std::size_t> of;
     std::size_t count() const { return places_.size(); }
     std::size_t numbered() const { return numbered_; }  // the steps of the run (resume())
@@ -656,7 +670,6 @@ class Dpor final : public Chooser {
       }
       if (places_.size() <= kFew) numbers_.clear();
       numbered_ = n;
-      if (of.size() < n) of.resize(n);
     }
     // Step j, doing `s`, after the steps before it: its location's number.
     std::size_t number(const StepShape& s, std::size_t j) { return of[j] = located(s) ? find(s.addr, j) : npos; }
@@ -735,6 +748,7 @@ class Dpor final : public Chooser {
     struct Link {
       std::size_t same, host, fence;
     };
+    // (Each holds a run's steps at least: Kept::held.)
     struct Buffers {
       std::vector<Link> links;        // per step
       std::vector<std::size_t> last;  // per location: 1 + its last step so far (0: none)
@@ -747,12 +761,12 @@ class Dpor final : public Chooser {
       // Each location's last step back to the last before `same` (to none
       // for a location first touched since, which may be numbered anew).
       if (same == 0)
-        b.last.clear();
+        std::fill_n(b.last.begin(), n, 0);
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.links[j].same;
-      links_ = grown(b.links, n);  // (read of steps before n only)
-      last_ = grown(b.last, n);  // (n steps touch at most n locations; those not touched yet have none)
+      links_ = b.links.data();  // (read of steps before n only)
+      last_ = b.last.data();  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
         host_ = s.global ? same : links_[same - 1].host;
@@ -970,8 +984,9 @@ class Dpor final : public Chooser {
       return c;
     }
     // Joins step i's clock into that of step j (begun, after it): into
-    // j's own row, which it returns.
-    const std::uint32_t* join(std::size_t j, std::size_t i) {
+    // j's own row, which it returns. (Out of line: few steps of the race
+    // walk join one, so that its step loop keeps its registers.)
+    [[gnu::noinline]] const std::uint32_t* join(std::size_t j, std::size_t i) {
       std::uint32_t* c = own(j);
       join_set(c, i + 1);
       return c;
@@ -998,11 +1013,11 @@ class Dpor final : public Chooser {
     // after it, a barrier's completion joins the clocks of every participant
     // (Step::joins), and its clock is then that of the participants and of
     // the new threads of a spawn (Step::spawned). (Most steps do neither,
-    // and list nothing, Step::listed: that is asked inline, the rest out of
+    // and list nothing, Step::listed: that is asked inline; a join, out of
     // line.)
     void learn(const Step& s, std::size_t j) {
       if (s.listed && !s.learns.empty()) [[unlikely]]
-        learn_far(j);
+        learn_waited(j);
     }
     // begin() and learn(), for the race walk: the row that then holds step
     // j's clock but its own entry (clock(j)).
@@ -1013,7 +1028,7 @@ class Dpor final : public Chooser {
       k = j + 1;
       if (!s.listed || s.learns.empty()) [[likely]]
         return rows_.row(b);
-      learn_far(j);
+      learn_waited(j);
       return clock(j);
     }
     void advance(const Step& s, std::size_t j) {
@@ -1022,13 +1037,13 @@ class Dpor final : public Chooser {
     }
 
    private:
-    // A wait that learns one thread whose clock is a row of its own that
-    // knows step j's clock already (the row's step knows the step of j's;
-    // a host waiting for the one operation it started since) takes that
-    // row as the one that holds its clock but its own entry: no copy, no
-    // join. (The join is a call of its own, so that this case, half the
-    // waits, saves no registers for it.)
-    [[gnu::noinline]] void learn_far(std::size_t j) {
+    // Step j, a wait, learns. One that learns one thread whose clock is a
+    // row of its own that knows step j's clock already (the row's step knows
+    // the step of j's; a host waiting for the one operation it started
+    // since) takes that row as the one that holds its clock but its own
+    // entry: no copy, no join. (Inline: this case, half the waits, makes no
+    // call; the join is a call of its own.)
+    [[gnu::always_inline]] void learn_waited(std::size_t j) {
       const std::vector<ThreadRun>& runs = steps_[j].learns;
       if (runs.size() == 1 && runs[0].count == 1) {
         const std::size_t k = set_[runs[0].first];  // (1 + the step whose clock it learns)
@@ -1061,8 +1076,7 @@ class Dpor final : public Chooser {
       if (b != 0 && rows_.of(c, steps_[b - 1].thread) < b) join_row(c, b);
       rows_.of(c, t) = static_cast<std::uint32_t>(k);
     }
-    // (Out of line: seldom reached, so that the passes' step loops stay small.)
-    [[gnu::noinline]] void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
+    void join_row(std::uint32_t* c, std::size_t k) const { rows_.join(c, rows_.row(k)); }
     Clocks rows_;  // the rows of the steps that have one
     std::size_t* base_;  // (Buffers::base, grown: the pass does not resize it)
     std::size_t* set_;   // (Buffers::set, grown)
@@ -1352,20 +1366,20 @@ class Dpor final : public Chooser {
 
  private:
   // Thread decision p: the node of the thread decision before, if it has
-  // one, where the step since (the run has made it), as it turned out, is
-  // noted if the node has other alternatives. (Before a node replayed, it is
-  // the step the node above noted when it was made: a node's choice changes
-  // only with the nodes below it gone.)
-  Node* note_previous(const ChoicePoint& p) {
+  // one (npos: none), where the step since (the run has made it), as it
+  // turned out, is noted if the node has other alternatives. (Before a node
+  // replayed, it is the step the node above noted when it was made: a
+  // node's choice changes only with the nodes below it gone.)
+  std::size_t note_previous(const ChoicePoint& p) {
     if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
-      return nullptr;
+      return npos;
     Node& parent = stack_[thread_nodes_.back()];
     if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
-    return &parent;
+    return thread_nodes_.back();
   }
-  // choose() for a decision that has a node.
-  [[gnu::noinline]] unsigned add_node(const ChoicePoint& p) {
-    const std::size_t i = call_++;
+  // The node of the decision at `p`, the run's i-th, added. (Inlined in
+  // choose_thread() and choose_value(), each one call with one frame.)
+  [[gnu::always_inline]] Node& add_node(const ChoicePoint& p, std::size_t i) {
     Node& n = stack_.add();
     n.kind = p.kind;
     overwrite(n.keys, p.keys);
@@ -1373,69 +1387,41 @@ class Dpor final : public Chooser {
     n.call = asked_++;
     note_passing(i, n);
     n.actor = p.actor;
-    if (p.kind != ChoiceKind::thread) return choose_value(n, p, i);
-    // The node of the thread decision before. (n is stack_[i]: no node is
-    // added before the return.)
-    const std::size_t before = n.step > 0 ? thread_nodes_[n.step - 1] : npos;
-    return choose_thread(n, p, i, before != npos ? &stack_[before] : nullptr);
+    return n;
   }
-  // choose() for a thread decision that has a node (n, the run's i-th;
-  // `parent`: the node of the thread decision before, if it has one): out of
-  // line.
-  [[gnu::noinline]] unsigned choose_thread(Node& n, const ChoicePoint& p, std::size_t i, const Node* parent) {
-    if (n.keys.size() > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
-      if (n.shapes.size() < p.keys.size()) n.shapes.resize(p.keys.size());
+  // choose() for a thread decision that has a node (`before`: the node of
+  // the thread decision before, npos if it has none): out of line.
+  [[gnu::noinline]] unsigned choose_thread(const ChoicePoint& p, std::size_t before) {
+    const std::size_t i = call_++;
+    Node& n = add_node(p, i);
+    // (n is stack_[i]: no node is added before the return.)
+    const Node* parent = before != npos ? &stack_[before] : nullptr;
+    const std::size_t count = n.keys.size();
+    if (count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+      if (n.shapes.size() < count) n.shapes.resize(count);
       if (predicts_)
         for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
     if (parent != nullptr) {
-      const StepShape& taken = *p.previous;  // (the parent's step, as it turned out)
-      const std::uint64_t taken_thread = parent->keys[parent->chosen];
       if (bound_ >= 0) n.preemptions = parent->preemptions + preempts(*parent, parent->chosen);
-      // A thread done at the parent sleeps from there, even if it ran
-      // there half asleep since an earlier step: every run of it from the
-      // parent was explored, so the later `since` holds (and where a commuting
-      // RMW was first kept asleep, the earlier node, stays).
-      auto consider = [&](std::uint64_t q, Sleeper s, bool done) {
-        if (q == taken_thread) return;
-        // A spin wait touches no location, but a write there after it wakes
-        // the waiter, whose read may then return the old write once more;
-        // run before the wait, the write leaves the re-read nothing to wait
-        // for, and spin-assume keeps it from the old write: so it wakes.
-        if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return;
-        if (dependent(s.shape, taken)) {
-          if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return;
-          s.half = true;
-        } else if (commute(s.shape, taken) && s.kept == npos) {
-          s.kept = i;
-          kept_asleep_ = true;
-        }
-        if (!done) {  // (the parent's, in their order, before any other: each goes last)
-          n.sleep.emplace_hint(n.sleep.end(), q, s);
-          return;
-        }
-        const auto [it, fresh] = n.sleep.emplace(q, s);
-        if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
-      };
-      for (const auto& [q, s] : parent->sleep) consider(q, s, false);
-      for (std::size_t at = parent->done.next(0); at != npos; at = parent->done.next(at + 1))
-        consider(parent->keys[at], Sleeper{parent->shapes[at], parent->step, false}, true);
+      if (!parent->sleep.empty() || !parent->done.empty()) inherit_sleep(n, *parent, *p.previous, i);
     }
-    if (settled_repeat()) {
+    if (!plain_ && settled_repeat()) {  // (plain_: no suspect read to settle)
       abandoned_ = true;  // every way on repeats an explored execution
       return 0;
     }
     // First choice: keep running the same thread when it may, else the lowest.
-    const std::size_t count = n.keys.size();
     int pick = -1;
     if (count == 1) {
       if (allowed(n, 0)) pick = 0;
     } else {
-      const auto actor = std::find(n.keys.begin(), n.keys.end(), p.actor);  // (the keys are distinct threads)
-      if (actor != n.keys.end() && allowed(n, static_cast<std::size_t>(actor - n.keys.begin())))
-        pick = static_cast<int>(actor - n.keys.begin());
+      // (The keys are distinct threads, in id order: the search for the
+      // actor stops at the first key not below it.)
+      std::size_t actor = 0;
+      while (actor < count && n.keys[actor] < p.actor) ++actor;
+      if (actor < count && n.keys[actor] == p.actor && allowed(n, actor)) pick = static_cast<int>(actor);
       for (std::size_t k = 0; k < count && pick < 0; ++k)
         if (allowed(n, k)) pick = static_cast<int>(k);
     }
@@ -1449,26 +1435,75 @@ class Dpor final : public Chooser {
     return static_cast<unsigned>(pick);
   }
 
-  // choose() for a value decision (node n, the run's i-th): out of line, so
-  // that thread decisions, most of them, pass through a smaller frame.
-  [[gnu::noinline]] unsigned choose_value(Node& n, const ChoicePoint& p, std::size_t i) {
-    // The read of a half-asleep thread: older writes are suspect.
-    if (p.kind == ChoiceKind::read && half_ && half_->first == p.actor && p.made.size() == p.keys.size()) {
-      n.suspect.resize(p.keys.size());
-      n.since = half_->second;
-      for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_->second ? 1 : 0;
+  // The sleep set of thread node n (the run's i-th) inherited from its
+  // parent, which has a sleeper or a done thread; `taken`: the parent's step,
+  // as it turned out. (Out of line: most thread nodes inherit none.)
+  [[gnu::noinline]] void inherit_sleep(Node& n, const Node& parent, const StepShape& taken, std::size_t i) {
+    const std::uint64_t taken_thread = parent.keys[parent.chosen];
+    // Does thread q, asleep at the parent with `s`, stay asleep here? (`s`
+    // as it sleeps here.)
+    auto stays = [&](std::uint64_t q, Sleeper& s) {
+      if (q == taken_thread) return false;
+      // A spin wait touches no location, but a write there after it wakes
+      // the waiter, whose read may then return the old write once more;
+      // run before the wait, the write leaves the re-read nothing to wait
+      // for, and spin-assume keeps it from the old write: so it wakes.
+      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return false;
+      if (dependent(s.shape, taken)) {
+        if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return false;
+        s.half = true;
+      } else if (commute(s.shape, taken) && s.kept == npos) {
+        s.kept = i;
+        kept_asleep_ = true;
+      }
+      return true;
+    };
+    // The parent's sleepers, in their order, before any other: copied
+    // whole, those that wake then dropped.
+    if (!parent.sleep.empty()) {
+      n.sleep = parent.sleep;
+      auto to = n.sleep.begin();
+      for (auto& e : n.sleep) {
+        if (!stays(e.first, e.second)) continue;
+        if (&*to != &e) *to = e;
+        ++to;
+      }
+      n.sleep.erase(to, n.sleep.end());
     }
-    half_.reset();
+    // A thread done at the parent sleeps from there, even if it ran
+    // there half asleep since an earlier step: every run of it from the
+    // parent was explored, so the later `since` holds (and where a commuting
+    // RMW was first kept asleep, the earlier node, stays).
+    for (std::size_t at = parent.done.next(0); at != npos; at = parent.done.next(at + 1)) {
+      const std::uint64_t q = parent.keys[at];
+      Sleeper s{parent.shapes[at], parent.step, false};
+      if (!stays(q, s)) continue;
+      const auto [it, fresh] = n.sleep.emplace(q, s);
+      if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
+    }
+  }
+  // choose() for a value decision: out of line, so that thread decisions,
+  // most of them, pass through a smaller frame.
+  [[gnu::noinline]] unsigned choose_value(const ChoicePoint& p) {
+    const std::size_t i = call_++;
+    Node& n = add_node(p, i);
+    // The read of a half-asleep thread: older writes are suspect.
+    if (p.kind == ChoiceKind::read && half_.on && half_.thread == p.actor && p.made.size() == p.keys.size()) {
+      n.suspect.resize(p.keys.size());
+      n.since = half_.since;
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.suspect[k] = p.made[k] <= half_.since ? 1 : 0;
+    }
+    half_.on = false;
     if (p.kind == ChoiceKind::dispatch) ban_dispatch_orders(n, p);
-    while (n.chosen + 1 < n.keys.size() && is_banned(n, n.chosen)) ++n.chosen;
+    while (is_banned(n, n.chosen) && n.chosen + 1 < n.keys.size()) ++n.chosen;  // (most ban none: asked first)
     if (p.kind == ChoiceKind::dispatch) {
       n.members = p.members;
       n.picks = p.picks;
       n.backtrack.insert(n.chosen);
     }
     note_burst(n);
-    note_suspect(i);
-    note_inserting(i);
+    note_suspect(i, n);
+    note_inserting(i, n);
     return n.chosen;
   }
 
@@ -1550,17 +1585,17 @@ class Dpor final : public Chooser {
   void note_half(const Node& n) {
     if (n.kind != ChoiceKind::thread || n.sleep.empty()) return;
     auto it = n.sleep.find(n.keys[n.chosen]);
-    if (it != n.sleep.end() && it->second.half) half_.emplace(static_cast<ThreadId>(n.keys[n.chosen]), it->second.since);
+    if (it != n.sleep.end() && it->second.half) half_ = {true, static_cast<ThreadId>(n.keys[n.chosen]), it->second.since};
   }
   // Blocks dispatched together (one fill of free slots) start as a set: their
   // order is not observable, so only increasing orders are explored.
   void ban_dispatch_orders(Node& n, const ChoicePoint& p) const {
-    const bool continues = burst_ && burst_->second == p.picks + 1;
+    const bool continues = burst_.on && burst_.picks == p.picks + 1;
     n.banned.assign(n.keys.size(), 0);
     bool any = false;
     for (std::size_t k = 0; k < n.keys.size(); ++k) {
       const bool too_few_after = n.keys.size() - 1 - k < p.picks - 1;  // keys ascend
-      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_->first) ? 1 : 0;
+      n.banned[k] = too_few_after || (continues && n.keys[k] < burst_.block) ? 1 : 0;
       any |= !n.banned[k];
     }
     if (!any) n.banned.clear();
@@ -1581,19 +1616,20 @@ class Dpor final : public Chooser {
   }
   // A coherence decision that took a slot before the end of the list: the
   // step it is in (the one after the last thread decision) inserted its write.
-  // (Most value nodes note neither: that is asked inline, the noting out of line.)
-  void note_inserting(std::size_t i) {
-    const Node& n = stack_[i];
+  // Of node i, `n`. (Most value nodes note neither: that is asked inline, the
+  // noting out of line.)
+  void note_inserting(std::size_t i, const Node& n) {
     if (n.kind == ChoiceKind::coherence && n.chosen != 0 && !thread_nodes_.empty()) note_inserting_far(i);
   }
   [[gnu::noinline]] void note_inserting_far(std::size_t i) { inserting_.emplace_back(i, thread_nodes_.size() - 1); }
-  // A read of a half-asleep thread that returns an older write (Node::suspect).
-  void note_suspect(std::size_t i) {
-    const Node& n = stack_[i];
+  // A read of a half-asleep thread that returns an older write (Node::suspect),
+  // at node i, `n`.
+  void note_suspect(std::size_t i, const Node& n) {
     if (n.chosen < n.suspect.size() && n.suspect[n.chosen] != 0) note_suspect_far(i);
   }
   [[gnu::noinline]] void note_suspect_far(std::size_t i) {
     suspects_.push_back(Suspect{i, thread_nodes_.size() - 1, stack_[i].since});
+    plain_ = false;
   }
   // Would step s, an RMW, have been placed elsewhere in the list had it run
   // before the RMWs of its location that other threads ran since it fell
@@ -1748,17 +1784,16 @@ class Dpor final : public Chooser {
     return l.reads && !l.writes && l.addr == w.addr && !l.global && !l.fence_sc && load.reads_from != Step::unknown;
   }
   void note_burst(const Node& n) {
-    if (n.kind == ChoiceKind::dispatch) burst_.emplace(n.keys[n.chosen], n.picks);
+    if (n.kind == ChoiceKind::dispatch) burst_ = {true, n.keys[n.chosen], n.picks};
   }
-  // The run passes node i, `n` (its kind and step set): a thread node is a
-  // step's (after those of the steps of no node before it), a dispatch node
-  // with a choice is noted for note_dispatch_order().
+  // The run passes node i, `n` (its kind and step set), with the steps
+  // before n's noted: a thread node is a step's, a dispatch node with a
+  // choice is noted for note_dispatch_order().
   void note_passing(std::size_t i, const Node& n) {
-    if (thread_nodes_.size() < n.step) thread_nodes_.resize(n.step, npos);  // (begin_run() noting every node)
     if (n.kind == ChoiceKind::thread) {
       thread_nodes_.push_back(i);
-      half_.reset();
-      burst_.reset();
+      half_.on = false;
+      burst_.on = false;
     }
     if (n.kind == ChoiceKind::dispatch && n.keys.size() > 1) dispatch_nodes_.push_back(i);
   }
@@ -1837,6 +1872,9 @@ class Dpor final : public Chooser {
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
     std::vector<std::size_t> first_step, named;
+    // The steps that named, places.of and earlier's links and last hold at
+    // least (they only grow: hold()), so that an analysis asks one size.
+    std::size_t held = 0;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
     std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)
     std::size_t stepping = 0;       // (their number)
@@ -1872,12 +1910,20 @@ class Dpor final : public Chooser {
   const RunResult* run_ = nullptr;  // the run being made (begin_run())
   bool reads_choose_;  // may a read return a write older than the latest? (not under sc)
   bool predicts_;      // keeps every alternative's next step (Node::shapes)
-  std::optional<std::pair<ThreadId, std::size_t>> half_;  // a half-asleep thread running now, and its `since`
+  // A half-asleep thread running now, and its `since` (none while not `on`:
+  // a flag, cleared by a store at each thread decision, where an optional's
+  // reset() tests it first; so too burst_).
+  struct Half {
+    bool on = false;
+    ThreadId thread = 0;
+    std::size_t since = 0;
+  } half_;
   // Steps whose read is suspect in this run: the read's node, its step and its `since`.
   struct Suspect {
     std::size_t node, step, since;
   };
   std::vector<Suspect> suspects_;
+  bool plain_ = bound_ < 0;  // no bound, and no suspect read (suspects_ empty): asked at every thread decision
   std::vector<std::size_t> dispatch_nodes_;  // dispatch nodes with a choice in this run
   // Steps of this run that took a coherence slot before the end: the coherence node, and the step.
   std::vector<std::pair<std::size_t, std::size_t>> inserting_;
@@ -1886,7 +1932,12 @@ class Dpor final : public Chooser {
   // on the stack: set when one is, or when sleep sets are copied in (a
   // subtree's stack, what a subtree left), never cleared within a search.
   bool kept_asleep_ = false;
-  std::optional<std::pair<std::uint64_t, unsigned>> burst_;  // the last block dispatched in this step, and its picks
+  // The last block dispatched in this step, and its picks (none while not `on`).
+  struct Burst {
+    bool on = false;
+    std::uint64_t block = 0;
+    unsigned picks = 1;
+  } burst_;
 };
 
 }  // namespace scopesim
