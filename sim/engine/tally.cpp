@@ -15,13 +15,13 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
-    std::string key = r.outcome.text();
-    auto it = outcomes.lower_bound(key);
-    if (it == outcomes.end() || outcomes.key_comp()(key, it->first))
-      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(std::move(key)),
-                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+    r.outcome.write_text(text_);
+    auto it = place_of(text_);
+    if (!holds(it, text_))
+      it = outcomes.emplace(it, std::piecewise_construct, std::forward_as_tuple(text_),
+                            std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
     ++it->second.count;
-    text = &it->first;
+    text = &text_;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
     auto [it, fresh] = finding_at_.try_emplace(r.finding_keys[k], findings.size());
@@ -40,13 +40,22 @@ void Tally::add(Tally&& later) {
   redundant += later.redundant;
   decisions += later.decisions;
   fingerprints_.insert(std::move(later.fingerprints_));
-  for (auto& [text, o] : later.outcomes) {
-    auto [it, fresh] = outcomes.try_emplace(text);
-    if (fresh)
-      it->second = std::move(o);
-    else
-      it->second.count += o.count;
+  // (Both sorted: merged in one pass.)
+  std::vector<std::pair<std::string, OutcomeSummary>> both;
+  both.reserve(outcomes.size() + later.outcomes.size());
+  auto a = outcomes.begin(), b = later.outcomes.begin();
+  while (a != outcomes.end() || b != later.outcomes.end()) {
+    if (b == later.outcomes.end() || (a != outcomes.end() && TextOrder{}(a->first, b->first))) {
+      both.push_back(std::move(*a++));
+    } else if (a == outcomes.end() || TextOrder{}(b->first, a->first)) {
+      both.push_back(std::move(*b++));
+    } else {
+      a->second.count += b->second.count;
+      both.push_back(std::move(*a++));
+      ++b;
+    }
   }
+  outcomes = std::move(both);
   // (Later's findings in their order, each with the key it was tallied by.)
   std::vector<const std::string*> key_of(later.findings.size());
   for (const auto& [key, at] : later.finding_at_) key_of[at] = &key;

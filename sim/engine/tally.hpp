@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/execution.hpp"
@@ -73,11 +74,23 @@ class Tally {
   std::uint64_t redundant = 0;
   std::uint64_t decisions = 0;   // scheduling decisions over every run
   std::uint64_t distinct() const { return fingerprints_.size(); }
-  // Of explored runs: by outcome text; and in order of first appearance.
-  std::map<std::string, OutcomeSummary, TextOrder> outcomes;
+  // Of explored runs: each outcome with its text, sorted by text
+  // (TextOrder: the texts are distinct); and the findings in order of first
+  // appearance. (Flat: an exploration sees few outcomes, mostly each new.)
+  std::vector<std::pair<std::string, OutcomeSummary>> outcomes;
   std::vector<FindingSummary> findings;
 
  private:
+  // The outcome of `text`, where it is or would be in `outcomes`.
+  std::vector<std::pair<std::string, OutcomeSummary>>::iterator place_of(const std::string& text) {
+    return std::lower_bound(outcomes.begin(), outcomes.end(), text,
+                            [](const auto& o, const std::string& t) { return TextOrder{}(o.first, t); });
+  }
+  bool holds(std::vector<std::pair<std::string, OutcomeSummary>>::iterator at, const std::string& text) const {
+    return at != outcomes.end() && !TextOrder{}(text, at->first);
+  }
+
+  std::string text_;  // the outcome text of the run being added (its capacity kept)
   FingerprintSet fingerprints_;  // an unended run's marked apart
   std::map<std::string, std::size_t> finding_at_;   // a finding's key: its place in `findings`
 };
