@@ -17,9 +17,15 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   if (r.completed) {
     r.outcome.write_text(text_);
     auto it = place_of(text_);
-    if (!holds(it, text_))
+    if (!holds(it, text_)) {
+      // (Room for a few at once: an exploration mostly sees more than one.)
+      if (outcomes.empty()) {
+        outcomes.reserve(4);
+        it = outcomes.begin();
+      }
       it = outcomes.emplace(it, std::piecewise_construct, std::forward_as_tuple(text_),
                             std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+    }
     ++it->second.count;
     text = &text_;
   }
