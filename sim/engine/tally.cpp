@@ -30,13 +30,14 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     text = &text_;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
-    auto [it, fresh] = finding_at_.try_emplace(r.finding_keys[k], findings.size());
-    if (fresh) {
+    const std::size_t at = finding_of(r.finding_keys[k]);
+    if (at == findings.size()) {
+      finding_keys_.push_back(r.finding_keys[k]);
       // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
       if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
       findings.emplace_back(r.findings[k], 0, r.log, text ? *text : std::string());
     }
-    ++findings[it->second].count;
+    ++findings[at].count;
   }
   return r.bad || !r.findings.empty();
 }
@@ -62,16 +63,15 @@ void Tally::add(Tally&& later) {
     }
   }
   outcomes = std::move(both);
-  // (Later's findings in their order, each with the key it was tallied by.)
-  std::vector<const std::string*> key_of(later.findings.size());
-  for (const auto& [key, at] : later.finding_at_) key_of[at] = &key;
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
     FindingSummary& f = later.findings[k];
-    auto [it, fresh] = finding_at_.try_emplace(*key_of[k], findings.size());
-    if (fresh)
+    const std::size_t at = finding_of(later.finding_keys_[k]);
+    if (at == findings.size()) {
+      finding_keys_.push_back(std::move(later.finding_keys_[k]));
       findings.push_back(std::move(f));
-    else
-      findings[it->second].count += f.count;
+    } else {
+      findings[at].count += f.count;
+    }
   }
   later = Tally{};
 }

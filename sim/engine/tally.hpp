@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,7 +91,13 @@ class Tally {
 
   std::string text_;  // the outcome text of the run being added (its capacity kept)
   FingerprintSet fingerprints_;  // an unended run's marked apart
-  std::map<std::string, std::size_t> finding_at_;   // a finding's key: its place in `findings`
+  // Each finding's key, by its place in `findings`. (Searched in turn: an
+  // exploration sees few findings.)
+  std::vector<std::string> finding_keys_;
+  // The place in `findings` of the finding of `key`, or findings.size().
+  std::size_t finding_of(const std::string& key) const {
+    return static_cast<std::size_t>(std::find(finding_keys_.begin(), finding_keys_.end(), key) - finding_keys_.begin());
+  }
 };
 
 }  // namespace scopesim
