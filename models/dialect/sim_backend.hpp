@@ -88,12 +88,15 @@ std::uint64_t perform_lowered(Door& door, const Event& e, const Lowering& loweri
 [[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e, Lowering lowering) {
   return door().perform(e, lowering, {});
 }
-[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return perform_no_read(e, lower(e)); }
 // The lowering of an access of kind `K` made as `A` with no order (plain or
 // volatile), a constant: the models' code is built with little optimization,
 // where lower(e) inline makes the lowering's bytes one by one at every access.
 template <EventKind K, Access A>
 inline constexpr Lowering lowered = lower(Event{.kind = K, .access = A});
+// The same for an operation of kind `K` that is no access (a barrier, a warp
+// collective, a shared declaration).
+template <EventKind K>
+inline constexpr Lowering lowered_op = lower(Event{.kind = K});
 // The same for an atomic access of kind `K` at scope `S` (`Thread`: named
 // thread_scope_thread), by its order.
 template <EventKind K, Scope S, bool Thread>
@@ -127,7 +130,7 @@ class shared_site {
     e.operand = alignof(T);
     e.label = label_;
     e.where = here(l);
-    return *reinterpret_cast<T*>(perform_no_read(e));
+    return *reinterpret_cast<T*>(perform_no_read(e, lowered_op<EventKind::shared_alloc>));
   }
 
  private:
@@ -421,7 +424,7 @@ T shuffle(ShflMode mode, unsigned mask, T var, unsigned lane, int width, const s
   e.lane = lane;
   e.width = static_cast<std::uint32_t>(width);
   e.where = here(l);
-  return value<T>(perform_no_read(e));
+  return value<T>(perform_no_read(e, lowered_op<EventKind::shfl>));
 }
 }  // namespace detail
 template <class T>
