@@ -1,6 +1,6 @@
 #include "sim/engine/tally.hpp"
 
-#include <tuple>
+#include <cstddef>
 #include <utility>
 
 namespace scopesim {
@@ -16,17 +16,17 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
     r.outcome.write_text(text_);
-    auto it = place_of(text_);
-    if (!holds(it, text_)) {
+    const std::size_t at = place_of(text_);
+    if (!holds(at, text_)) {
       // (Room for a few at once: an exploration mostly sees more than one.)
       if (outcomes.empty()) {
         outcomes.reserve(4);
-        it = outcomes.begin();
+        texts_.reserve(4);
       }
-      it = outcomes.emplace(it, std::piecewise_construct, std::forward_as_tuple(text_),
-                            std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+      texts_.insert(texts_.begin() + static_cast<std::ptrdiff_t>(at), text_);
+      outcomes.emplace(outcomes.begin() + static_cast<std::ptrdiff_t>(at), r.outcome, r.bad, 0, r.log);
     }
-    ++it->second.count;
+    ++outcomes[at].count;
     text = &text_;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
@@ -48,21 +48,28 @@ void Tally::add(Tally&& later) {
   decisions += later.decisions;
   fingerprints_.insert(std::move(later.fingerprints_));
   // (Both sorted: merged in one pass.)
-  std::vector<std::pair<std::string, OutcomeSummary>> both;
+  std::vector<OutcomeSummary> both;
+  std::vector<std::string> both_texts;
   both.reserve(outcomes.size() + later.outcomes.size());
-  auto a = outcomes.begin(), b = later.outcomes.begin();
-  while (a != outcomes.end() || b != later.outcomes.end()) {
-    if (b == later.outcomes.end() || (a != outcomes.end() && TextOrder{}(a->first, b->first))) {
-      both.push_back(std::move(*a++));
-    } else if (a == outcomes.end() || TextOrder{}(b->first, a->first)) {
-      both.push_back(std::move(*b++));
+  both_texts.reserve(both.capacity());
+  auto take = [&](Tally& t, std::size_t& k) {
+    both.push_back(std::move(t.outcomes[k]));
+    both_texts.push_back(std::move(t.texts_[k]));
+    ++k;
+  };
+  std::size_t a = 0, b = 0;
+  while (a < outcomes.size() || b < later.outcomes.size()) {
+    if (b == later.outcomes.size() || (a < outcomes.size() && TextOrder{}(texts_[a], later.texts_[b]))) {
+      take(*this, a);
+    } else if (a == outcomes.size() || TextOrder{}(later.texts_[b], texts_[a])) {
+      take(later, b);
     } else {
-      a->second.count += b->second.count;
-      both.push_back(std::move(*a++));
-      ++b;
+      outcomes[a].count += later.outcomes[b++].count;
+      take(*this, a);
     }
   }
   outcomes = std::move(both);
+  texts_ = std::move(both_texts);
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
     FindingSummary& f = later.findings[k];
     const std::size_t at = finding_of(later.finding_keys_[k]);
