@@ -119,10 +119,9 @@ struct Stack {
   char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
   std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
-  // A fiber ran on it since it was mapped (zero) or cleared. (Not one that
-  // was only created: make_fcontext() writes its record below the top, the
-  // same for every fiber, and a fiber that never ran wrote nothing else.
-  // A run may end before some of the threads it made ever ran.)
+  // A fiber was made on it since it was mapped (zero) or cleared, and may
+  // have written it. (Even one that never ran: a run seldom ends before a
+  // thread it made ran, and so a resume asks nothing.)
   bool used = false;
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
@@ -578,6 +577,7 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   f->status = Status::ready;
   f->fault.clear();
   if (zeroed) f->stack.clear();
+  f->stack.used = true;
   f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
@@ -590,11 +590,11 @@ Status FiberPool::resume(Id id) {
   running.fiber = f;
   // (Only this thread writes `slice`: no atomic read-modify-write needed.)
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  const bool first = f->status == Status::ready;
-  if (first) f->stack.used = true;
   f->status = Status::suspended;
-  // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
-  const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  // (Data there: the fiber, which entry() takes at its first resume and
+  // suspend() ignores. Data back: none when it suspends or ends,
+  // stop_fiber()'s when a handler stopped it.)
+  const ctx::transfer_t t = ctx::jump_fcontext(f->context, f);
   if (t.data == nullptr) [[likely]]
     f->context = t.fctx;
   else
