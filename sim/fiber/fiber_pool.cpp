@@ -119,10 +119,6 @@ struct Stack {
   char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
   std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
-  // A fiber was made on it since it was mapped (zero) or cleared, and may
-  // have written it. (Even one that never ran: a run seldom ends before a
-  // thread it made ran, and so a resume asks nothing.)
-  bool used = false;
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
 
@@ -166,14 +162,13 @@ struct Stack {
     return true;
   }
 
-  // Restores the invariant: the part the fiber may have written is cleared
-  // whole, unread. (Finding the zeros below its lowest write first would read
-  // each of them with one instruction for as many bytes as a store clears:
-  // most fibers write only the top of the open part, and the check cost more
-  // than the stores it saved.)
+  // Restores the invariant: the part the fibers before may have written is
+  // cleared whole, unread. (Finding the zeros below its lowest write first
+  // would read each of them with one instruction for as many bytes as a
+  // store clears: most fibers write only the top of the open part, and the
+  // check cost more than the stores it saved. Nor is it asked whether a
+  // fiber was made on it since: on every stack but a fresh one, one was.)
   void clear() {
-    if (!used) return;
-    used = false;
     const std::size_t n = tripped ? region : reach;
     zero(top - n, n);
     if (tripped) [[unlikely]]
@@ -577,7 +572,6 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   f->status = Status::ready;
   f->fault.clear();
   if (zeroed) f->stack.clear();
-  f->stack.used = true;
   f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }
