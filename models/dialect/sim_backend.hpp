@@ -202,40 +202,45 @@ class plain {
   plain& operator&=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a & b); }); }
   [[gnu::noinline]] T operator++(int) {
     const Where w = detail::pc(__builtin_return_address(0));
-    T old = load(w);
-    store(T(old + 1), w);
+    Door* d = simulated_by();
+    T old = load_by(d, w);
+    store_by(d, T(old + 1), w);
     return old;
   }
   [[gnu::noinline]] plain& operator++() {
     const Where w = detail::pc(__builtin_return_address(0));
-    store(T(load(w) + 1), w);
+    Door* d = simulated_by();
+    store_by(d, T(load_by(d, w) + 1), w);
     return *this;
   }
 
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
-  T load(Where w) const {
+  T load(Where w) const { return load_by(simulated_by(), w); }
+  void store(T v, Where w) { store_by(simulated_by(), v, w); }
+
+ private:
+  template <class F>
+  plain& update(detail::located<T> v, F f) {
     Door* d = simulated_by();
+    store_by(d, f(load_by(d, v.where), v.value), v.where);
+    return *this;
+  }
+  // load() and store() through `d`, the door simulated_by() gave (nullptr:
+  // an ordinary value). (A read-modify-write of the cell asks it once for both.)
+  T load_by(Door* d, Where w) const {
     if (d == nullptr) return local_;
     return detail::value<T>(detail::perform_lowered(*d, detail::access<T>(EventKind::load, Access::plain, this, w),
                                                     detail::lowered<EventKind::load, Access::plain>));
   }
-  void store(T v, Where w) {
-    Door* d = simulated_by();
+  void store_by(Door* d, T v, Where w) {
     if (d == nullptr) {
       local_ = v;
       return;
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    // (A store reads nothing: no local state, as perform_no_read(), through the door just asked.)
+    // (A store reads nothing: no local state, as perform_no_read(), through the door asked.)
     d->perform(e, detail::lowered<EventKind::store, Access::plain>, {});
-  }
-
- private:
-  template <class F>
-  plain& update(detail::located<T> v, F f) {
-    store(f(load(v.where), v.value), v.where);
-    return *this;
   }
   T load_volatile(Where w) const volatile {
     return detail::value<T>(detail::perform_lowered(detail::door(),
