@@ -48,7 +48,7 @@ void syncthreads(std::source_location l) {
   Event e;
   e.kind = EventKind::barrier;
   e.where = detail::here(l);
-  detail::perform_no_read(e);
+  detail::perform_no_read(e, detail::lowered_op<EventKind::barrier>);
 }
 
 void syncwarp(unsigned mask, std::source_location l) {
@@ -56,7 +56,7 @@ void syncwarp(unsigned mask, std::source_location l) {
   e.kind = EventKind::syncwarp;
   e.operand = mask;
   e.where = detail::here(l);
-  detail::perform_no_read(e);
+  detail::perform_no_read(e, detail::lowered_op<EventKind::syncwarp>);
 }
 
 unsigned ballot_sync(unsigned mask, int predicate, std::source_location l) {
@@ -66,7 +66,7 @@ unsigned ballot_sync(unsigned mask, int predicate, std::source_location l) {
   e.operand = mask;
   e.operand2 = predicate != 0;
   e.where = detail::here(l);
-  return static_cast<unsigned>(detail::perform_no_read(e));
+  return static_cast<unsigned>(detail::perform_no_read(e, detail::lowered_op<EventKind::ballot>));
 }
 
 }  // namespace scopesim::dialect

@@ -88,12 +88,15 @@ std::uint64_t perform_lowered(Door& door, const Event& e, const Lowering& loweri
 [[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e, Lowering lowering) {
   return door().perform(e, lowering, {});
 }
-[[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e) { return perform_no_read(e, lower(e)); }
 // The lowering of an access of kind `K` made as `A` with no order (plain or
 // volatile), a constant: the models' code is built with little optimization,
 // where lower(e) inline makes the lowering's bytes one by one at every access.
 template <EventKind K, Access A>
 inline constexpr Lowering lowered = lower(Event{.kind = K, .access = A});
+// The same for an operation of kind `K` that is no access (a barrier, a warp
+// collective, a shared declaration).
+template <EventKind K>
+inline constexpr Lowering lowered_op = lower(Event{.kind = K});
 // The same for an atomic access of kind `K` at scope `S` (`Thread`: named
 // thread_scope_thread), by its order.
 template <EventKind K, Scope S, bool Thread>
@@ -127,7 +130,7 @@ class shared_site {
     e.operand = alignof(T);
     e.label = label_;
     e.where = here(l);
-    return *reinterpret_cast<T*>(perform_no_read(e));
+    return *reinterpret_cast<T*>(perform_no_read(e, lowered_op<EventKind::shared_alloc>));
   }
 
  private:
@@ -199,40 +202,45 @@ class plain {
   plain& operator&=(detail::located<T> v) { return update(v, [](T a, T b) { return T(a & b); }); }
   [[gnu::noinline]] T operator++(int) {
     const Where w = detail::pc(__builtin_return_address(0));
-    T old = load(w);
-    store(T(old + 1), w);
+    Door* d = simulated_by();
+    T old = load_by(d, w);
+    store_by(d, T(old + 1), w);
     return old;
   }
   [[gnu::noinline]] plain& operator++() {
     const Where w = detail::pc(__builtin_return_address(0));
-    store(T(load(w) + 1), w);
+    Door* d = simulated_by();
+    store_by(d, T(load_by(d, w) + 1), w);
     return *this;
   }
 
   // Used by atomic_ref and the host; not part of the CUDA-looking surface.
-  T load(Where w) const {
+  T load(Where w) const { return load_by(simulated_by(), w); }
+  void store(T v, Where w) { store_by(simulated_by(), v, w); }
+
+ private:
+  template <class F>
+  plain& update(detail::located<T> v, F f) {
     Door* d = simulated_by();
+    store_by(d, f(load_by(d, v.where), v.value), v.where);
+    return *this;
+  }
+  // load() and store() through `d`, the door simulated_by() gave (nullptr:
+  // an ordinary value). (A read-modify-write of the cell asks it once for both.)
+  T load_by(Door* d, Where w) const {
     if (d == nullptr) return local_;
     return detail::value<T>(detail::perform_lowered(*d, detail::access<T>(EventKind::load, Access::plain, this, w),
                                                     detail::lowered<EventKind::load, Access::plain>));
   }
-  void store(T v, Where w) {
-    Door* d = simulated_by();
+  void store_by(Door* d, T v, Where w) {
     if (d == nullptr) {
       local_ = v;
       return;
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    // (A store reads nothing: no local state, as perform_no_read(), through the door just asked.)
+    // (A store reads nothing: no local state, as perform_no_read(), through the door asked.)
     d->perform(e, detail::lowered<EventKind::store, Access::plain>, {});
-  }
-
- private:
-  template <class F>
-  plain& update(detail::located<T> v, F f) {
-    store(f(load(v.where), v.value), v.where);
-    return *this;
   }
   T load_volatile(Where w) const volatile {
     return detail::value<T>(detail::perform_lowered(detail::door(),
@@ -421,7 +429,7 @@ T shuffle(ShflMode mode, unsigned mask, T var, unsigned lane, int width, const s
   e.lane = lane;
   e.width = static_cast<std::uint32_t>(width);
   e.where = here(l);
-  return value<T>(perform_no_read(e));
+  return value<T>(perform_no_read(e, lowered_op<EventKind::shfl>));
 }
 }  // namespace detail
 template <class T>

@@ -79,14 +79,32 @@ class Outcome {
   }
   // "f=1 x=0": the canonical text used in reports, schedules and GPU histograms.
   std::string text() const {
+    std::string s;
+    write_text(s);
+    return s;
+  }
+  // text() into `s`, over what it held (its capacity kept: a text made run
+  // after run into one string allocates only where it grows).
+  void write_text(std::string& s) const {
     // (Where each value is one integer digit, as mostly, its length is known
     // first and it is written in one pass, not grown char by char.)
     std::size_t n = values_.empty() ? 0 : 3 * values_.size() - 1;  // '=', a digit and a ' ' between
     for (auto& v : values_) {
-      if (!one_digit(v)) return text_by_parts();
+      if (!one_digit(v)) {
+        s.clear();
+        append_by_parts(s);
+        return;
+      }
       n += v.name.size();
     }
-    return text_of_digits(n);
+    s.resize(n);
+    char* at = s.data();
+    for (auto& v : values_) {
+      if (at != s.data()) *at++ = ' ';
+      for (char c : v.name) *at++ = c;
+      *at++ = '=';
+      *at++ = static_cast<char>('0' + v.bits);
+    }
   }
   bool operator==(const Outcome&) const = default;
   auto operator<=>(const Outcome&) const = default;
@@ -105,29 +123,14 @@ class Outcome {
   static bool one_digit(const Observed& v) {
     return v.bits < 10 && v.type != ValueType::f32 && v.type != ValueType::f64;
   }
-  // text() where each value is one digit, of length `n`. (Apart from text(),
-  // whose other return would keep `s` from being made in place.)
-  std::string text_of_digits(std::size_t n) const {
-    std::string s(n, ' ');
-    char* at = s.data();
-    for (auto& v : values_) {
-      for (char c : v.name) *at++ = c;
-      *at++ = '=';
-      *at++ = static_cast<char>('0' + v.bits);
-      ++at;  // the ' ' before the next
-    }
-    return s;
-  }
-  // text() for any values: each appended in place, with no text of it apart.
-  std::string text_by_parts() const {
-    std::string s;
+  // write_text() for any values: each appended in place, with no text of it apart.
+  void append_by_parts(std::string& s) const {
     for (auto& v : values_) {
       if (!s.empty()) s += ' ';
       s += v.name;
       s += '=';
       append_value(s, v.type, v.bits);
     }
-    return s;
   }
 
   std::vector<Observed> values_;

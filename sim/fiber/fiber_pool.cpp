@@ -119,11 +119,6 @@ struct Stack {
   char* top = nullptr;           // where a fiber's stack pointer starts, `opening` above a page boundary
   std::size_t region = 0;        // the outermost bytes that start zeroed
   std::size_t reach = 0;         // of them, the outermost that are open: `opening` and whole pages below, or all
-  // A fiber ran on it since it was mapped (zero) or cleared. (Not one that
-  // was only created: make_fcontext() writes its record below the top, the
-  // same for every fiber, and a fiber that never ran wrote nothing else.
-  // A run may end before some of the threads it made ever ran.)
-  bool used = false;
   volatile sig_atomic_t tripped = 0;  // a fiber touched the closed part (opened since)
   const char* touched = nullptr;      // where it did first
 
@@ -167,14 +162,13 @@ struct Stack {
     return true;
   }
 
-  // Restores the invariant: the part the fiber may have written is cleared
-  // whole, unread. (Finding the zeros below its lowest write first would read
-  // each of them with one instruction for as many bytes as a store clears:
-  // most fibers write only the top of the open part, and the check cost more
-  // than the stores it saved.)
+  // Restores the invariant: the part the fibers before may have written is
+  // cleared whole, unread. (Finding the zeros below its lowest write first
+  // would read each of them with one instruction for as many bytes as a
+  // store clears: most fibers write only the top of the open part, and the
+  // check cost more than the stores it saved. Nor is it asked whether a
+  // fiber was made on it since: on every stack but a fresh one, one was.)
   void clear() {
-    if (!used) return;
-    used = false;
     const std::size_t n = tripped ? region : reach;
     zero(top - n, n);
     if (tripped) [[unlikely]]
@@ -590,11 +584,11 @@ Status FiberPool::resume(Id id) {
   running.fiber = f;
   // (Only this thread writes `slice`: no atomic read-modify-write needed.)
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  const bool first = f->status == Status::ready;
-  if (first) f->stack.used = true;
   f->status = Status::suspended;
-  // (Data back: none when it suspends or ends, stop_fiber()'s when a handler stopped it.)
-  const ctx::transfer_t t = ctx::jump_fcontext(f->context, first ? static_cast<void*>(f) : nullptr);
+  // (Data there: the fiber, which entry() takes at its first resume and
+  // suspend() ignores. Data back: none when it suspends or ends,
+  // stop_fiber()'s when a handler stopped it.)
+  const ctx::transfer_t t = ctx::jump_fcontext(f->context, f);
   if (t.data == nullptr) [[likely]]
     f->context = t.fctx;
   else
