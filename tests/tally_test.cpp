@@ -43,8 +43,8 @@ std::uint64_t witness(const ChoiceLog& log) { return log.size() == 1 ? log[0].ke
 std::string text(const Tally& t) {
   std::string s = "executions " + std::to_string(t.executions) + " redundant " + std::to_string(t.redundant) +
                   " decisions " + std::to_string(t.decisions) + " distinct " + std::to_string(t.distinct()) + "\n";
-  for (const OutcomeSummary& o : t.outcomes)
-    s += "outcome " + o.outcome.text() + " bad " + std::to_string(o.bad) + " count " + std::to_string(o.count) + " witness " +
+  for (const auto& [key, o] : t.outcomes)
+    s += "outcome " + key + " bad " + std::to_string(o.bad) + " count " + std::to_string(o.count) + " witness " +
          std::to_string(witness(o.witness)) + "\n";
   for (const FindingSummary& f : t.findings)
     s += "finding " + f.finding.key() + " count " + std::to_string(f.count) + " witness " +

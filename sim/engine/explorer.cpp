@@ -116,7 +116,8 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
     sampling_search(m, c, run, SamplingSearch{o.mode == Mode::pct, o.seed, o.pct_depth, max_exec, std::max(o.jobs, 1u)},
                     go_on, take);
   }
-  x.outcomes = std::move(tally.outcomes);
+  x.outcomes.reserve(tally.outcomes.size());
+  for (auto& [text, s] : tally.outcomes) x.outcomes.push_back(std::move(s));
   x.findings = std::move(tally.findings);
   x.executions = tally.executions;
   x.redundant = tally.redundant;

@@ -1,6 +1,7 @@
 #include "sim/engine/tally.hpp"
 
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 namespace scopesim {
@@ -15,19 +16,14 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
+    // (Looked up by the text made into text_: only a new outcome's is copied.)
     r.outcome.write_text(text_);
-    const std::size_t at = place_of(text_);
-    if (!holds(at, text_)) {
-      // (Room for a few at once: an exploration mostly sees more than one.)
-      if (outcomes.empty()) {
-        outcomes.reserve(4);
-        texts_.reserve(4);
-      }
-      texts_.insert(texts_.begin() + static_cast<std::ptrdiff_t>(at), text_);
-      outcomes.emplace(outcomes.begin() + static_cast<std::ptrdiff_t>(at), r.outcome, r.bad, 0, r.log);
-    }
-    ++outcomes[at].count;
-    text = &text_;
+    auto it = outcomes.lower_bound(text_);
+    if (it == outcomes.end() || outcomes.key_comp()(text_, it->first))
+      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(text_),
+                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+    ++it->second.count;
+    text = &it->first;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
     const std::size_t at = finding_of(r.finding_keys[k]);
@@ -47,29 +43,13 @@ void Tally::add(Tally&& later) {
   redundant += later.redundant;
   decisions += later.decisions;
   fingerprints_.insert(std::move(later.fingerprints_));
-  // (Both sorted: merged in one pass.)
-  std::vector<OutcomeSummary> both;
-  std::vector<std::string> both_texts;
-  both.reserve(outcomes.size() + later.outcomes.size());
-  both_texts.reserve(both.capacity());
-  auto take = [&](Tally& t, std::size_t& k) {
-    both.push_back(std::move(t.outcomes[k]));
-    both_texts.push_back(std::move(t.texts_[k]));
-    ++k;
-  };
-  std::size_t a = 0, b = 0;
-  while (a < outcomes.size() || b < later.outcomes.size()) {
-    if (b == later.outcomes.size() || (a < outcomes.size() && TextOrder{}(texts_[a], later.texts_[b]))) {
-      take(*this, a);
-    } else if (a == outcomes.size() || TextOrder{}(later.texts_[b], texts_[a])) {
-      take(later, b);
-    } else {
-      outcomes[a].count += later.outcomes[b++].count;
-      take(*this, a);
-    }
+  for (auto& [text, o] : later.outcomes) {
+    auto [it, fresh] = outcomes.try_emplace(text);
+    if (fresh)
+      it->second = std::move(o);
+    else
+      it->second.count += o.count;
   }
-  outcomes = std::move(both);
-  texts_ = std::move(both_texts);
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
     FindingSummary& f = later.findings[k];
     const std::size_t at = finding_of(later.finding_keys_[k]);

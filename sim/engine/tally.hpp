@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "sim/engine/execution.hpp"
@@ -73,22 +73,11 @@ class Tally {
   std::uint64_t redundant = 0;
   std::uint64_t decisions = 0;   // scheduling decisions over every run
   std::uint64_t distinct() const { return fingerprints_.size(); }
-  // Of explored runs: the outcomes, sorted by text (TextOrder), and the
-  // findings in order of first appearance. (Flat: an exploration sees few
-  // outcomes, mostly each new.)
-  std::vector<OutcomeSummary> outcomes;
+  // Of explored runs: by outcome text; and in order of first appearance.
+  std::map<std::string, OutcomeSummary, TextOrder> outcomes;
   std::vector<FindingSummary> findings;
 
  private:
-  // Where the outcome of `text` is, or would be, in `outcomes`.
-  std::size_t place_of(const std::string& text) const {
-    return static_cast<std::size_t>(std::lower_bound(texts_.begin(), texts_.end(), text, TextOrder{}) - texts_.begin());
-  }
-  bool holds(std::size_t at, const std::string& text) const {
-    return at < texts_.size() && !TextOrder{}(text, texts_[at]);
-  }
-
-  std::vector<std::string> texts_;  // each outcome's text, by its place in `outcomes`
   std::string text_;  // the outcome text of the run being added (its capacity kept)
   FingerprintSet fingerprints_;  // an unended run's marked apart
   // Each finding's key, by its place in `findings`. (Searched in turn: an
