@@ -1921,22 +1921,29 @@ class Run final : public Door, public HostApi {
   };
   static_assert(std::is_nothrow_move_constructible_v<GridShape>);  // (moved, not copied, as grid_shapes_ grows)
   GridShape& grid_shape(unsigned k, Dim3 grid, Dim3 block) {
+    if (k < grid_shapes_.size()) {
+      GridShape& g = grid_shapes_[k];
+      if (!g.names.empty() && g.grid == grid && g.block == block) [[likely]]
+        return g;
+    }
+    return new_grid_shape(k, grid, block);
+  }
+  // The `k`th kernel's shape made anew. (Out of line: seldom past a search's first run.)
+  [[gnu::noinline, gnu::cold]] GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];
-    if (g.names.empty() || g.grid != grid || g.block != block) {
-      const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
-      g.grid = grid;
-      g.block = block;
-      g.names.clear();
-      g.coords.clear();
-      g.places.clear();
-      Dim3 block_at{0, 0, 0};
-      for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
-        Dim3 thread_at{0, 0, 0};
-        for (std::uint32_t i = 0; i < block.x * block.y * block.z; ++i, next_index(thread_at, block)) {
-          g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
-          g.coords.push_back({thread_at, block_at, block, grid});
-        }
+    const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
+    g.grid = grid;
+    g.block = block;
+    g.names.clear();
+    g.coords.clear();
+    g.places.clear();
+    Dim3 block_at{0, 0, 0};
+    for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
+      Dim3 thread_at{0, 0, 0};
+      for (std::uint32_t i = 0; i < block.x * block.y * block.z; ++i, next_index(thread_at, block)) {
+        g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+        g.coords.push_back({thread_at, block_at, block, grid});
       }
     }
     return g;
@@ -1945,13 +1952,20 @@ class Run final : public Door, public HostApi {
   // The name of the thread of operation `op`, of kind `k`: "kernel1",
   // "copy2". Kept from run to run, as grid_shape().
   const std::string& op_name(OpId op, OpKind k) {
+    if (op < op_names_.size()) {
+      const auto& [kind, name] = op_names_[op];
+      if (!name.empty() && kind == k) [[likely]]
+        return name;
+    }
+    return new_op_name(op, k);
+  }
+  // The same made anew. (Out of line: seldom past a search's first run.)
+  [[gnu::noinline, gnu::cold]] const std::string& new_op_name(OpId op, OpKind k) {
     if (op_names_.size() <= op) op_names_.resize(op + 1);
     auto& [kind, name] = op_names_[op];
-    if (name.empty() || kind != k) {
-      static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
-      kind = k;
-      name = prefix[static_cast<int>(k)] + std::to_string(op);
-    }
+    static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
+    kind = k;
+    name = prefix[static_cast<int>(k)] + std::to_string(op);
     return name;
   }
 
