@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <boost/container/small_vector.hpp>
+#include <boost/container/static_vector.hpp>
 
 #include <algorithm>
 #include <array>
@@ -1566,6 +1567,7 @@ class Run final : public Door, public HostApi {
       w.where = e.where;
     }
     w.arrived.push_back(cur_);
+    w.lanes |= 1u << t.place.lane;
     w.mask |= mask;
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
@@ -1609,44 +1611,46 @@ class Run final : public Door, public HostApi {
     if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
     Warp& w = waiting->second;
     const Block& b = blocks_[block];
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      if (!(w.mask >> lane & 1u)) continue;
-      const std::uint32_t idx = warp * 32 + lane;
-      if (idx >= b.count) continue;
-      const ThreadId id = b.first + idx;
-      if (threads_[id].state == State::done) continue;
-      if (std::find(w.arrived.begin(), w.arrived.end(), id) == w.arrived.end()) return false;
+    const ThreadId lane0 = b.first + warp * 32;  // the warp's lane 0
+    // Each lane of the masks that has not arrived is past the block's end or done.
+    for (std::uint32_t m = w.mask & ~w.lanes; m != 0; m &= m - 1) {
+      const auto lane = static_cast<std::uint32_t>(std::countr_zero(m));
+      if (warp * 32 + lane >= b.count) break;  // (as is every lane above it)
+      if (threads_[lane0 + lane].state != State::done) return false;
     }
-    std::vector<ThreadId> who = std::move(w.arrived);
+    std::vector<ThreadId>& who = collective_;
+    who.assign(w.arrived.begin(), w.arrived.end());
     const EventKind kind = w.kind;
-    w = Warp{};
-    auto lane_thread = [&](std::uint32_t lane) -> const SimThread* {
+    const std::uint32_t lanes = w.lanes;
+    w.arrived.clear();
+    w.lanes = w.mask = 0;
+    if (kind == EventKind::ballot) {
+      std::uint64_t ballot = 0;
       for (ThreadId id : who)
-        if (threads_[id].place.lane == lane) return &threads_[id];
-      return nullptr;
-    };
-    std::vector<std::uint64_t> result(who.size());
-    for (std::size_t i = 0; i < who.size(); ++i) {
-      const SimThread& t = threads_[who[i]];
-      if (kind == EventKind::ballot) {
-        for (ThreadId id : who)
-          if (threads_[id].lane_value != 0) result[i] |= std::uint64_t{1} << threads_[id].place.lane;
-      } else if (kind == EventKind::shfl) {
+        if (threads_[id].lane_value != 0) ballot |= std::uint64_t{1} << threads_[id].place.lane;
+      for (ThreadId id : who) threads_[id].lane_value = ballot;
+    } else if (kind == EventKind::shfl) {
+      // (Aside until every lane has read the value its source gave.)
+      std::vector<std::uint64_t>& result = shuffled_;
+      result.clear();
+      for (ThreadId id : who) {
+        const SimThread& t = threads_[id];
         const std::uint32_t src = shuffle_source(*t.pending, t.place.lane);
-        const SimThread* s = lane_thread(src);
-        if (s == nullptr) {
-          out_of_line([&] {
-            divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
-                           describe(t.pending->where),
-                       {t.name()}, {describe(t.pending->where)});
-          });
-          result[i] = t.lane_value;
-        } else {
-          result[i] = s->lane_value;
+        if (src < 32 && (lanes >> src & 1u)) {
+          result.push_back(threads_[lane0 + src].lane_value);
+          continue;
         }
+        out_of_line([&] {
+          divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+                         describe(t.pending->where),
+                     {t.name()}, {describe(t.pending->where)});
+        });
+        result.push_back(t.lane_value);
       }
+      for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
+    } else {
+      for (ThreadId id : who) threads_[id].lane_value = 0;
     }
-    for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
@@ -2435,8 +2439,10 @@ class Run final : public Door, public HostApi {
   Reused<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
+  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
   struct Warp {
-    std::vector<ThreadId> arrived;
+    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
+    std::uint32_t lanes = 0;
     std::uint32_t mask = 0;
     EventKind kind = EventKind::syncwarp;
     Where where;
@@ -2584,6 +2590,8 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
+  std::vector<ThreadId> collective_;       // try_complete_warp()'s: the lanes that meet
+  std::vector<std::uint64_t> shuffled_;    // try_complete_warp()'s: a shuffle's results
   // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
   // threads' next steps are (new_thread()).
