@@ -415,6 +415,20 @@ class Run final : public Door, public HostApi {
 
   // ---- Door ----
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
+    if (is_access(e)) [[likely]]
+      return perform_access(e, low, local);
+    return take_step<false>(e, low, local);
+  }
+  // An access, nearly every event, takes its step in a frame of its own with
+  // the access inline; the steps of the others keep a small frame under the
+  // deeper work they do (a fiber's stack stays within the part FiberPool
+  // keeps open).
+  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
+    return take_step<true>(e, low, local);
+  }
+  // The step of event `e` (an access: `Access`), once its thread is chosen.
+  template <bool Access>
+  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
     if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -423,13 +437,14 @@ class Run final : public Door, public HostApi {
     SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (is_local(e)) return execute_local(e, low);
+    if (!Access && is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
     note_shape(t, low);
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
-    if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
+    if (const State s = !Access && e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
+        s != t.state) {
       if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
       pending(t, cur_, true);
@@ -453,7 +468,10 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();
     }
     // Chosen: run it.
-    return execute(e, low, local);
+    if constexpr (Access)
+      return access(e, low, local);
+    else
+      return execute(e, low);
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
   // line, as the other cold paths of a step: see out_of_line().)
@@ -1015,13 +1033,9 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- events ----
-  // `e`, its lowering (lower(e)) and its thread's local state. Only a
-  // dispatch: the events other than accesses (nearly every step) run out of
-  // line, so that an access passes through no frame of execute() (no
-  // registers saved and restored).
-  std::uint64_t execute(const Event& e, Lowering low, LocalState local) {
-    if (is_access(e)) [[likely]]
-      return access(e, low, local);
+  // `e`, not an access, and its lowering (lower(e)). Only a dispatch: these
+  // events run out of line.
+  std::uint64_t execute(const Event& e, Lowering low) {
     switch (e.kind) {
       case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
@@ -1380,27 +1394,38 @@ class Run final : public Door, public HostApi {
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   // (`local`: the reading thread's local state there.)
   WriteId choose_read(const MemOp& m, const Event& e, LocalState local) {
+    // (Nothing below waits: `t` stays where it is.)
+    SimThread& t = current();
+    const std::uint64_t where = where_key(e.where);
+    const auto [spot, known] = t.spots.find(where, e.addr);
+    if (known && spot->mods == t.mods) [[unlikely]]
+      return read_again(m, e, local, *spot, where);
     // The first read at its spot since `mods` changed repeats nothing: its
-    // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
-    // both.
-    SimThread::Visit* first = nullptr;
-    SpinKey vkey{where_key(e.where), 0, e.addr};
+    // visit is the spot's entry, not keyed (SimThread::Visit).
+    spot->mods = t.mods;
+    spot->repeated = false;
+    keep_state(t, *spot, local);
+    const Readable seen = readable(m, e, cand_);
+    const WriteId w = pick_read(t, m, e, seen);
+    spot->write = w;
+    spot->read_index = t.reads.size();
+    note_read(t, e, seen);
+    return w;
+  }
+  // A read at a spot read before since `mods` last changed (its entry
+  // `spot`): a second keys both visits, by their states. (Out of line: most
+  // reads are the first at their spot.)
+  [[gnu::noinline]] WriteId read_again(const MemOp& m, const Event& e, LocalState local, SimThread::Visit& spot,
+                                      std::uint64_t where) {
+    SpinKey vkey{where, 0, e.addr};
     {
       SimThread& t = current();
-      const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
-      if (known && spot->mods == t.mods) {
-        if (!spot->repeated) {
-          if (t.visits.empty()) visitors_.push_back(cur_);
-          t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
-        }
-        spot->repeated = true;
-        vkey.state = local_state(local, t.body_frame);
-      } else {
-        first = spot;
-        first->mods = t.mods;
-        first->repeated = false;
-        keep_state(t, *first, local);
+      if (!spot.repeated) {
+        if (t.visits.empty()) visitors_.push_back(cur_);
+        t.visits.insert_or_assign({vkey.where, kept_state(spot), vkey.addr}, spot);
       }
+      spot.repeated = true;
+      vkey.state = local_state(local, t.body_frame);
     }
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
@@ -1409,7 +1434,7 @@ class Run final : public Door, public HostApi {
       std::vector<WriteId>& cand = cand_;
       const Readable seen = readable(m, e, cand);
       // (Where the key is, or goes: one search of the map per repeated read.)
-      const auto visit = first != nullptr ? t.visits.end() : t.visits.lower_bound(vkey);
+      const auto visit = t.visits.lower_bound(vkey);
       const bool visited = visit != t.visits.end() && visit->first == vkey;
       bool spinning = false;
       if (visited && visit->second.mods == t.mods &&
@@ -1456,32 +1481,39 @@ class Run final : public Door, public HostApi {
         for (WriteId w : cand) any_ms |= mm_->morally_strong(m, w);
         if (!any_ms) unpromised_spin(t, e);
       }
-      ChoicePoint& p = choice(ChoiceKind::read);
-      for (WriteId w : cand) {
-        p.keys.push_back(w);
-        p.made.push_back(made_by(w));
-      }
-      const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
-        return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
-               format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-      });
-      const WriteId w = cand[i];
+      const WriteId w = pick_read(t, m, e, seen);
       if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
-      if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        current_step().reads_from = p.made[i];  // (made_by(w))
-      if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
-      if (first != nullptr) {
-        first->write = now.write;
-        first->read_index = now.read_index;
-      } else if (visited)
+      if (visited)
         visit->second = now;
       else
         t.visits.emplace_hint(visit, vkey, now);
-      t.reads.push_back({e.addr, seen.writes});
-      t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
+      note_read(t, e, seen);
       return w;
     }
+  }
+  // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
+  // returns: a read decision; the step learns what it read.
+  [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
+    const std::vector<WriteId>& cand = cand_;
+    ChoicePoint& p = choice(ChoiceKind::read);
+    for (WriteId w : cand) {
+      p.keys.push_back(w);
+      p.made.push_back(made_by(w));
+    }
+    const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
+      return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+             format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
+    });
+    if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
+      current_step().reads_from = p.made[i];  // (made_by(cand[i]))
+    if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
+    return cand[i];
+  }
+  // `t` read `e` (what the model told besides: `seen`): into its reads.
+  [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
+    t.reads.push_back({e.addr, seen.writes});
+    t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
   }
 
   // `t` spins on a read that no newer write is morally strong with: a
