@@ -768,8 +768,9 @@ class Run final : public Door, public HostApi {
     }
   }
   // Thread `id` became runnable: into the thread decision's keys, in id
-  // order (mostly the last: threads start in id order).
-  void add_key(ThreadId id) {
+  // order (mostly the last: threads start in id order). (Inline, as
+  // drop_key(): in a step's frame, pending() calls neither.)
+  [[gnu::always_inline]] void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     if (keys.size() == keys.capacity()) [[unlikely]]
       more_keys();
@@ -784,7 +785,7 @@ class Run final : public Door, public HostApi {
   // Room for more keys. (Out of line: seldom past a run's first threads.)
   [[gnu::noinline, gnu::cold]] void more_keys() { next_thread_.keys.reserve(2 * next_thread_.keys.size() + 8); }
   // Thread `id` is runnable no more: out of the keys.
-  void drop_key(ThreadId id) {
+  [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
     while (keys[k] != id) [[unlikely]]
