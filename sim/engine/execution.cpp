@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <bit>
+#include <charconv>
 #include <deque>
 #include <map>
 #include <memory_resource>
@@ -1065,15 +1066,24 @@ class Run final : public Door, public HostApi {
     trace(current(), [&] { return text(e); });
   }
 
+  // A shared array: one allocation per declaration (its site, `e.addr`) and
+  // block, made when the block's first thread declares it.
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
-    SimThread& t = current();
-    auto key = std::make_pair(e.addr, t.block);
-    auto it = shared_.find(key);
+    const auto key = std::make_pair(e.addr, current().block);
+    const auto it = shared_.find(key);
     if (it != shared_.end()) return it->second;
-    const std::string name = std::string(e.label ? e.label : "shared") + "[b" + std::to_string(t.block) + "]";
-    void* p = alloc(name, e.size, e.operand);
-    shared_.emplace(key, reinterpret_cast<std::uintptr_t>(p));
-    return reinterpret_cast<std::uintptr_t>(p);
+    return new_shared(e, key);
+  }
+  // (Out of line: once a block and declaration.)
+  [[gnu::noinline]] std::uintptr_t new_shared(const Event& e, std::pair<std::uintptr_t, std::uint32_t> key) {
+    // Named in a buffer kept from run to run: alloc() compares the name in place.
+    std::string& name = shared_name_;
+    name.assign(e.label ? e.label : "shared").append("[b");
+    char digits[16];
+    name.append(digits, std::to_chars(digits, digits + sizeof digits, key.second).ptr).push_back(']');
+    const auto p = reinterpret_cast<std::uintptr_t>(alloc(name, e.size, e.operand));
+    shared_.emplace(key, p);
+    return p;
   }
 
   std::string location(std::uintptr_t a) const {
@@ -2623,6 +2633,7 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
+  std::string shared_name_;                // new_shared()'s
   std::vector<ThreadId> collective_;       // try_complete_warp()'s: the lanes that meet
   std::vector<std::uint64_t> shuffled_;    // try_complete_warp()'s: a shuffle's results
   // Kept from one thread decision to the next: its keys (pending()), the
