@@ -63,10 +63,10 @@ class Arena {
     if (base_ == MAP_FAILED) throw std::runtime_error("cannot reserve simulated memory");
   }
   void reset() { next_ = guard; }
-  // `n` bytes aligned to `align` (null: exhausted).
+  // `n` bytes aligned to `align`, a power of two (null: exhausted).
   char* take(std::size_t n, std::size_t align) {
     if (align < 16) align = 16;
-    std::size_t at = (next_ + align - 1) / align * align;
+    std::size_t at = (next_ + align - 1) & ~(align - 1);
     if (at + n + guard > bytes) return nullptr;
     next_ = at + n + guard;
     return base_ + at;
