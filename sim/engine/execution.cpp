@@ -441,7 +441,7 @@ class Run final : public Door, public HostApi {
     if (!Access && is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
-    note_shape(t, low);
+    note_shape<Access>(t, low);
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
     if (const State s = !Access && e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
@@ -660,12 +660,14 @@ class Run final : public Door, public HostApi {
     return false;
   }
 
-  // What `t`'s pending event (lowered: `l`) does to shared state, into its pending_shape.
+  // What `t`'s pending event (lowered: `l`; an access, known where `Access`)
+  // does to shared state, into its pending_shape.
+  template <bool Access>
   void note_shape(SimThread& t, const Lowering& l) const {
     StepShape& s = t.pending_shape;
     s = StepShape{};
     const Event& e = *t.pending;
-    if (is_access(e)) [[likely]] {
+    if (Access || is_access(e)) [[likely]] {
       // An offset: shapes of runs made on different threads are compared (parallel exploration).
       s.addr = arena_.offset(e.addr);
       s.reads = e.kind != EventKind::store;
