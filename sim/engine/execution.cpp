@@ -352,6 +352,21 @@ struct Block {
   }
 };
 
+// A vector's room for more. (Out of line: seldom past a search's first runs.)
+template <class T>
+[[gnu::noinline, gnu::cold]] void grow(std::vector<T>& v) {
+  v.reserve(2 * v.size() + 8);
+}
+// Appends `x` to `v`: inline, but for its growth (grow()). (For the lists a
+// read appends to, where push_back(), growth and all, is otherwise a call.)
+template <class T>
+[[gnu::always_inline]] inline void append(std::vector<T>& v, const T& x) {
+  if (v.size() == v.capacity()) [[unlikely]]
+    grow(v);
+  if (v.size() == v.capacity()) __builtin_unreachable();  // (push_back() grows nothing)
+  v.push_back(x);
+}
+
 std::uint64_t where_key(const Where& w) {
   if (w.file != nullptr) return (reinterpret_cast<std::uintptr_t>(w.file) * 1000003ULL) ^ w.line;
   return w.pc;
@@ -1511,8 +1526,8 @@ class Run final : public Door, public HostApi {
     const std::vector<WriteId>& cand = cand_;
     ChoicePoint& p = choice(ChoiceKind::read);
     for (WriteId w : cand) {
-      p.keys.push_back(w);
-      p.made.push_back(made_by(w));
+      append<std::uint64_t>(p.keys, w);
+      append<std::size_t>(p.made, made_by(w));
     }
     const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
       return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
@@ -1525,8 +1540,8 @@ class Run final : public Door, public HostApi {
   }
   // `t` read `e` (what the model told besides: `seen`): into its reads.
   [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
-    t.reads.push_back({e.addr, seen.writes});
-    t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
+    append(t.reads, {e.addr, seen.writes});
+    append(t.read_steps, in_step_ ? step_ : Step::unknown);
   }
 
   // `t` spins on a read that no newer write is morally strong with: a
