@@ -93,7 +93,8 @@ class HostApi {
  public:
   virtual ~HostApi() = default;
   // Simulated memory of `bytes` (device memory, or host memory the host
-  // program and copies use), uninitialised until written.
+  // program and copies use) aligned to `align`, a power of two (an alignof),
+  // uninitialised until written.
   virtual void* alloc(std::string_view name, std::size_t bytes, std::size_t align) = 0;
   // Enqueues a kernel on `stream` (0: the default stream); returns at once.
   virtual void launch(std::string_view kernel, Dim3 grid, Dim3 block, KernelBody body, std::uint32_t stream,

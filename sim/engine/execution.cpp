@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <boost/container/small_vector.hpp>
+#include <boost/container/static_vector.hpp>
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <bit>
+#include <charconv>
 #include <deque>
 #include <map>
 #include <memory_resource>
@@ -61,10 +63,10 @@ class Arena {
     if (base_ == MAP_FAILED) throw std::runtime_error("cannot reserve simulated memory");
   }
   void reset() { next_ = guard; }
-  // `n` bytes aligned to `align` (null: exhausted).
+  // `n` bytes aligned to `align`, a power of two (null: exhausted).
   char* take(std::size_t n, std::size_t align) {
     if (align < 16) align = 16;
-    std::size_t at = (next_ + align - 1) / align * align;
+    std::size_t at = (next_ + align - 1) & ~(align - 1);
     if (at + n + guard > bytes) return nullptr;
     next_ = at + n + guard;
     return base_ + at;
@@ -350,6 +352,21 @@ struct Block {
   }
 };
 
+// A vector's room for more. (Out of line: seldom past a search's first runs.)
+template <class T>
+[[gnu::noinline, gnu::cold]] void grow(std::vector<T>& v) {
+  v.reserve(2 * v.size() + 8);
+}
+// Appends `x` to `v`: inline, but for its growth (grow()). (For the lists a
+// read appends to, where push_back(), growth and all, is otherwise a call.)
+template <class T>
+[[gnu::always_inline]] inline void append(std::vector<T>& v, const T& x) {
+  if (v.size() == v.capacity()) [[unlikely]]
+    grow(v);
+  if (v.size() == v.capacity()) __builtin_unreachable();  // (push_back() grows nothing)
+  v.push_back(x);
+}
+
 std::uint64_t where_key(const Where& w) {
   if (w.file != nullptr) return (reinterpret_cast<std::uintptr_t>(w.file) * 1000003ULL) ^ w.line;
   return w.pc;
@@ -414,6 +431,20 @@ class Run final : public Door, public HostApi {
 
   // ---- Door ----
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
+    if (is_access(e)) [[likely]]
+      return perform_access(e, low, local);
+    return take_step<false>(e, low, local);
+  }
+  // An access, nearly every event, takes its step in a frame of its own with
+  // the access inline; the steps of the others keep a small frame under the
+  // deeper work they do (a fiber's stack stays within the part FiberPool
+  // keeps open).
+  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
+    return take_step<true>(e, low, local);
+  }
+  // The step of event `e` (an access: `Access`), once its thread is chosen.
+  template <bool Access>
+  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
     if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -422,13 +453,14 @@ class Run final : public Door, public HostApi {
     SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (is_local(e)) return execute_local(e, low);
+    if (!Access && is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
-    note_shape(t, low);
+    note_shape<Access>(t, low);
     // A wait is enabled only once what it waits for has finished. (A thread
     // that took the step before is runnable already, as it mostly stays.)
-    if (const State s = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable; s != t.state) {
+    if (const State s = !Access && e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
+        s != t.state) {
       if (t.state == State::fresh || t.state == State::wake) --ready_count_;  // (it ran to its first event)
       t.state = s;
       pending(t, cur_, true);
@@ -452,7 +484,10 @@ class Run final : public Door, public HostApi {
       fiber::FiberPool::suspend();
     }
     // Chosen: run it.
-    return execute(e, low, local);
+    if constexpr (Access)
+      return access(e, low, local);
+    else
+      return execute(e, low);
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
   // line, as the other cold paths of a step: see out_of_line().)
@@ -640,12 +675,14 @@ class Run final : public Door, public HostApi {
     return false;
   }
 
-  // What `t`'s pending event (lowered: `l`) does to shared state, into its pending_shape.
+  // What `t`'s pending event (lowered: `l`; an access, known where `Access`)
+  // does to shared state, into its pending_shape.
+  template <bool Access>
   void note_shape(SimThread& t, const Lowering& l) const {
     StepShape& s = t.pending_shape;
     s = StepShape{};
     const Event& e = *t.pending;
-    if (is_access(e)) [[likely]] {
+    if (Access || is_access(e)) [[likely]] {
       // An offset: shapes of runs made on different threads are compared (parallel exploration).
       s.addr = arena_.offset(e.addr);
       s.reads = e.kind != EventKind::store;
@@ -749,8 +786,9 @@ class Run final : public Door, public HostApi {
     }
   }
   // Thread `id` became runnable: into the thread decision's keys, in id
-  // order (mostly the last: threads start in id order).
-  void add_key(ThreadId id) {
+  // order (mostly the last: threads start in id order). (Inline, as
+  // drop_key(): in a step's frame, pending() calls neither.)
+  [[gnu::always_inline]] void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     if (keys.size() == keys.capacity()) [[unlikely]]
       more_keys();
@@ -765,7 +803,7 @@ class Run final : public Door, public HostApi {
   // Room for more keys. (Out of line: seldom past a run's first threads.)
   [[gnu::noinline, gnu::cold]] void more_keys() { next_thread_.keys.reserve(2 * next_thread_.keys.size() + 8); }
   // Thread `id` is runnable no more: out of the keys.
-  void drop_key(ThreadId id) {
+  [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
     while (keys[k] != id) [[unlikely]]
@@ -1014,13 +1052,9 @@ class Run final : public Door, public HostApi {
   }
 
   // ---- events ----
-  // `e`, its lowering (lower(e)) and its thread's local state. Only a
-  // dispatch: the events other than accesses (nearly every step) run out of
-  // line, so that an access passes through no frame of execute() (no
-  // registers saved and restored).
-  std::uint64_t execute(const Event& e, Lowering low, LocalState local) {
-    if (is_access(e)) [[likely]]
-      return access(e, low, local);
+  // `e`, not an access, and its lowering (lower(e)). Only a dispatch: these
+  // events run out of line.
+  std::uint64_t execute(const Event& e, Lowering low) {
     switch (e.kind) {
       case EventKind::fence: fence(e, low); return 0;
       case EventKind::barrier: barrier(e); return 0;
@@ -1049,15 +1083,24 @@ class Run final : public Door, public HostApi {
     trace(current(), [&] { return text(e); });
   }
 
+  // A shared array: one allocation per declaration (its site, `e.addr`) and
+  // block, made when the block's first thread declares it.
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
-    SimThread& t = current();
-    auto key = std::make_pair(e.addr, t.block);
-    auto it = shared_.find(key);
+    const auto key = std::make_pair(e.addr, current().block);
+    const auto it = shared_.find(key);
     if (it != shared_.end()) return it->second;
-    const std::string name = std::string(e.label ? e.label : "shared") + "[b" + std::to_string(t.block) + "]";
-    void* p = alloc(name, e.size, e.operand);
-    shared_.emplace(key, reinterpret_cast<std::uintptr_t>(p));
-    return reinterpret_cast<std::uintptr_t>(p);
+    return new_shared(e, key);
+  }
+  // (Out of line: once a block and declaration.)
+  [[gnu::noinline]] std::uintptr_t new_shared(const Event& e, std::pair<std::uintptr_t, std::uint32_t> key) {
+    // Named in a buffer kept from run to run: alloc() compares the name in place.
+    std::string& name = shared_name_;
+    name.assign(e.label ? e.label : "shared").append("[b");
+    char digits[16];
+    name.append(digits, std::to_chars(digits, digits + sizeof digits, key.second).ptr).push_back(']');
+    const auto p = reinterpret_cast<std::uintptr_t>(alloc(name, e.size, e.operand));
+    shared_.emplace(key, p);
+    return p;
   }
 
   std::string location(std::uintptr_t a) const {
@@ -1379,27 +1422,38 @@ class Run final : public Door, public HostApi {
   // Only a pure read repeats itself: a load, or a compare-and-swap that fails.
   // (`local`: the reading thread's local state there.)
   WriteId choose_read(const MemOp& m, const Event& e, LocalState local) {
+    // (Nothing below waits: `t` stays where it is.)
+    SimThread& t = current();
+    const std::uint64_t where = where_key(e.where);
+    const auto [spot, known] = t.spots.find(where, e.addr);
+    if (known && spot->mods == t.mods) [[unlikely]]
+      return read_again(m, e, local, *spot, where);
     // The first read at its spot since `mods` changed repeats nothing: its
-    // visit is the spot's entry, not keyed (SimThread::Visit). A second keys
-    // both.
-    SimThread::Visit* first = nullptr;
-    SpinKey vkey{where_key(e.where), 0, e.addr};
+    // visit is the spot's entry, not keyed (SimThread::Visit).
+    spot->mods = t.mods;
+    spot->repeated = false;
+    keep_state(t, *spot, local);
+    const Readable seen = readable(m, e, cand_);
+    const WriteId w = pick_read(t, m, e, seen);
+    spot->write = w;
+    spot->read_index = t.reads.size();
+    note_read(t, e, seen);
+    return w;
+  }
+  // A read at a spot read before since `mods` last changed (its entry
+  // `spot`): a second keys both visits, by their states. (Out of line: most
+  // reads are the first at their spot.)
+  [[gnu::noinline]] WriteId read_again(const MemOp& m, const Event& e, LocalState local, SimThread::Visit& spot,
+                                      std::uint64_t where) {
+    SpinKey vkey{where, 0, e.addr};
     {
       SimThread& t = current();
-      const auto [spot, known] = t.spots.find(vkey.where, vkey.addr);
-      if (known && spot->mods == t.mods) {
-        if (!spot->repeated) {
-          if (t.visits.empty()) visitors_.push_back(cur_);
-          t.visits.insert_or_assign({vkey.where, kept_state(*spot), vkey.addr}, *spot);
-        }
-        spot->repeated = true;
-        vkey.state = local_state(local, t.body_frame);
-      } else {
-        first = spot;
-        first->mods = t.mods;
-        first->repeated = false;
-        keep_state(t, *first, local);
+      if (!spot.repeated) {
+        if (t.visits.empty()) visitors_.push_back(cur_);
+        t.visits.insert_or_assign({vkey.where, kept_state(spot), vkey.addr}, spot);
       }
+      spot.repeated = true;
+      vkey.state = local_state(local, t.body_frame);
     }
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
     WriteId waited_past = 0;
@@ -1408,7 +1462,7 @@ class Run final : public Door, public HostApi {
       std::vector<WriteId>& cand = cand_;
       const Readable seen = readable(m, e, cand);
       // (Where the key is, or goes: one search of the map per repeated read.)
-      const auto visit = first != nullptr ? t.visits.end() : t.visits.lower_bound(vkey);
+      const auto visit = t.visits.lower_bound(vkey);
       const bool visited = visit != t.visits.end() && visit->first == vkey;
       bool spinning = false;
       if (visited && visit->second.mods == t.mods &&
@@ -1455,32 +1509,39 @@ class Run final : public Door, public HostApi {
         for (WriteId w : cand) any_ms |= mm_->morally_strong(m, w);
         if (!any_ms) unpromised_spin(t, e);
       }
-      ChoicePoint& p = choice(ChoiceKind::read);
-      for (WriteId w : cand) {
-        p.keys.push_back(w);
-        p.made.push_back(made_by(w));
-      }
-      const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
-        return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
-               format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-      });
-      const WriteId w = cand[i];
+      const WriteId w = pick_read(t, m, e, seen);
       if (wait != Step::unknown) r_->steps[wait].woke_to_newer = w != waited_past;
-      if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-        current_step().reads_from = p.made[i];  // (made_by(w))
-      if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
       const SimThread::Visit now{.write = w, .mods = t.mods, .read_index = t.reads.size()};
-      if (first != nullptr) {
-        first->write = now.write;
-        first->read_index = now.read_index;
-      } else if (visited)
+      if (visited)
         visit->second = now;
       else
         t.visits.emplace_hint(visit, vkey, now);
-      t.reads.push_back({e.addr, seen.writes});
-      t.read_steps.push_back(in_step_ ? step_ : Step::unknown);
+      note_read(t, e, seen);
       return w;
     }
+  }
+  // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
+  // returns: a read decision; the step learns what it read.
+  [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
+    const std::vector<WriteId>& cand = cand_;
+    ChoicePoint& p = choice(ChoiceKind::read);
+    for (WriteId w : cand) {
+      append<std::uint64_t>(p.keys, w);
+      append<std::size_t>(p.made, made_by(w));
+    }
+    const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
+      return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+             format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
+    });
+    if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
+      current_step().reads_from = p.made[i];  // (made_by(cand[i]))
+    if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
+    return cand[i];
+  }
+  // `t` read `e` (what the model told besides: `seen`): into its reads.
+  [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
+    append(t.reads, {e.addr, seen.writes});
+    append(t.read_steps, in_step_ ? step_ : Step::unknown);
   }
 
   // `t` spins on a read that no newer write is morally strong with: a
@@ -1566,6 +1627,7 @@ class Run final : public Door, public HostApi {
       w.where = e.where;
     }
     w.arrived.push_back(cur_);
+    w.lanes |= 1u << t.place.lane;
     w.mask |= mask;
     t.lane_value = e.operand2;
     if (!try_complete_warp(t.block, t.place.warp)) {
@@ -1609,44 +1671,46 @@ class Run final : public Door, public HostApi {
     if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
     Warp& w = waiting->second;
     const Block& b = blocks_[block];
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      if (!(w.mask >> lane & 1u)) continue;
-      const std::uint32_t idx = warp * 32 + lane;
-      if (idx >= b.count) continue;
-      const ThreadId id = b.first + idx;
-      if (threads_[id].state == State::done) continue;
-      if (std::find(w.arrived.begin(), w.arrived.end(), id) == w.arrived.end()) return false;
+    const ThreadId lane0 = b.first + warp * 32;  // the warp's lane 0
+    // Each lane of the masks that has not arrived is past the block's end or done.
+    for (std::uint32_t m = w.mask & ~w.lanes; m != 0; m &= m - 1) {
+      const auto lane = static_cast<std::uint32_t>(std::countr_zero(m));
+      if (warp * 32 + lane >= b.count) break;  // (as is every lane above it)
+      if (threads_[lane0 + lane].state != State::done) return false;
     }
-    std::vector<ThreadId> who = std::move(w.arrived);
+    std::vector<ThreadId>& who = collective_;
+    who.assign(w.arrived.begin(), w.arrived.end());
     const EventKind kind = w.kind;
-    w = Warp{};
-    auto lane_thread = [&](std::uint32_t lane) -> const SimThread* {
+    const std::uint32_t lanes = w.lanes;
+    w.arrived.clear();
+    w.lanes = w.mask = 0;
+    if (kind == EventKind::ballot) {
+      std::uint64_t ballot = 0;
       for (ThreadId id : who)
-        if (threads_[id].place.lane == lane) return &threads_[id];
-      return nullptr;
-    };
-    std::vector<std::uint64_t> result(who.size());
-    for (std::size_t i = 0; i < who.size(); ++i) {
-      const SimThread& t = threads_[who[i]];
-      if (kind == EventKind::ballot) {
-        for (ThreadId id : who)
-          if (threads_[id].lane_value != 0) result[i] |= std::uint64_t{1} << threads_[id].place.lane;
-      } else if (kind == EventKind::shfl) {
+        if (threads_[id].lane_value != 0) ballot |= std::uint64_t{1} << threads_[id].place.lane;
+      for (ThreadId id : who) threads_[id].lane_value = ballot;
+    } else if (kind == EventKind::shfl) {
+      // (Aside until every lane has read the value its source gave.)
+      std::vector<std::uint64_t>& result = shuffled_;
+      result.clear();
+      for (ThreadId id : who) {
+        const SimThread& t = threads_[id];
         const std::uint32_t src = shuffle_source(*t.pending, t.place.lane);
-        const SimThread* s = lane_thread(src);
-        if (s == nullptr) {
-          out_of_line([&] {
-            divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
-                           describe(t.pending->where),
-                       {t.name()}, {describe(t.pending->where)});
-          });
-          result[i] = t.lane_value;
-        } else {
-          result[i] = s->lane_value;
+        if (src < 32 && (lanes >> src & 1u)) {
+          result.push_back(threads_[lane0 + src].lane_value);
+          continue;
         }
+        out_of_line([&] {
+          divergence(t.name() + " shuffles from lane " + std::to_string(src) + ", which does not take part, at " +
+                         describe(t.pending->where),
+                     {t.name()}, {describe(t.pending->where)});
+        });
+        result.push_back(t.lane_value);
       }
+      for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
+    } else {
+      for (ThreadId id : who) threads_[id].lane_value = 0;
     }
-    for (std::size_t i = 0; i < who.size(); ++i) threads_[who[i]].lane_value = result[i];
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
@@ -1921,22 +1985,29 @@ class Run final : public Door, public HostApi {
   };
   static_assert(std::is_nothrow_move_constructible_v<GridShape>);  // (moved, not copied, as grid_shapes_ grows)
   GridShape& grid_shape(unsigned k, Dim3 grid, Dim3 block) {
+    if (k < grid_shapes_.size()) {
+      GridShape& g = grid_shapes_[k];
+      if (!g.names.empty() && g.grid == grid && g.block == block) [[likely]]
+        return g;
+    }
+    return new_grid_shape(k, grid, block);
+  }
+  // The `k`th kernel's shape made anew. (Out of line: seldom past a search's first run.)
+  [[gnu::noinline, gnu::cold]] GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];
-    if (g.names.empty() || g.grid != grid || g.block != block) {
-      const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
-      g.grid = grid;
-      g.block = block;
-      g.names.clear();
-      g.coords.clear();
-      g.places.clear();
-      Dim3 block_at{0, 0, 0};
-      for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
-        Dim3 thread_at{0, 0, 0};
-        for (std::uint32_t i = 0; i < block.x * block.y * block.z; ++i, next_index(thread_at, block)) {
-          g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
-          g.coords.push_back({thread_at, block_at, block, grid});
-        }
+    const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
+    g.grid = grid;
+    g.block = block;
+    g.names.clear();
+    g.coords.clear();
+    g.places.clear();
+    Dim3 block_at{0, 0, 0};
+    for (std::uint32_t b = 0; b < grid.x * grid.y * grid.z; ++b, next_index(block_at, grid)) {
+      Dim3 thread_at{0, 0, 0};
+      for (std::uint32_t i = 0; i < block.x * block.y * block.z; ++i, next_index(thread_at, block)) {
+        g.names.push_back(prefix + "b" + std::to_string(b) + ".t" + std::to_string(i));
+        g.coords.push_back({thread_at, block_at, block, grid});
       }
     }
     return g;
@@ -1945,13 +2016,20 @@ class Run final : public Door, public HostApi {
   // The name of the thread of operation `op`, of kind `k`: "kernel1",
   // "copy2". Kept from run to run, as grid_shape().
   const std::string& op_name(OpId op, OpKind k) {
+    if (op < op_names_.size()) {
+      const auto& [kind, name] = op_names_[op];
+      if (!name.empty() && kind == k) [[likely]]
+        return name;
+    }
+    return new_op_name(op, k);
+  }
+  // The same made anew. (Out of line: seldom past a search's first run.)
+  [[gnu::noinline, gnu::cold]] const std::string& new_op_name(OpId op, OpKind k) {
     if (op_names_.size() <= op) op_names_.resize(op + 1);
     auto& [kind, name] = op_names_[op];
-    if (name.empty() || kind != k) {
-      static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
-      kind = k;
-      name = prefix[static_cast<int>(k)] + std::to_string(op);
-    }
+    static const char* const prefix[] = {"kernel", "copy", "record", "wait"};
+    kind = k;
+    name = prefix[static_cast<int>(k)] + std::to_string(op);
     return name;
   }
 
@@ -2421,8 +2499,10 @@ class Run final : public Door, public HostApi {
   Reused<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
+  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
   struct Warp {
-    std::vector<ThreadId> arrived;
+    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
+    std::uint32_t lanes = 0;
     std::uint32_t mask = 0;
     EventKind kind = EventKind::syncwarp;
     Where where;
@@ -2570,6 +2650,9 @@ class Run final : public Door, public HostApi {
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
+  std::string shared_name_;                // new_shared()'s
+  std::vector<ThreadId> collective_;       // try_complete_warp()'s: the lanes that meet
+  std::vector<std::uint64_t> shuffled_;    // try_complete_warp()'s: a shuffle's results
   // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
   // threads' next steps are (new_thread()).

@@ -102,8 +102,9 @@ struct Step {
   std::vector<std::size_t> unordered;
   // Back to a new Step of `t`, doing `s`, taken at decision `d`, its vectors
   // keeping their capacity (a run reuses the steps of the run before it in
-  // the same RunResult): every field above.
-  void start(ThreadId t, const StepShape& s, std::size_t d) {
+  // the same RunResult): every field above. (Inline: a run starts one at
+  // every thread decision.)
+  [[gnu::always_inline]] void start(ThreadId t, const StepShape& s, std::size_t d) {
     thread = t;
     shape = s;
     decision = d;
