@@ -477,11 +477,11 @@ struct PtxModel::State {
   }
 
   // The location last looked up (an access looks its location up several
-  // times), and the locations looked up lately, by their address, a slot
-  // for each 4-byte word of a window of 1 KiB (threads access a few
-  // locations in turn: mostly words of a few arrays, which a run allocates
-  // close together, so that they take a slot each). An entry is a guess, right
-  // where the location it names is this run's ([0, made)) and at the
+  // times), and the locations looked up lately, by a hash of their address
+  // (threads access a few locations in turn; a small table: one with a slot
+  // for each word of a 1 KiB window spared lookups but missed the cache
+  // more, and took longer). An entry is a guess, right where the location
+  // it names is this run's ([0, made)) and at the
   // address looked up: a run makes the last run's locations again in place,
   // ids and addresses unchanged (see `locs`), so the last run's entries
   // serve the next one as they are (remake() makes none). reset() forgets
@@ -493,8 +493,8 @@ struct PtxModel::State {
   mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
-  mutable std::array<std::uint32_t, 256> looked{};
-  static std::size_t slot(std::uintptr_t addr) { return (addr >> 2) % 256; }
+  mutable std::array<std::uint32_t, 64> looked{};
+  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_size != 0 && last_addr == addr) return last_location;
     return looked_up(addr);
