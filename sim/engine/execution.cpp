@@ -791,7 +791,7 @@ class Run final : public Door, public HostApi {
   [[gnu::always_inline]] void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     if (keys.size() == keys.capacity()) [[unlikely]]
-      more_keys();
+      grow(keys);
     // (There is room now: push_back() grows nothing, and need not carry a
     // growth of its own, for which add_key() would save registers.)
     if (keys.size() == keys.capacity()) __builtin_unreachable();
@@ -800,8 +800,6 @@ class Run final : public Door, public HostApi {
     for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
     keys[k] = id;
   }
-  // Room for more keys. (Out of line: seldom past a run's first threads.)
-  [[gnu::noinline, gnu::cold]] void more_keys() { next_thread_.keys.reserve(2 * next_thread_.keys.size() + 8); }
   // Thread `id` is runnable no more: out of the keys.
   [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
