@@ -5,7 +5,9 @@
 // semantics.md.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <chrono>
 #include <atomic>
@@ -312,6 +314,42 @@ TEST(Faults, AnAbortIsAFinding) {
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->finding.message.find("b0.t1 faulted: aborted"), std::string::npos) << f->finding.message;
   EXPECT_EQ(f->count, x.executions);
+}
+
+// Thread 1 stores, then hands the C library's strlen() an address no page
+// holds: the fault lies inside a system library, which may be left holding a
+// lock, so the exploration stops at a limit of the simulator naming the
+// thread, where and why, instead of going on into a wait that never ends.
+// (A death test: such a fault ends the process, fiber_pool_test.cpp.)
+SCOPESIM_KERNEL void length_of_nowhere(Cells c) {
+  *c.r0 = 1;
+  if (thread_idx().x == 1) {
+    const char* volatile nowhere = reinterpret_cast<const char*>(16);
+    *c.r1 = static_cast<int>(std::strlen(nowhere));
+  }
+}
+
+TEST(FaultsDeathTest, AFaultInsideASystemLibraryStopsTheExplorationNamingIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const unsigned jobs : {1u, 2u}) {
+    EXPECT_EXIT(
+        {
+          const auto m = kernel_model<length_of_nowhere>("t.length_of_nowhere", 1, 2);
+          ExploreOptions o;
+          o.jobs = jobs;
+          try {
+            explore(m, m.chapter, o);
+            std::fputs("no SimulatorLimit\n", stderr);
+          } catch (const SimulatorLimit& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+          }
+          std::_Exit(3);
+        },
+        testing::ExitedWithCode(3),
+        "the simulator cannot run it: b0.t1 faulted inside [^\n]*libc[^\n]*: segmentation fault [^\n]* after "
+        "[^\n]*engine_findings_test.cpp:[0-9]+[^\n]*nothing more can run in this process")
+        << jobs << " jobs";
+  }
 }
 
 // CUDA refuses a block of 2048 threads or of none, and a grid of no block

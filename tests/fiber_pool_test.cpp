@@ -5,12 +5,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
 
 #include <time.h>
+#include <unistd.h>
 
 #include "sim/fiber/fiber_pool.hpp"
 
@@ -161,6 +164,31 @@ TEST(FiberPool, AnAbortFaultsTheFiberAndTheNextOneRuns) {
   bool ran = false;
   run_alone(pool, [&] { ran = true; });
   EXPECT_TRUE(ran);
+}
+
+// A fault inside a system library (here the C library's strlen() of an
+// address no page holds) may leave the library holding a lock: the fiber
+// ends stranded, naming where, and the process, whose next wait on that lock
+// would never end, ends by itself stranded_grace_seconds later with exit
+// code 2 and why on stderr. (A death test: it ends the process it runs in.)
+TEST(FiberPoolDeathTest, AFaultInsideASystemLibraryStrandsTheFiberAndTheProcessEnds) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        FiberPool pool;
+        const FiberPool::Id id = pool.create(
+            [](void*) {
+              const char* volatile nowhere = reinterpret_cast<const char*>(16);
+              std::printf("%zu\n", std::strlen(nowhere));
+            },
+            nullptr);
+        const Status s = pool.resume(id);
+        std::fprintf(stderr, "%s: %s\n", s == Status::stranded ? "stranded" : "not stranded", pool.fault(id).c_str());
+        for (;;) pause();  // (as a wait on the lock would)
+      },
+      testing::ExitedWithCode(2),
+      "stranded: faulted inside [^\n]*libc[^\n]*: segmentation fault[^\n]*\n"
+      "[^\n]*: error: a simulated thread stopped inside a system library \\(segmentation fault");
 }
 
 // Is `a` on the running fiber's stack (its default size below its top)?

@@ -75,7 +75,10 @@ const models::Model* find_model(std::string_view name);
 // declare or that the model does not fit (models::misfit), and for an
 // unknown memory model; SimulatorLimit (execution.hpp) for a launch beyond
 // what the simulator can run (docs/limitations.md, "A run holds as many
-// threads as the system maps fiber stacks").
+// threads as the system maps fiber stacks") and for a kernel that faults
+// inside a system library, after which the process ends within 5 s
+// (fiber::Status::stranded; docs/limitations.md, "A fault inside a system
+// library ends the process").
 Report explore(const models::Model& m, const Launch& launch, const Options& options = {});
 // The same for a registered model; throws std::invalid_argument naming an unknown model.
 Report explore(std::string_view model, const Launch& launch, const Options& options = {});

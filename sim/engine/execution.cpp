@@ -830,6 +830,8 @@ class Run final : public Door, public HostApi {
       overran(threads_[id]);
     } else if (s == fiber::Status::faulted) {
       faulted(id);
+    } else if (s == fiber::Status::stranded) {
+      stranded(threads_[id]);
     }
   }
 
@@ -862,6 +864,16 @@ class Run final : public Door, public HostApi {
                 (has_event(t) ? "after " + describe(t.last_where) : std::string("from its start")) +
                 " without reaching a simulated memory operation, barrier or other dialect call: a loop over "
                 "locals alone never ends (if it is only slow, raise --local-time-limit)");
+  }
+
+  // The thread faulted, or was stopped, inside a system library: nothing
+  // more can run in the process (fiber::Status::stranded).
+  [[gnu::noinline, gnu::cold]] void stranded(const SimThread& t) {
+    reach_limit(t.name() + " " + pool_.fault(t.fiber) +
+                (has_event(t) ? " after " + describe(t.last_where) : std::string(" before its first event")) +
+                ", which may have left the library holding a lock or with its heap damaged: nothing more can run in "
+                "this process (it ends within " + std::to_string(fiber::FiberPool::stranded_grace_seconds) +
+                " s if it cannot end by itself)");
   }
 
   void loop() {

@@ -1,6 +1,7 @@
 #include "sim/fiber/fiber_pool.hpp"
 
 #include <boost/context/detail/fcontext.hpp>
+#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <ucontext.h>
@@ -195,7 +196,8 @@ struct Fiber {
 
 // Per OS thread: who runs now, and where to return: its resumer's context
 // (`caller`), where a fault or an overrun jumps too, from its handler, with
-// the `signal` that stopped the fiber.
+// the `signal` that stopped the fiber (and `library_pc`, where in a system
+// library, if there: Status::stranded).
 // `slice` counts resumes: a slice is the thread's time from one resume to
 // the next, in a fiber until it suspends. `limit` tells the watchdog (below)
 // how long a slice may last; the watchdog asks the thread to stop the fiber
@@ -208,6 +210,7 @@ struct Running {
   Fiber* fiber = nullptr;
   ctx::fcontext_t caller = nullptr;
   volatile sig_atomic_t signal = 0;
+  std::uintptr_t library_pc = 0;  // where in a system library it stopped the fiber, if there
   std::atomic<std::uint64_t> slice{0};
   std::atomic<double> limit{0};
   std::atomic<std::uint64_t> stop{~std::uint64_t{0}};
@@ -320,28 +323,6 @@ const char* signal_name(int sig) {
   }
 }
 
-// From a handler: back to the running fiber's resumer, which abandons it (the
-// handler's context is never resumed). Like a longjmp out of the handler,
-// without a sigreturn: the handlers block no signal (SA_NODEFER, empty mask).
-[[noreturn]] void stop_fiber(int sig) {
-  running.signal = sig;
-  ctx::jump_fcontext(running.caller, &running);
-  __builtin_unreachable();
-}
-
-void on_fault(int sig, siginfo_t* info, void*) {
-  if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
-      running.fiber->stack.trip(info->si_addr))
-    return;  // the access runs again, on an open page
-  if (running.fiber == nullptr) {
-    // Not a kernel fault: restore the default action and let it happen.
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return;
-  }
-  stop_fiber(sig);
-}
-
 // The executable code of the system's libraries (the C and C++ runtimes, the
 // dynamic loader), as loaded when the first handlers were installed: a
 // fiber stopped there may hold one of their locks (malloc's arena, a
@@ -391,6 +372,33 @@ std::uintptr_t interrupted_at(const void* context) {
 #endif
 }
 
+// From a handler: back to the running fiber's resumer, which abandons it (the
+// handler's context is never resumed). Like a longjmp out of the handler,
+// without a sigreturn: the handlers block no signal (SA_NODEFER, empty mask).
+// `context`: where the fiber was, which strands it if inside a system
+// library. (Not for SIGABRT: abort() releases its locks before it raises the
+// signal, and a kernel's failed assert() stops there.)
+[[noreturn]] void stop_fiber(int sig, const void* context) {
+  running.signal = sig;
+  const std::uintptr_t pc = interrupted_at(context);
+  running.library_pc = sig != SIGABRT && library_code.holds(pc) ? pc : 0;
+  ctx::jump_fcontext(running.caller, &running);
+  __builtin_unreachable();
+}
+
+void on_fault(int sig, siginfo_t* info, void* context) {
+  if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
+      running.fiber->stack.trip(info->si_addr))
+    return;  // the access runs again, on an open page
+  if (running.fiber == nullptr) {
+    // Not a kernel fault: restore the default action and let it happen.
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  stop_fiber(sig, context);
+}
+
 void on_overrun(int, siginfo_t*, void* context) {
   // Not the slice the watchdog saw overrun (it has since ended): nothing to stop.
   const std::uint64_t slice = running.slice.load(std::memory_order_relaxed);
@@ -408,7 +416,7 @@ void on_overrun(int, siginfo_t*, void* context) {
       return;
     }
   }
-  stop_fiber(SIGXCPU);
+  stop_fiber(SIGXCPU, context);
 }
 
 void install_handlers() {
@@ -494,10 +502,68 @@ void aside_entry(ctx::transfer_t t) {
   ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
 }
 
+// The last resort once a fiber is stranded (Status::stranded): why, written
+// out before anything that may wait on a library's lock (no allocation, no
+// stream), and SIGALRM's handler that writes it and ends the process.
+struct LastWords {
+  std::atomic<bool> armed{false};
+  char text[512];
+  std::size_t n = 0;
+  void add(const char* s) {
+    while (*s != '\0' && n < sizeof text - 1) text[n++] = *s++;
+  }
+};
+LastWords last_words;
+
+void on_last_resort(int) {
+  ssize_t w = write(STDERR_FILENO, last_words.text, last_words.n);
+  (void)w;  // (nothing to do if it fails: the process ends either way)
+  _exit(2);
+}
+
+// Arms the last resort for a fiber stranded `why` (a signal's name): once in
+// the process, by the first thread stranded.
+void arm_last_resort(const char* why) {
+  if (last_words.armed.exchange(true)) return;
+  last_words.add(program_invocation_short_name);
+  last_words.add(": error: a simulated thread stopped inside a system library (");
+  last_words.add(why);
+  last_words.add("), which it may have left holding a lock: the process could not end by itself and ends here\n");
+  struct sigaction sa {};
+  sa.sa_handler = on_last_resort;
+  sa.sa_flags = SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
+  alarm(FiberPool::stranded_grace_seconds);
+}
+
+// Where in a system library `pc` lies: its function and file, as far as the
+// loader knows them.
+std::string library_place(std::uintptr_t pc) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr) return "a system library";
+  const std::string_view file = info.dli_fname;
+  const std::string base(file.substr(file.rfind('/') + 1));
+  return info.dli_sname != nullptr ? std::string(info.dli_sname) + " of " + base : base;
+}
+
+// A handler stopped fiber `f` (stop_fiber()) inside a system library.
+// (Out of line: see abandon().)
+[[gnu::noinline, gnu::cold]] void strand(Fiber& f) {
+  const bool overran = running.signal == SIGXCPU;
+  const char* why = overran ? "stopped at its CPU-time limit" : signal_name(running.signal);
+  arm_last_resort(why);  // (first: what follows allocates)
+  f.status = Status::stranded;
+  f.fault = std::string(overran ? "ran past its CPU-time limit" : "faulted") + " inside " +
+            library_place(running.library_pc) + (overran ? "" : std::string(": ") + why);
+}
+
 // A handler stopped fiber `f` (stop_fiber()): it is abandoned, and why kept.
 // (Out of line, with its texts: resume() saves no registers for them.)
 [[gnu::noinline, gnu::cold]] void abandon(Fiber& f) {
-  if (running.signal == SIGXCPU) {
+  if (running.library_pc != 0) {
+    strand(f);
+  } else if (running.signal == SIGXCPU) {
     // The watchdog stopped it.
     f.status = Status::overran;
     char seconds[32];
@@ -578,7 +644,7 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
 
 Status FiberPool::resume(Id id) {
   Fiber* f = &impl_->at(id);
-  if (f->status == Status::finished || f->status == Status::faulted || f->status == Status::overran) return f->status;
+  if (f->status >= Status::finished) return f->status;  // (it ended)
   Fiber* outer = running.fiber;
   ctx::fcontext_t outer_caller = running.caller;
   running.fiber = f;

@@ -5,7 +5,10 @@
 // also a stack overflow into the guard page), ends as `faulted` with a message
 // and is abandoned; the pool goes on. So does one that runs past the pool's
 // slice limit without suspending (`overran`): a loop that never returns to
-// its resumer. Knows nothing of the simulator.
+// its resumer. A fiber that faults or is stopped inside a system library
+// (the C or C++ runtime, the dynamic loader) ends `stranded`: the library may
+// be left holding a lock, so the process has to end (see Status). Knows
+// nothing of the simulator.
 // One pool per OS thread; a fiber must be resumed by the thread that created it.
 #pragma once
 #include <cstddef>
@@ -17,7 +20,16 @@
 
 namespace scopesim::fiber {
 
-enum class Status : std::uint8_t { ready, suspended, finished, faulted, overran };
+// `stranded`: the fiber faulted, or was stopped, inside a system library,
+// and may have left it holding a lock (malloc's arena, a stream's) or with
+// its heap damaged: nothing more can be trusted to run in the process, whose
+// next allocation may wait forever. Its resumer should report and end. As a
+// last resort the process ends by itself `FiberPool::stranded_grace_seconds`
+// later (exit code 2, why on stderr, written by a signal handler that needs no
+// lock), so that a wait on that lock is never a hang. (A static build has its
+// runtime inside the executable: no code counts as a system library's.)
+// (Ordered: from `finished` on, the fiber has ended.)
+enum class Status : std::uint8_t { ready, suspended, finished, faulted, overran, stranded };
 
 class FiberPool {
  public:
@@ -27,6 +39,7 @@ class FiberPool {
   // stack zero (all of a smaller stack): what it finds in a slot of its frames
   // it has not written is the same in every round.
   static constexpr std::size_t zeroed_bytes = 16 * 1024;
+  static constexpr unsigned stranded_grace_seconds = 5;
 
   explicit FiberPool(std::size_t stack_bytes = default_stack_bytes);
   ~FiberPool();
@@ -42,7 +55,7 @@ class FiberPool {
   // Runs the fiber until it suspends, finishes or faults.
   Status resume(Id id);
   Status status(Id id) const;
-  // Why the fiber faulted (exception text or signal name) or overran.
+  // Why the fiber faulted (exception text or signal name), overran or was stranded.
   const std::string& fault(Id id) const;
   // On the calling OS thread: a fiber (of any pool) that runs `seconds` of
   // the thread's CPU time between a resume and its next suspend is stopped
