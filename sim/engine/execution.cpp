@@ -433,14 +433,18 @@ class Run final : public Door, public HostApi {
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
     if (is_access(e)) [[likely]]
       return perform_access(e, low, local);
-    return take_step<false>(e, low, local);
+    return perform_other(e, low, local);
   }
   // An access, nearly every event, takes its step in a frame of its own with
   // the access inline; the steps of the others keep a small frame under the
   // deeper work they do (a fiber's stack stays within the part FiberPool
-  // keeps open).
+  // keeps open). (Both out of line: perform() itself then saves no
+  // registers, and passes an access on with a jump.)
   [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
     return take_step<true>(e, low, local);
+  }
+  [[gnu::noinline]] std::uint64_t perform_other(const Event& e, Lowering low, LocalState local) {
+    return take_step<false>(e, low, local);
   }
   // The step of event `e` (an access: `Access`), once its thread is chosen.
   template <bool Access>
