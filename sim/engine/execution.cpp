@@ -1119,12 +1119,14 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // An access within one allocation passes. The allocation an access at a
-  // like address was last found in (its hint) is looked at first: a hint is
-  // only a guess, checked as any region is, so one left by another run costs
-  // one failed check.
+  // An access within one allocation passes. The allocation an access in the
+  // same block of Arena::guard bytes (of each 64 such blocks, one hint) was
+  // last found in is looked at first: no two allocations meet in one block
+  // (a guard zone parts them), so an array's accesses share the hints of its
+  // blocks, and no other's. A hint is only a guess, checked as any region
+  // is, so one left by another run costs one failed check.
   void check_bounds(const Event& e) {
-    std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
+    std::uint32_t& hint = region_hint_[e.addr / Arena::guard % region_hint_.size()];
     if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) [[likely]]
       return;
     for (std::uint32_t k = 0; k < regions_.size(); ++k)
@@ -2669,7 +2671,7 @@ class Run final : public Door, public HostApi {
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
-  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by a hash of the address
+  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by the address's block
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 
