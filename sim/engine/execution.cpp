@@ -433,22 +433,34 @@ class Run final : public Door, public HostApi {
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
     if (is_access(e)) [[likely]]
       return perform_access(e, low, local);
+    if (is_local(e)) return perform_local(e, low);
     return perform_other(e, low, local);
   }
   // An access, nearly every event, takes its step in a frame of its own with
   // the access inline; the steps of the others keep a small frame under the
   // deeper work they do (a fiber's stack stays within the part FiberPool
-  // keeps open). (Both out of line: perform() itself then saves no
-  // registers, and passes an access on with a jump.)
+  // keeps open). (All three out of line: perform() itself then saves no
+  // registers, and passes an event on with a jump.)
   [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
     return take_step<true>(e, low, local);
   }
   [[gnu::noinline]] std::uint64_t perform_other(const Event& e, Lowering low, LocalState local) {
     return take_step<false>(e, low, local);
   }
-  // The step of event `e` (an access: `Access`), once its thread is chosen.
-  template <bool Access>
-  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
+  // A local event (is_local(): a shared array, or a fence that is no
+  // fence.sc), counted and run at once, no step. (Only these two: no second
+  // dispatch of execute() for them.)
+  [[gnu::noinline]] std::uint64_t perform_local(const Event& e, Lowering low) {
+    count_event(e);
+    if (e.kind == EventKind::fence) {
+      fence(e, low);
+      return 0;
+    }
+    return shared(e);
+  }
+  // Event `e` of the running thread (returned) counts: towards RunOptions::cut,
+  // asked every 4096, and towards the thread's step bound.
+  [[gnu::always_inline]] SimThread& count_event(const Event& e) {
     if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -456,8 +468,14 @@ class Run final : public Door, public HostApi {
     }
     SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
+    return t;
+  }
+  // The step of event `e` (an access: `Access`; not local), once its thread
+  // is chosen.
+  template <bool Access>
+  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
+    SimThread& t = count_event(e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (!Access && is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
     note_shape<Access>(t, low);
@@ -1076,16 +1094,6 @@ class Run final : public Door, public HostApi {
       case EventKind::wait: wait(e); return 0;
       default: return 0;
     }
-  }
-  // A local event (is_local(): a shared array, or a fence that is no
-  // fence.sc), run at once, no step. (Out of line, and only these two:
-  // perform() inlines no second dispatch of execute() for them.)
-  [[gnu::noinline]] std::uint64_t execute_local(const Event& e, Lowering low) {
-    if (e.kind == EventKind::fence) {
-      fence(e, low);
-      return 0;
-    }
-    return shared(e);
   }
   // A fence that orders memory (a fence.sc is a step; others are local).
   [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
