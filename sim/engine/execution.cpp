@@ -1618,6 +1618,16 @@ class Run final : public Door, public HostApi {
     b.arrived.clear();
   }
 
+  // Lanes of a warp waiting in a warp collective (warps_).
+  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
+  struct Warp {
+    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
+    std::uint32_t lanes = 0;
+    std::uint32_t mask = 0;
+    EventKind kind = EventKind::syncwarp;
+    Where where;
+  };
+
   // __syncwarp, __shfl*_sync, __ballot_sync: the lanes of `mask` meet. Every
   // lane of the mask must execute the same collective, and the mask must
   // include the caller (semantics.md, findings: barrier divergence). Only
@@ -1650,7 +1660,7 @@ class Run final : public Door, public HostApi {
     w.lanes |= 1u << t.place.lane;
     w.mask |= mask;
     t.lane_value = e.operand2;
-    if (!try_complete_warp(t.block, t.place.warp)) {
+    if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
       pending<true>(t, cur_, false);
       fiber::FiberPool::suspend();
@@ -1685,11 +1695,9 @@ class Run final : public Door, public HostApi {
 
   // A warp collective completes once every live lane of the masks that
   // arrived has arrived (an exited lane no longer holds it up); then each lane
-  // gets its result in `lane_value`.
-  bool try_complete_warp(std::uint32_t block, std::uint32_t warp) {
-    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
-    if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
-    Warp& w = waiting->second;
+  // gets its result in `lane_value`. (`w`: the record of warp `warp` of
+  // `block`, with lanes arrived.)
+  bool try_complete_warp(Warp& w, std::uint32_t block, std::uint32_t warp) {
     const Block& b = blocks_[block];
     const ThreadId lane0 = b.first + warp * 32;  // the warp's lane 0
     // Each lane of the masks that has not arrived is past the block's end or done.
@@ -1740,7 +1748,14 @@ class Run final : public Door, public HostApi {
 
   // (A run with no warp collective has no warp to look up.)
   void release_warp_waiters(const SimThread& t) {
-    if (!warps_.empty()) try_complete_warp(t.block, t.place.warp);
+    if (!warps_.empty()) release_warp(t.block, t.place.warp);
+  }
+  // Warp `warp` of `block` completes its collective if its waiting lanes
+  // wait for no other any more. (Out of line, and the completion its last
+  // call: a lookup that finds no lane waiting saves no registers.)
+  [[gnu::noinline]] void release_warp(std::uint32_t block, std::uint32_t warp) {
+    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
+    if (waiting != warps_.end() && !waiting->second.arrived.empty()) try_complete_warp(waiting->second, block, warp);
   }
 
   static std::string hex(std::uint32_t v) {
@@ -2519,14 +2534,6 @@ class Run final : public Door, public HostApi {
   Reused<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
-  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
-  struct Warp {
-    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
-    std::uint32_t lanes = 0;
-    std::uint32_t mask = 0;
-    EventKind kind = EventKind::syncwarp;
-    Where where;
-  };
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
