@@ -1187,8 +1187,10 @@ class Run final : public Door, public HostApi {
       more_events();
     const std::uint32_t ev = events_n_++;
     *event_next_++ = {cur_, no_write, e.where, step_, commuting_family(e, low)};
-    for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
-    const PtxOp& op = low.ops[low.count - 1];
+    // (The operations told apart by a test, not read at an index: the
+    // lowering and the operation then stay in registers, not in the frame.)
+    if (low.count == 2) mm_->fence(cur_, low.ops[0]);
+    const PtxOp op = low.count == 2 ? low.ops[1] : low.ops[0];
     MemOp m;
     m.thread = cur_;
     m.op = op;
