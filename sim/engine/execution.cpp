@@ -537,19 +537,35 @@ class Run final : public Door, public HostApi {
   // ---- HostApi ----
   void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
     char* const p = arena_.take(bytes, align);
-    if (p == nullptr) [[unlikely]]
-      exhausted(name, bytes);
-    Region& r = regions_.add();
+    // (Inline where the arena has room and the run before left a region in
+    // this one's place, with no call but a last one: alloc() then saves no
+    // registers. Else out of line.)
+    if (p == nullptr || !regions_.spare()) [[unlikely]]
+      return alloc_far(name, bytes, p);
+    return make_region(regions_.add(), name, bytes, p);
+  }
+  // The allocation `p` of `bytes` for `name` (null: the arena has no room),
+  // its region made where the run before left none in its place.
+  [[gnu::noinline, gnu::cold]] void* alloc_far(std::string_view name, std::size_t bytes, char* p) {
+    if (p == nullptr) exhausted(name, bytes);
+    return make_region(regions_.add(), name, bytes, p);
+  }
+  // Region `r`, new, is allocation `p` of `bytes` for `name` (returned).
+  [[gnu::always_inline]] static void* make_region(Region& r, std::string_view name, std::size_t bytes, char* p) {
     // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     if (!same_text(r.name, name)) [[unlikely]]
-      rename(r, name);
+      return rename(r, name, p);
     return p;
   }
   // A region of the run named otherwise than the one in its place in the run
-  // before. (Out of line: seldom, and alloc() saves no registers for it.)
-  [[gnu::noinline, gnu::cold]] static void rename(Region& r, std::string_view name) { r.name = name; }
+  // before, of allocation `p` (returned). (Out of line: seldom; called last,
+  // alloc() saves no registers for it.)
+  [[gnu::noinline, gnu::cold]] static void* rename(Region& r, std::string_view name, char* p) {
+    r.name = name;
+    return p;
+  }
   // Simulated memory has no room for `bytes` more for `name`: a limit of the
   // simulator. (Out of line, with its text: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
