@@ -1890,7 +1890,10 @@ class Run final : public Door, public HostApi {
 
   // Starts every operation whose predecessors finished: its thread learns
   // what they did, then runs it.
+  // (Where every operation enqueued started, as at most operations' ends,
+  // it looks at none.)
   void start_ready_ops() {
+    if (streams_.all_started()) return;
     streams_.startable(startable_);
     for (OpId op : startable_) {
       streams_.start(op);
