@@ -575,7 +575,7 @@ class Run final : public Door, public HostApi {
               Where where) override {
     check_launch(kernel, grid, block, where);
     OpData& d = next_op(OpKind::kernel, stream, where);
-    if (d.kernel != kernel) d.kernel = kernel;
+    if (!same_text(d.kernel, kernel)) d.kernel = kernel;  // (as in the run before, mostly: compared in place)
     d.grid = grid;
     d.block = block;
     d.body = std::move(body);
