@@ -1202,7 +1202,7 @@ class Run final : public Door, public HostApi {
     if (event_next_ == events_end_) [[unlikely]]
       more_events();
     const std::uint32_t ev = events_n_++;
-    *event_next_++ = {cur_, no_write, e.where, step_, commuting_family(e, low)};
+    *event_next_++ = {cur_, e.where, step_, no_write, commuting_family(e, low)};
     // (The operations told apart by a test, not read at an index: the
     // lowering and the operation then stay in registers, not in the frame.)
     if (low.count == 2) mm_->fence(cur_, low.ops[0]);
@@ -2570,9 +2570,9 @@ class Run final : public Door, public HostApi {
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
   struct EventRef {
     ThreadId thread;
-    WriteId write;           // an RMW: the write it made (beside `thread`: no padding)
     Where where;
     std::size_t step;        // the step that performed it (an index in r_->steps)
+    WriteId write;           // an RMW: the write it made
     std::uint64_t commutes;  // an RMW: its family among commuting RMWs (0: none)
   };
   // The run's events: events_[0, events_n_), in the places of the run
