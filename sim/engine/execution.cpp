@@ -366,16 +366,6 @@ template <class T>
   if (v.size() == v.capacity()) __builtin_unreachable();  // (push_back() grows nothing)
   v.push_back(x);
 }
-// A new last element of `v`, value-initialized: as append(), inline but for
-// its growth. (For the decisions and events a run adds past those of the run
-// before: the call that adds one saves no registers where it grows nothing.)
-template <class T>
-[[gnu::always_inline]] inline void append_new(std::vector<T>& v) {
-  if (v.size() == v.capacity()) [[unlikely]]
-    grow(v);
-  if (v.size() == v.capacity()) __builtin_unreachable();  // (emplace_back() grows nothing)
-  v.emplace_back();
-}
 
 std::uint64_t where_key(const Where& w) {
   if (w.file != nullptr) return (reinterpret_cast<std::uintptr_t>(w.file) * 1000003ULL) ^ w.line;
@@ -1078,7 +1068,7 @@ class Run final : public Door, public HostApi {
   // A place for the run's next decision past the log of the run before.
   // (Out of line: seldom past a search's first runs.)
   [[gnu::noinline]] void longer_log() {
-    append_new(r_->log);
+    r_->log.emplace_back();
     decision_at_ = r_->log.data() + decisions_;
     log_end_ = r_->log.data() + r_->log.size();
   }
@@ -1247,7 +1237,7 @@ class Run final : public Door, public HostApi {
   // A place for the run's next event past the events of the run before.
   // (Out of line: seldom past a search's first runs.)
   [[gnu::noinline]] void more_events() {
-    append_new(events_);
+    events_.emplace_back();
     event_next_ = events_.data() + events_n_;
     events_end_ = events_.data() + events_.size();
   }
