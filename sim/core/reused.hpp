@@ -30,6 +30,8 @@ class Reused {
     t.clear();
     return t;
   }
+  // Is an element left to reuse (add() then makes none)?
+  bool spare() const { return items_.begin() + static_cast<std::ptrdiff_t>(n_) != items_.end(); }
   void pop_back() { --n_; }
   void clear() { n_ = 0; }
   // Becomes a copy of `v` (copied into the elements in place).

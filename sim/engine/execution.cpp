@@ -433,18 +433,34 @@ class Run final : public Door, public HostApi {
   std::uint64_t perform(const Event& e, Lowering low, LocalState local) override {
     if (is_access(e)) [[likely]]
       return perform_access(e, low, local);
-    return take_step<false>(e, low, local);
+    if (is_local(e)) return perform_local(e, low);
+    return perform_other(e, low, local);
   }
   // An access, nearly every event, takes its step in a frame of its own with
   // the access inline; the steps of the others keep a small frame under the
   // deeper work they do (a fiber's stack stays within the part FiberPool
-  // keeps open).
+  // keeps open). (All three out of line: perform() itself then saves no
+  // registers, and passes an event on with a jump.)
   [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
     return take_step<true>(e, low, local);
   }
-  // The step of event `e` (an access: `Access`), once its thread is chosen.
-  template <bool Access>
-  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
+  [[gnu::noinline]] std::uint64_t perform_other(const Event& e, Lowering low, LocalState local) {
+    return take_step<false>(e, low, local);
+  }
+  // A local event (is_local(): a shared array, or a fence that is no
+  // fence.sc), counted and run at once, no step. (Only these two: no second
+  // dispatch of execute() for them.)
+  [[gnu::noinline]] std::uint64_t perform_local(const Event& e, Lowering low) {
+    count_event(e);
+    if (e.kind == EventKind::fence) {
+      fence(e, low);
+      return 0;
+    }
+    return shared(e);
+  }
+  // Event `e` of the running thread (returned) counts: towards RunOptions::cut,
+  // asked every 4096, and towards the thread's step bound.
+  [[gnu::always_inline]] SimThread& count_event(const Event& e) {
     if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
@@ -452,8 +468,14 @@ class Run final : public Door, public HostApi {
     }
     SimThread& t = current();
     if (++t.steps > max_steps_) past_step_bound(t, e);
+    return t;
+  }
+  // The step of event `e` (an access: `Access`; not local), once its thread
+  // is chosen.
+  template <bool Access>
+  [[gnu::always_inline]] std::uint64_t take_step(const Event& e, Lowering low, LocalState local) {
+    SimThread& t = count_event(e);
     // Lowered once, by the caller: the step's shape and its execution read the same PtxOps.
-    if (!Access && is_local(e)) return execute_local(e, low);
     t.pending = &e;
     t.last_where = e.where;
     note_shape<Access>(t, low);
@@ -505,19 +527,35 @@ class Run final : public Door, public HostApi {
   // ---- HostApi ----
   void* alloc(std::string_view name, std::size_t bytes, std::size_t align) override {
     char* const p = arena_.take(bytes, align);
-    if (p == nullptr) [[unlikely]]
-      exhausted(name, bytes);
-    Region& r = regions_.add();
+    // (Inline where the arena has room and the run before left a region in
+    // this one's place, with no call but a last one: alloc() then saves no
+    // registers. Else out of line.)
+    if (p == nullptr || !regions_.spare()) [[unlikely]]
+      return alloc_far(name, bytes, p);
+    return make_region(regions_.add(), name, bytes, p);
+  }
+  // The allocation `p` of `bytes` for `name` (null: the arena has no room),
+  // its region made where the run before left none in its place.
+  [[gnu::noinline, gnu::cold]] void* alloc_far(std::string_view name, std::size_t bytes, char* p) {
+    if (p == nullptr) exhausted(name, bytes);
+    return make_region(regions_.add(), name, bytes, p);
+  }
+  // Region `r`, new, is allocation `p` of `bytes` for `name` (returned).
+  [[gnu::always_inline]] static void* make_region(Region& r, std::string_view name, std::size_t bytes, char* p) {
     // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
     r.end = r.begin + bytes;
     if (!same_text(r.name, name)) [[unlikely]]
-      rename(r, name);
+      return rename(r, name, p);
     return p;
   }
   // A region of the run named otherwise than the one in its place in the run
-  // before. (Out of line: seldom, and alloc() saves no registers for it.)
-  [[gnu::noinline, gnu::cold]] static void rename(Region& r, std::string_view name) { r.name = name; }
+  // before, of allocation `p` (returned). (Out of line: seldom; called last,
+  // alloc() saves no registers for it.)
+  [[gnu::noinline, gnu::cold]] static void* rename(Region& r, std::string_view name, char* p) {
+    r.name = name;
+    return p;
+  }
   // Simulated memory has no room for `bytes` more for `name`: a limit of the
   // simulator. (Out of line, with its text: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void exhausted(std::string_view name, std::size_t bytes) {
@@ -527,7 +565,7 @@ class Run final : public Door, public HostApi {
               Where where) override {
     check_launch(kernel, grid, block, where);
     OpData& d = next_op(OpKind::kernel, stream, where);
-    if (d.kernel != kernel) d.kernel = kernel;
+    if (!same_text(d.kernel, kernel)) d.kernel = kernel;  // (as in the run before, mostly: compared in place)
     d.grid = grid;
     d.block = block;
     d.body = std::move(body);
@@ -771,6 +809,8 @@ class Run final : public Door, public HostApi {
   // SimThread::keyed), or sync or spin (waiting_); off, none of these (in
   // neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
+  // (`Many`: as drop_key()'s.)
+  template <bool Many = false>
   [[gnu::always_inline]] void pending(SimThread& t, ThreadId id, bool on) {
     const bool runnable = on && t.state == State::runnable;
     if (t.keyed != runnable) {
@@ -778,7 +818,7 @@ class Run final : public Door, public HostApi {
       if (runnable)
         add_key(id);
       else
-        drop_key(id);
+        drop_key<Many>(id);
     }
     if (const bool waiting = on && !runnable; t.waiting != waiting) {
       t.waiting = waiting;
@@ -800,13 +840,19 @@ class Run final : public Door, public HostApi {
     for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
     keys[k] = id;
   }
-  // Thread `id` is runnable no more: out of the keys.
+  // Thread `id` is runnable no more: out of the keys. The keys after it
+  // move down one by one; `Many`, where many may follow it (the lanes of a
+  // warp arrive at a collective from the lowest), in one memmove.
+  template <bool Many = false>
   [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
     while (keys[k] != id) [[unlikely]]
       ++k;
-    for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
+    if constexpr (Many)
+      std::memmove(&keys[k], &keys[k + 1], (keys.size() - k - 1) * sizeof keys[0]);
+    else
+      for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
     keys.pop_back();
     keys_dropped_ = true;
   }
@@ -1077,16 +1123,6 @@ class Run final : public Door, public HostApi {
       default: return 0;
     }
   }
-  // A local event (is_local(): a shared array, or a fence that is no
-  // fence.sc), run at once, no step. (Out of line, and only these two:
-  // perform() inlines no second dispatch of execute() for them.)
-  [[gnu::noinline]] std::uint64_t execute_local(const Event& e, Lowering low) {
-    if (e.kind == EventKind::fence) {
-      fence(e, low);
-      return 0;
-    }
-    return shared(e);
-  }
   // A fence that orders memory (a fence.sc is a step; others are local).
   [[gnu::noinline]] void fence(const Event& e, const Lowering& low) {
     for (int i = 0; i < low.count; ++i) mm_->fence(cur_, low.ops[i]);
@@ -1119,12 +1155,14 @@ class Run final : public Door, public HostApi {
     return "?";
   }
 
-  // An access within one allocation passes. The allocation an access at a
-  // like address was last found in (its hint) is looked at first: a hint is
-  // only a guess, checked as any region is, so one left by another run costs
-  // one failed check.
+  // An access within one allocation passes. The allocation an access in the
+  // same block of Arena::guard bytes (of each 64 such blocks, one hint) was
+  // last found in is looked at first: no two allocations meet in one block
+  // (a guard zone parts them), so an array's accesses share the hints of its
+  // blocks, and no other's. A hint is only a guess, checked as any region
+  // is, so one left by another run costs one failed check.
   void check_bounds(const Event& e) {
-    std::uint32_t& hint = region_hint_[(e.addr * 0x9e3779b97f4a7c15ULL) >> 58];
+    std::uint32_t& hint = region_hint_[e.addr / Arena::guard % region_hint_.size()];
     if (hint < regions_.size() && e.addr >= regions_[hint].begin && e.addr + e.size <= regions_[hint].end) [[likely]]
       return;
     for (std::uint32_t k = 0; k < regions_.size(); ++k)
@@ -1167,8 +1205,10 @@ class Run final : public Door, public HostApi {
       more_events();
     const std::uint32_t ev = events_n_++;
     *event_next_++ = {cur_, e.where, step_, no_write, commuting_family(e, low)};
-    for (int i = 0; i + 1 < low.count; ++i) mm_->fence(cur_, low.ops[i]);
-    const PtxOp& op = low.ops[low.count - 1];
+    // (The operations told apart by a test, not read at an index: the
+    // lowering and the operation then stay in registers, not in the frame.)
+    if (low.count == 2) mm_->fence(cur_, low.ops[0]);
+    const PtxOp op = low.count == 2 ? low.ops[1] : low.ops[0];
     MemOp m;
     m.thread = cur_;
     m.op = op;
@@ -1608,6 +1648,16 @@ class Run final : public Door, public HostApi {
     b.arrived.clear();
   }
 
+  // Lanes of a warp waiting in a warp collective (warps_).
+  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
+  struct Warp {
+    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
+    std::uint32_t lanes = 0;
+    std::uint32_t mask = 0;
+    EventKind kind = EventKind::syncwarp;
+    Where where;
+  };
+
   // __syncwarp, __shfl*_sync, __ballot_sync: the lanes of `mask` meet. Every
   // lane of the mask must execute the same collective, and the mask must
   // include the caller (semantics.md, findings: barrier divergence). Only
@@ -1640,9 +1690,9 @@ class Run final : public Door, public HostApi {
     w.lanes |= 1u << t.place.lane;
     w.mask |= mask;
     t.lane_value = e.operand2;
-    if (!try_complete_warp(t.block, t.place.warp)) {
+    if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
-      pending(t, cur_, false);
+      pending<true>(t, cur_, false);
       fiber::FiberPool::suspend();
     }
     return current().lane_value;
@@ -1675,11 +1725,9 @@ class Run final : public Door, public HostApi {
 
   // A warp collective completes once every live lane of the masks that
   // arrived has arrived (an exited lane no longer holds it up); then each lane
-  // gets its result in `lane_value`.
-  bool try_complete_warp(std::uint32_t block, std::uint32_t warp) {
-    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
-    if (waiting == warps_.end() || waiting->second.arrived.empty()) return false;
-    Warp& w = waiting->second;
+  // gets its result in `lane_value`. (`w`: the record of warp `warp` of
+  // `block`, with lanes arrived.)
+  bool try_complete_warp(Warp& w, std::uint32_t block, std::uint32_t warp) {
     const Block& b = blocks_[block];
     const ThreadId lane0 = b.first + warp * 32;  // the warp's lane 0
     // Each lane of the masks that has not arrived is past the block's end or done.
@@ -1730,7 +1778,14 @@ class Run final : public Door, public HostApi {
 
   // (A run with no warp collective has no warp to look up.)
   void release_warp_waiters(const SimThread& t) {
-    if (!warps_.empty()) try_complete_warp(t.block, t.place.warp);
+    if (!warps_.empty()) release_warp(t.block, t.place.warp);
+  }
+  // Warp `warp` of `block` completes its collective if its waiting lanes
+  // wait for no other any more. (Out of line, and the completion its last
+  // call: a lookup that finds no lane waiting saves no registers.)
+  [[gnu::noinline]] void release_warp(std::uint32_t block, std::uint32_t warp) {
+    const auto waiting = warps_.find({block, warp});  // (an exit looks without making a record)
+    if (waiting != warps_.end() && !waiting->second.arrived.empty()) try_complete_warp(waiting->second, block, warp);
   }
 
   static std::string hex(std::uint32_t v) {
@@ -1837,7 +1892,10 @@ class Run final : public Door, public HostApi {
 
   // Starts every operation whose predecessors finished: its thread learns
   // what they did, then runs it.
+  // (Where every operation enqueued started, as at most operations' ends,
+  // it looks at none.)
   void start_ready_ops() {
+    if (streams_.all_started()) return;
     streams_.startable(startable_);
     for (OpId op : startable_) {
       streams_.start(op);
@@ -2509,14 +2567,6 @@ class Run final : public Door, public HostApi {
   Reused<Block> blocks_;
   unsigned undispatched_ = 0;  // of blocks_, those launched and not dispatched
   // Lanes waiting in a warp collective, per (block, warp).
-  // Invariant: bit k of `lanes` is set iff `arrived` holds the warp's lane k.
-  struct Warp {
-    boost::container::static_vector<ThreadId, 32> arrived;  // (lanes of one warp)
-    std::uint32_t lanes = 0;
-    std::uint32_t mask = 0;
-    EventKind kind = EventKind::syncwarp;
-    Where where;
-  };
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
@@ -2669,7 +2719,7 @@ class Run final : public Door, public HostApi {
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
-  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by a hash of the address
+  std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by the address's block
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
 

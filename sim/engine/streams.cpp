@@ -9,6 +9,7 @@ Streams::Streams() { create_stream(); }
 
 void Streams::clear() {
   ops_.clear();
+  started_ = 0;
   queues_[0].clear();
   streams_ = 1;
   recorded_.clear();

@@ -54,7 +54,12 @@ class Streams {
       out.push_back(id);
     }
   }
-  void start(OpId op) { ops_[op].started = true; }
+  void start(OpId op) {
+    ops_[op].started = true;
+    ++started_;
+  }
+  // Has every operation enqueued started?
+  bool all_started() const { return started_ == ops_.size(); }
   void finish(OpId op) { ops_[op].finished = true; }
   bool finished(OpId op) const { return ops_[op].finished; }
   bool started(OpId op) const { return ops_[op].started; }
@@ -100,6 +105,7 @@ class Streams {
   std::vector<std::vector<OpId>> queues_;
   std::size_t streams_ = 0;
   std::vector<OpId> recorded_;        // per event: the last record operation
+  std::size_t started_ = 0;           // of ops_, those started (start(), once each)
 };
 
 }  // namespace scopesim
