@@ -25,10 +25,16 @@ class Reused {
   // asked by address: a size is a division by an element's.)
   template <class... Args>
   T& add(Args&&... args) {
-    if (items_.begin() + static_cast<std::ptrdiff_t>(n_) == items_.end()) grow(std::forward<Args>(args)...);
-    T& t = items_[n_++];
+    T& t = add_as_left(std::forward<Args>(args)...);
     t.clear();
     return t;
+  }
+  // add(), but the element as its last use left it, not cleared (its caller
+  // tells from it what to set).
+  template <class... Args>
+  T& add_as_left(Args&&... args) {
+    if (items_.begin() + static_cast<std::ptrdiff_t>(n_) == items_.end()) grow(std::forward<Args>(args)...);
+    return items_[n_++];
   }
   void pop_back() { --n_; }
   void clear() { n_ = 0; }

@@ -211,6 +211,8 @@ struct Span {
   bool empty() const { return begin == end; }
 };
 
+// Once made, a write's record changes only in strong_rmws and reads, as
+// reads and RMWs return it, and in commutes (PtxModel::commutes()).
 // (Padded to 128 bytes, as Thread is: most accesses look up a few of them,
 // and the address of one is then its index shifted.)
 struct alignas(128) Write {
@@ -639,15 +641,24 @@ struct PtxModel::State {
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
   [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) { l.co.push_back(initial_record(id)); }
-  // The initial write's record, of location `id`; its id.
+  // The initial write's record, of location `id`; its id. (A run makes its
+  // locations' initial records mostly where the last run made them: a record
+  // left as one of the same location is as made but for what reads and RMWs
+  // of it change, see Write.)
   [[gnu::always_inline]] WriteId initial_record(std::uint32_t id) {
-    Write& init = writes.add();
-    init.loc = id;
-    init.info = {0, 0, true, true, 0};
-    init.seq = 0;
-    init.strong = false;
-    init.scope = Scope::sys;
-    init.rmw_source = no_write;
+    Write& init = writes.add_as_left();
+    if (init.info.initial && init.loc == id) {
+      init.strong_rmws = no_write;
+      init.reads = 0;
+    } else {
+      init.clear();
+      init.loc = id;
+      init.info = {0, 0, true, true, 0};
+      init.seq = 0;
+      init.strong = false;
+      init.scope = Scope::sys;
+      init.rmw_source = no_write;
+    }
     return static_cast<WriteId>(writes.size() - 1);
   }
   void forget_unmade();
