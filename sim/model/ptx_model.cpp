@@ -341,6 +341,13 @@ struct Location {
   }
 };
 
+// Scopes ranked by the threads they include (thread, cta, gpu, sys: the
+// enumerators from cta on, then thread).
+constexpr unsigned scope_rank(Scope s) { return (static_cast<unsigned>(s) + 1) & 3; }
+static_assert(scope_rank(Scope::thread) < scope_rank(Scope::cta) &&
+              scope_rank(Scope::cta) < scope_rank(Scope::gpu) && scope_rank(Scope::gpu) < scope_rank(Scope::sys));
+Scope narrower(Scope x, Scope y) { return scope_rank(x) < scope_rank(y) ? x : y; }
+
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
@@ -533,13 +540,14 @@ struct PtxModel::State {
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
 
   // Morally strong (semantics.md): same thread, or both strong and each one's
-  // scope includes the other's thread.
+  // scope includes the other's thread. (Scopes nest, thread within cta within
+  // gpu within sys, and inclusion is symmetric in the two threads: each
+  // includes the other's thread where the narrower one does.)
   bool ms(ThreadId a, bool strong_a, Scope sa, ThreadId b, bool strong_b, Scope sb) const {
     if (a == b) return true;
     if (!strong_a || !strong_b) return false;
-    const Placement& pa = where[a];
-    const Placement& pb = where[b];
-    return includes(scope(sa), pa, pb) && includes(scope(sb), pb, pa);
+    if (opt.scope_blind) return true;  // (both sys)
+    return includes(narrower(sa, sb), where[a], where[b]);
   }
   bool ms_writes(const Write& a, const Write& b) const {
     if (a.info.initial || b.info.initial) return false;
