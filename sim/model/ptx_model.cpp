@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -214,7 +215,9 @@ struct Span {
 // Once made, a write's record changes only in strong_rmws and reads, as
 // reads and RMWs return it, and in commutes (PtxModel::commutes()).
 // (Padded to 128 bytes, as Thread is: most accesses look up a few of them,
-// and the address of one is then its index shifted.)
+// and the address of one is then its index shifted. What every write keeps
+// fills its first 64 bytes, one cache line; the rest, only an RMW's, is
+// set only for one: other writes have no chain and are of no family.)
 struct alignas(128) Write {
   // Set by its maker (State::initial_write(), PtxModel::write()), the rest
   // by clear():
@@ -224,33 +227,31 @@ struct alignas(128) Write {
   bool strong = false;
   Scope scope = Scope::sys;
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
-  WriteId rmw_source = no_write;
+  WriteId rmw_source = no_write;  // an RMW's: the write its read part returned, else none
   // (End of what its maker sets.)
   Span releases;      // release patterns observed by whoever observes this write (State::releases)
-  Span chain;         // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
   Span known_before;  // same-location writes its thread knew when writing (State::ids)
   // The strong RMWs that read it (atomic_rmw, rmw_source: this write), as a
   // list through each one's next_strong_rmw: the latest first.
   WriteId strong_rmws = no_write;
-  WriteId next_strong_rmw = no_write;  // the RMW that read its source before it, if it is one
-  std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
-  std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
-  std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
+  std::uint32_t reads = 0;  // reads that returned it (an RMW's read part included)
+  // An RMW's alone, set by make_write() but next_strong_rmw, set where it
+  // becomes a strong one (PtxModel::write(), as it joins its source's list):
+  Span chain;  // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
+  WriteId next_strong_rmw = no_write;  // the strong RMW that read its source before it
+  std::uint64_t rf_term = 0;           // its read's term in the reads-from hash
+  std::uint64_t commutes = 0;          // a commuting RMW's family (MemoryModel::commutes), else 0
   // Back to a new Write but for what its maker sets (a write is made at
-  // every access: not stored twice), and for what is read only of a strong
-  // RMW, set where it becomes one: next_strong_rmw (PtxModel::write(), as it
-  // joins its source's list) and rf_term (make_write(); read only of a
-  // commuting one).
+  // every access: not stored twice), and for an RMW's own part.
   void clear() {
     atomic_rmw = false;
     releases = {};
-    chain = {};
     known_before = {};
     strong_rmws = no_write;
-    commutes = 0;
     reads = 0;
   }
 };
+static_assert(offsetof(Write, chain) == 64);
 
 // A thread's record; its placement is kept apart (State::where). (Padded to
 // 128 bytes: every access looks its thread up, and the address of a record
@@ -412,6 +413,10 @@ struct PtxModel::State {
   std::vector<WriteId> ids;
   std::vector<Release> releases;
   std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  // Write x's chain (an RMW's; none for the others).
+  static Span chain_of(const Write& x) { return x.rmw_source == no_write ? Span{} : x.chain; }
+  // Write x's family if a commuting RMW's, else 0.
+  static std::uint64_t family(const Write& x) { return x.rmw_source == no_write ? 0 : x.commutes; }
   std::span<const Release> releases_of(Span s) const { return {releases.data() + s.begin, releases.data() + s.end}; }
   // The locations, by id in the order the run made them: [0, made) this
   // run's; the rest the last run's that this one has not made (yet). A run
@@ -683,7 +688,11 @@ struct PtxModel::State {
     x.strong = strong;
     x.scope = w.op.scope;
     x.rmw_source = rmw_source;
-    if (rmw_source != no_write) x.rf_term = t.last_rf_term;
+    if (rmw_source != no_write) {
+      x.chain = {};
+      x.rf_term = t.last_rf_term;
+      x.commutes = 0;
+    }
     return x;
   }
   // write() of a weak write, not an RMW, to a location the run makes again
@@ -1187,7 +1196,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    t.view.observe(s.of(x.chain));
+    t.view.observe(s.of(s.chain_of(x)));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
@@ -1296,8 +1305,9 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       // Observation passes through a chain of morally strong RMWs: the
       // source's, then the source (all made before it: smaller ids).
       // (Copied by index: the pools may grow as they are appended to.)
+      const Span from = s.chain_of(src);
       x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
-      for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
+      for (std::uint32_t k = from.begin; k < from.end; ++k) s.ids.push_back(s.ids[k]);
       if (!src.info.initial) s.ids.push_back(source);
       x.chain.end = static_cast<std::uint32_t>(s.ids.size());
       if (!src.releases.empty()) {
@@ -1421,18 +1431,18 @@ std::uint64_t PtxModel::State::within_runs(const Location& l, std::uint64_t& rf)
     std::uint32_t inside = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const Write& y = writes[l.co[j]];
-      inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+      inside += family(y) != 0 && family(y) == family(x) && y.rmw_source == l.co[i];
     }
     return x.reads > inside;
   };
   for (std::size_t i = 0; i < n; ++i) {
     const Write& x = writes[l.co[i]];
-    run[i] = i > 0 && x.commutes != 0 && writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
+    run[i] = i > 0 && family(x) != 0 && family(writes[l.co[i - 1]]) == family(x) && !told(i - 1) ? run[i - 1] : i;
   }
   for (std::size_t i = 1; i < n; ++i) {
     const Write& x = writes[l.co[i]];
     const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-    if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+    if (in_run && family(x) != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
   }
   std::uint64_t edges = 0;
   for (std::size_t i = 1; i < n; ++i)
