@@ -440,6 +440,7 @@ struct PtxModel::State {
   static_assert(std::is_nothrow_move_constructible_v<View>);
   // (address, location) of every location in locs, by address
   std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;
+  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
@@ -529,9 +530,18 @@ struct PtxModel::State {
     looked[slot(addr)] = location;
   }
 
-  // The first entry of loc_at at `addr` or above.
-  auto at_or_above(std::uintptr_t addr) const {
-    return std::partition_point(loc_at.begin(), loc_at.end(), [addr](const auto& e) { return e.first < addr; });
+  // The first entry of loc_at at `addr` or above. (A binary search that
+  // keeps one half of the entries left by a conditional move, not a branch:
+  // which half it keeps is as good as random.)
+  LocAt at_or_above(std::uintptr_t addr) const {
+    if (loc_at.empty()) return loc_at.end();
+    LocAt base = loc_at.begin();
+    for (std::size_t n = loc_at.size(); n > 1;) {
+      const std::size_t half = n / 2;
+      base = base[static_cast<std::ptrdiff_t>(half)].first < addr ? base + static_cast<std::ptrdiff_t>(half) : base;
+      n -= half;
+    }
+    return base->first < addr ? base + 1 : base;
   }
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
@@ -633,7 +643,6 @@ struct PtxModel::State {
   // `op`'s location where location() found none of its address and size: a
   // new one, or at an address accessed with another size, that one and a
   // finding. `next`: the first entry of loc_at at its address or above.
-  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
   // Is `op`'s location the last run's next, which this run has not made yet
   // (location() makes it again)? (Its address is no other location's.)
