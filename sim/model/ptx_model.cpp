@@ -608,7 +608,7 @@ struct PtxModel::State {
 
   // The location `op` accesses: the last one looked up, one looked up
   // lately, or the last run's next one made again without a search (see
-  // `locs`), inline (in that order: a run's first access of a location,
+  // `locs`; remake()), in that order (a run's first access of a location,
   // mostly its host's weak write, is first_write()'s, and the others find
   // it sooner); the others out of line (locate()).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
@@ -651,9 +651,10 @@ struct PtxModel::State {
   }
   // The last run's next location, made again (its entries of loc_at and
   // `looked` kept).
-  // (Inline in location(): a run makes each of its locations so, mostly at
-  // its host's first write.)
-  [[gnu::always_inline]] std::uint32_t remake() {
+  // (Out of line: a run's first access of a location is mostly its host's
+  // weak write, which first_write() makes again; inline in location(), it
+  // had every access save registers for it.)
+  [[gnu::noinline]] std::uint32_t remake() {
     const std::uint32_t id = made++;
     Location& l = locs[id];
     l.forget_writes();
