@@ -219,8 +219,8 @@ struct Span {
 // fills its first 64 bytes, one cache line; the rest, only an RMW's, is
 // set only for one: other writes have no chain and are of no family.)
 struct alignas(128) Write {
-  // Set by its maker (State::initial_write(), PtxModel::write()), the rest
-  // by clear():
+  // Set by its maker (State::make_initial(), make_write()), the rest by
+  // clear():
   WriteInfo info{};  // (first: info() looks it up for the engine, at the record's address)
   std::uint32_t loc = 0;
   std::uint32_t seq = 0;  // the writer's event number
@@ -317,28 +317,17 @@ struct Location {
   // Its writes and reads gone: the location as a run first accesses it
   // (but for its initial write).
   void forget_writes() { forget_writes_but(0, 0); }
-  // forget_writes(), but with room kept for the first `in_co` entries of co
-  // and `visits` of `writes`, for the caller to set: their last run's
-  // entries, mostly as many, overwritten in place (first_write()), where a
-  // push tests the capacity and grows.
+  // forget_writes(), but for the first `in_co` entries of co and `visits`
+  // of `writes` (it has as many), for the caller to set: their last run's
+  // entries, overwritten in place (first_write()), where a push tests the
+  // capacity.
   void forget_writes_but(std::size_t in_co, std::size_t visits) {
-    keep_first(co, in_co);
-    keep_first(writes, visits);
+    co.erase(co.begin() + static_cast<std::ptrdiff_t>(in_co), co.end());
+    writes.erase(writes.begin() + static_cast<std::ptrdiff_t>(visits), writes.end());
     last_read.clear();
     read_beside.clear();
     commuting = false;
     edges = 0;
-  }
-  // `v` cut to its first n entries, or grown to n (out of line: seldom).
-  template <class T>
-  static void keep_first(std::vector<T>& v, std::size_t n) {
-    if (v.size() < n) [[unlikely]]
-      return grow_to(v, n);
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
-  }
-  template <class T>
-  [[gnu::noinline]] static void grow_to(std::vector<T>& v, std::size_t n) {
-    v.resize(n);
   }
 };
 
@@ -663,13 +652,15 @@ struct PtxModel::State {
   }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
-  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) { l.co.push_back(initial_record(id)); }
-  // The initial write's record, of location `id`; its id. (A run makes its
-  // locations' initial records mostly where the last run made them: a record
-  // left as one of the same location is as made but for what reads and RMWs
-  // of it change, see Write.)
-  [[gnu::always_inline]] WriteId initial_record(std::uint32_t id) {
-    Write& init = writes.add_as_left();
+  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
+    make_initial(writes.add_as_left(), id);
+    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+  }
+  // `init`, the last of writes as left, made the initial write's record, of
+  // location `id`. (A run makes its locations' initial records mostly where
+  // the last run made them: a record left as one of the same location is as
+  // made but for what reads and RMWs of it change, see Write.)
+  [[gnu::always_inline]] void make_initial(Write& init, std::uint32_t id) {
     if (init.info.initial && init.loc == id) {
       init.strong_rmws = no_write;
       init.reads = 0;
@@ -682,16 +673,16 @@ struct PtxModel::State {
       init.scope = Scope::sys;
       init.rmw_source = no_write;
     }
-    return static_cast<WriteId>(writes.size() - 1);
   }
   void forget_unmade();
-  // The record of write `w` by thread t, its event `seq`, to location `lid`:
-  // what its maker sets, the rest as clear() leaves it. `strong` and
-  // `rmw_source` are w's (is_strong(w.op.sem), w.rmw_source), as its maker
-  // knows them: a weak write's, not an RMW's, without testing.
-  [[gnu::always_inline]] Write& make_write(const MemOp& w, bool strong, WriteId rmw_source, const Thread& t,
-                                           std::uint32_t seq, std::uint32_t lid) {
-    Write& x = writes.add();
+  // `x`, the last of writes as left, made the record of write `w` by thread
+  // t, its event `seq`, to location `lid`: what its maker sets, the rest as
+  // clear() leaves it. `strong` and `rmw_source` are w's (is_strong(w.op.sem),
+  // w.rmw_source), as its maker knows them: a weak write's, not an RMW's,
+  // without testing.
+  [[gnu::always_inline]] Write& make_write(Write& x, const MemOp& w, bool strong, WriteId rmw_source,
+                                           const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+    x.clear();
     x.loc = lid;
     x.info = {w.thread, w.value, false, false, w.event};
     x.seq = seq;
@@ -710,8 +701,12 @@ struct PtxModel::State {
   // check for a race, no write before it but the initial one, with which
   // it has no edge term and which is not unordered with it; it goes last
   // and passes nothing on. (`l`: that location, locs[made], as
-  // remade_next() looked it up.)
+  // remade_next() looked it up. With room for its two records and in the
+  // location's lists, as the last run left them, it makes no call, and
+  // saves no registers for one; where there is less, seldom past the first
+  // run, first_write_making_room() makes it, and calls it again.)
   [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
+  [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -1235,18 +1230,28 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
 }
 
 WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
+  if (!writes.has_left(2) || l.co.size() < 2 || l.writes.empty()) [[unlikely]]
+    return first_write_making_room(w, l, unordered);
   if (unordered != nullptr) unordered->clear();
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
   // (remake(), its two writes set in place: see Location::forget_writes_but().)
   const std::uint32_t lid = made++;
   l.forget_writes_but(2, 1);
-  l.co[0] = initial_record(lid);
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_write(w, false, no_write, t, seq, lid);
-  l.co[1] = id;
+  make_initial(writes.take_left(), lid);
+  make_write(writes.take_left(), w, false, no_write, t, seq, lid);
+  l.co[0] = id;
+  l.co[1] = id + 1;
   l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
-  return id;
+  return id + 1;
+}
+
+WriteId PtxModel::State::first_write_making_room(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
+  writes.make_left(2);
+  if (l.co.size() < 2) l.co.resize(2);
+  if (l.writes.empty()) l.writes.resize(1);
+  return first_write(w, l, unordered);
 }
 
 // (Each way a call of its own, so that the shorter ones save no registers
@@ -1281,7 +1286,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.make_write(w, strong, source, t, seq, lid);
+  Write& x = s.make_write(s.writes.add_as_left(), w, strong, source, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
