@@ -482,10 +482,11 @@ struct PtxModel::State {
 
   // The location last looked up (an access looks its location up several
   // times), and the locations looked up lately, by a hash of their address
-  // (threads access a few locations in turn; a small table: one with a slot
-  // for each word of a 1 KiB window spared lookups but missed the cache
-  // more, and took longer). An entry is a guess, right where the location
-  // it names is this run's ([0, made)) and at the
+  // (threads access a few locations in turn; a small table, 256 bytes: one
+  // with a slot for each word of a 1 KiB window spared lookups but missed
+  // the cache more, and took longer; its entries are the low 16 bits of an
+  // id, twice as many as whole ones would be). An entry is a guess, right
+  // where the location it names is this run's ([0, made)) and at the
   // address looked up: a run makes the last run's locations again in place,
   // ids and addresses unchanged (see `locs`), so the last run's entries
   // serve the next one as they are (remake() makes none). reset() forgets
@@ -497,8 +498,8 @@ struct PtxModel::State {
   mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
-  mutable std::array<std::uint32_t, 64> looked{};
-  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
+  mutable std::array<std::uint16_t, 128> looked{};
+  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 57; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_size != 0 && last_addr == addr) return last_location;
     return looked_up(addr);
@@ -516,7 +517,7 @@ struct PtxModel::State {
     last_addr = addr;
     last_location = location;
     last_size = locs[location].size;
-    looked[slot(addr)] = location;
+    looked[slot(addr)] = static_cast<std::uint16_t>(location);
   }
 
   // The first entry of loc_at at `addr` or above. (A binary search that
@@ -595,22 +596,21 @@ struct PtxModel::State {
     return false;
   }
 
-  // The location `op` accesses: the last one looked up, one looked up
-  // lately, or the last run's next one made again without a search (see
-  // `locs`; remake()), in that order (a run's first access of a location,
-  // mostly its host's weak write, is first_write()'s, and the others find
-  // it sooner); the others out of line (locate()).
+  // The location `op` accesses: the last one looked up, or one looked up
+  // lately; the others out of line (locate()), the last run's next one
+  // first (a run's first access of a location, mostly its host's weak
+  // write, is first_write()'s, and the others find it looked up).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (last_addr == op.addr && last_size == op.size) return last_location;
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
-    if (remade_next(op)) return remake();
     return locate(op);
   }
-  // `op`'s location where it was neither looked up lately nor the last
-  // run's next: one above every address accessed so far, as a run's
-  // allocations come, without a search; a new one, or a finding, further out
-  // of line.
+  // `op`'s location where it was not looked up lately: the last run's next,
+  // made again (remake()), or one above every address accessed so far, as
+  // a run's allocations come, without a search; a new one, or a finding,
+  // further out of line.
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
+    if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
@@ -1003,7 +1003,7 @@ std::uint32_t PtxModel::State::remake_unmade(std::size_t at) {
     loc_at[at].second = made;
     std::swap(locs[id].addr, locs[made].addr);
     std::swap(locs[id].size, locs[made].size);
-    looked[slot(addr)] = id;
+    looked[slot(addr)] = static_cast<std::uint16_t>(id);
   }
   remember(loc_at[at].first, made);
   return remake();
