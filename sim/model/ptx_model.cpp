@@ -304,10 +304,11 @@ struct Location {
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
   bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
-  // The sum of edge_term() over its coherence edges between two writes but
-  // the initial one, taken as each write is made (an edge is fixed once both
-  // its writes exist), for fingerprint().
-  std::uint64_t edges = 0;
+  // Its coherence in fingerprint(): the number of its writes (co.size()),
+  // and the sum of edge_term() over its coherence edges between two writes
+  // but the initial one, both taken as each write is made (an edge is fixed
+  // once both its writes exist).
+  std::uint64_t coherence = 0;
   void clear() {
     addr = 0;
     size = 0;
@@ -320,14 +321,15 @@ struct Location {
   // forget_writes(), but for the first `in_co` entries of co and `visits`
   // of `writes` (it has as many), for the caller to set: their last run's
   // entries, overwritten in place (first_write()), where a push tests the
-  // capacity.
+  // capacity. (Those entries of co count in its coherence as writes with no
+  // edges.)
   void forget_writes_but(std::size_t in_co, std::size_t visits) {
     co.erase(co.begin() + static_cast<std::ptrdiff_t>(in_co), co.end());
     writes.erase(writes.begin() + static_cast<std::ptrdiff_t>(visits), writes.end());
     last_read.clear();
     read_beside.clear();
     commuting = false;
-    edges = 0;
+    coherence = in_co;
   }
 };
 
@@ -655,6 +657,7 @@ struct PtxModel::State {
   [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
     make_initial(writes.add_as_left(), id);
     l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+    ++l.coherence;
   }
   // `init`, the last of writes as left, made the initial write's record, of
   // location `id`. (A run makes its locations' initial records mostly where
@@ -1305,7 +1308,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       ++x.known_before.end;
     } else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
-    if (known || (strong && s.ms_writes(y, x))) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
+    if (known || (strong && s.ms_writes(y, x))) l.coherence += i < at ? edge_term(y, x) : edge_term(x, y);
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
@@ -1343,6 +1346,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
+  ++l.coherence;
   l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
   return id;
 }
@@ -1486,9 +1490,9 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
-    std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
-    if (l.commuting) edges -= s.within_runs(l, rf);  // less those within a run
-    co = mix(co, edges + l.co.size());  // (edges, a sum of spread terms, is never a few apart for another n)
+    std::uint64_t coherence = l.coherence;  // a commutative sum: the edges in any order
+    if (l.commuting) coherence -= s.within_runs(l, rf);  // less those within a run
+    co = mix(co, coherence);  // (the edges, a sum of spread terms, are never a few apart for another count)
   }
   return mix(mix(rf, s.fence_hash), co);
 }
