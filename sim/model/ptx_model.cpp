@@ -452,9 +452,10 @@ struct PtxModel::State {
     bool hidden;
   };
   std::vector<Mark> marks;
-  // placements() computes the positions of a write that does not go last;
-  // write() of the same write, next, uses them (and any write after makes
-  // them stale: the count of writes no longer matches).
+  // placements() computes the positions of a write that does not go last
+  // and has not the last slot alone (after_last()); write() of the same
+  // write, next, uses them (and any write after makes them stale: the count
+  // of writes no longer matches).
   struct Placed {
     ThreadId thread;
     std::uint32_t event;
@@ -1223,6 +1224,7 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   if (precedes != nullptr) precedes->clear();
   if (s.goes_last(w)) return 1;
   const Location& l = s.locs[s.location(w)];
+  if (s.after_last(w, l)) return 1;  // (the last slot alone: write() tells so as cheaply)
   std::vector<std::size_t>& at = s.placed_positions;
   s.positions(w, l, at);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
@@ -1276,8 +1278,8 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
-  std::size_t at = n;  // (where one that goes last goes, as a weak one does)
-  if (strong && !s.goes_last(w)) {
+  std::size_t at = n;  // (where one that goes last, or has the last slot alone, goes, as a weak one does)
+  if (strong && !s.goes_last(w) && !s.after_last(w, l)) {
     const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                         s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
                         s.placed->writes == s.writes.size();
