@@ -703,14 +703,15 @@ struct PtxModel::State {
   // write() of a weak write, not an RMW, to a location the run makes again
   // now (remade_next()), mostly the host's before a launch: no access to
   // check for a race, no write before it but the initial one, with which
-  // it has no edge term and which is not unordered with it; it goes last
-  // and passes nothing on. (`l`: that location, locs[made], as
-  // remade_next() looked it up. With room for its two records and in the
-  // location's lists, as the last run left them, it makes no call, and
-  // saves no registers for one; where there is less, seldom past the first
-  // run, first_write_making_room() makes it, and calls it again.)
-  [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
-  [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
+  // it has no edge term and which is not unordered with it (PtxModel::write()
+  // clears the list of those); it goes last and passes nothing on. (`l`:
+  // that location, locs[made], as remade_next() looked it up. With room for
+  // its two records and in the location's lists, as the last run left them,
+  // it makes no call, and saves no registers for one; where there is less,
+  // seldom past the first run, first_write_making_room() makes it, and
+  // calls it again.)
+  [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l);
+  [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -1234,10 +1235,9 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   return static_cast<unsigned>(at.size());
 }
 
-WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
+WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
   if (!writes.has_left(2) || l.co.size() < 2 || l.writes.empty()) [[unlikely]]
-    return first_write_making_room(w, l, unordered);
-  if (unordered != nullptr) unordered->clear();
+    return first_write_making_room(w, l);
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
   // (remake(), its two writes set in place: see Location::forget_writes_but().)
@@ -1252,11 +1252,11 @@ WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<Wr
   return id + 1;
 }
 
-WriteId PtxModel::State::first_write_making_room(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
+WriteId PtxModel::State::first_write_making_room(const MemOp& w, Location& l) {
   writes.make_left(2);
   if (l.co.size() < 2) l.co.resize(2);
   if (l.writes.empty()) l.writes.resize(1);
-  return first_write(w, l, unordered);
+  return first_write(w, l);
 }
 
 // (Each way a call of its own, so that the shorter ones save no registers
@@ -1264,7 +1264,10 @@ WriteId PtxModel::State::first_write_making_room(const MemOp& w, Location& l, st
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   if (!is_strong(w.op.sem) && w.rmw_source == no_write) {
-    if (s.remade_next(w)) return s.first_write(w, s.locs[s.made], unordered);
+    if (s.remade_next(w)) {
+      if (unordered != nullptr) unordered->clear();  // (none: see first_write())
+      return s.first_write(w, s.locs[s.made]);
+    }
     return s.write<true>(w, placement, unordered);
   }
   return s.write<false>(w, placement, unordered);
