@@ -1340,7 +1340,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       }
     }
   }
-  if (strong) {
+  // Its own release patterns, mostly none: a strong write without release
+  // semantics whose thread passed no release fence (no_view is all ones:
+  // the three entries AND to it only where none is set).
+  const bool fenced = (t.fence_release[0] & t.fence_release[1] & t.fence_release[2]) != no_view;
+  if (strong && (has_release(w.op.sem) || fenced)) {
     if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
     if (has_release(w.op.sem)) s.releases.push_back({s.keep(t), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
