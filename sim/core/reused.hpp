@@ -25,13 +25,25 @@ class Reused {
   // asked by address: a size is a division by an element's.)
   template <class... Args>
   T& add(Args&&... args) {
-    if (items_.begin() + static_cast<std::ptrdiff_t>(n_) == items_.end()) grow(std::forward<Args>(args)...);
-    T& t = items_[n_++];
+    T& t = add_as_left(std::forward<Args>(args)...);
     t.clear();
     return t;
   }
-  // Is an element left to reuse (add() then makes none)?
-  bool spare() const { return items_.begin() + static_cast<std::ptrdiff_t>(n_) != items_.end(); }
+  // add(), but the element as its last use left it, not cleared (its caller
+  // tells from it what to set).
+  template <class... Args>
+  T& add_as_left(Args&&... args) {
+    if (items_.begin() + static_cast<std::ptrdiff_t>(n_) == items_.end()) grow(std::forward<Args>(args)...);
+    return take_left();
+  }
+  // Are `n` more elements left to reuse (add() would make none)?
+  bool has_left(std::size_t n) const { return n_ + n <= items_.size(); }
+  // Makes elements to reuse until `n` are left.
+  void make_left(std::size_t n) {
+    while (!has_left(n)) grow();
+  }
+  // add_as_left() where has_left(1), without the test.
+  T& take_left() { return items_[n_++]; }
   void pop_back() { --n_; }
   void clear() { n_ = 0; }
   // Becomes a copy of `v` (copied into the elements in place).

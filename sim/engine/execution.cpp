@@ -530,7 +530,7 @@ class Run final : public Door, public HostApi {
     // (Inline where the arena has room and the run before left a region in
     // this one's place, with no call but a last one: alloc() then saves no
     // registers. Else out of line.)
-    if (p == nullptr || !regions_.spare()) [[unlikely]]
+    if (p == nullptr || !regions_.has_left(1)) [[unlikely]]
       return alloc_far(name, bytes, p);
     return make_region(regions_.add(), name, bytes, p);
   }

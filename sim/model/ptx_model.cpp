@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -211,44 +212,46 @@ struct Span {
   bool empty() const { return begin == end; }
 };
 
+// Once made, a write's record changes only in strong_rmws and reads, as
+// reads and RMWs return it, and in commutes (PtxModel::commutes()).
 // (Padded to 128 bytes, as Thread is: most accesses look up a few of them,
-// and the address of one is then its index shifted.)
+// and the address of one is then its index shifted. What every write keeps
+// fills its first 64 bytes, one cache line; the rest, only an RMW's, is
+// set only for one: other writes have no chain and are of no family.)
 struct alignas(128) Write {
-  // Set by its maker (State::initial_write(), PtxModel::write()), the rest
-  // by clear():
+  // Set by its maker (State::make_initial(), make_write()), the rest by
+  // clear():
   WriteInfo info{};  // (first: info() looks it up for the engine, at the record's address)
   std::uint32_t loc = 0;
   std::uint32_t seq = 0;  // the writer's event number
   bool strong = false;
   Scope scope = Scope::sys;
   bool atomic_rmw = false;  // a strong RMW: no write morally strong with it falls between it and its source
-  WriteId rmw_source = no_write;
+  WriteId rmw_source = no_write;  // an RMW's: the write its read part returned, else none
   // (End of what its maker sets.)
   Span releases;      // release patterns observed by whoever observes this write (State::releases)
-  Span chain;         // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
   Span known_before;  // same-location writes its thread knew when writing (State::ids)
   // The strong RMWs that read it (atomic_rmw, rmw_source: this write), as a
   // list through each one's next_strong_rmw: the latest first.
   WriteId strong_rmws = no_write;
-  WriteId next_strong_rmw = no_write;  // the RMW that read its source before it, if it is one
-  std::uint64_t rf_term = 0;          // an RMW: its read's term in the reads-from hash
-  std::uint64_t commutes = 0;         // a commuting RMW's family (MemoryModel::commutes), else 0
-  std::uint32_t reads = 0;            // reads that returned it (an RMW's read part included)
+  std::uint32_t reads = 0;  // reads that returned it (an RMW's read part included)
+  // An RMW's alone, set by make_write() but next_strong_rmw, set where it
+  // becomes a strong one (PtxModel::write(), as it joins its source's list):
+  Span chain;  // observed, besides itself, by whoever observes it (State::ids; sorted; no initial write)
+  WriteId next_strong_rmw = no_write;  // the strong RMW that read its source before it
+  std::uint64_t rf_term = 0;           // its read's term in the reads-from hash
+  std::uint64_t commutes = 0;          // a commuting RMW's family (MemoryModel::commutes), else 0
   // Back to a new Write but for what its maker sets (a write is made at
-  // every access: not stored twice), and for what is read only of a strong
-  // RMW, set where it becomes one: next_strong_rmw (PtxModel::write(), as it
-  // joins its source's list) and rf_term (make_write(); read only of a
-  // commuting one).
+  // every access: not stored twice), and for an RMW's own part.
   void clear() {
     atomic_rmw = false;
     releases = {};
-    chain = {};
     known_before = {};
     strong_rmws = no_write;
-    commutes = 0;
     reads = 0;
   }
 };
+static_assert(offsetof(Write, chain) == 64);
 
 // A thread's record; its placement is kept apart (State::where). (Padded to
 // 128 bytes: every access looks its thread up, and the address of a record
@@ -301,10 +304,11 @@ struct Location {
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
   bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
-  // The sum of edge_term() over its coherence edges between two writes but
-  // the initial one, taken as each write is made (an edge is fixed once both
-  // its writes exist), for fingerprint().
-  std::uint64_t edges = 0;
+  // Its coherence in fingerprint(): the number of its writes (co.size()),
+  // and the sum of edge_term() over its coherence edges between two writes
+  // but the initial one, both taken as each write is made (an edge is fixed
+  // once both its writes exist).
+  std::uint64_t coherence = 0;
   void clear() {
     addr = 0;
     size = 0;
@@ -314,30 +318,27 @@ struct Location {
   // Its writes and reads gone: the location as a run first accesses it
   // (but for its initial write).
   void forget_writes() { forget_writes_but(0, 0); }
-  // forget_writes(), but with room kept for the first `in_co` entries of co
-  // and `visits` of `writes`, for the caller to set: their last run's
-  // entries, mostly as many, overwritten in place (first_write()), where a
-  // push tests the capacity and grows.
+  // forget_writes(), but for the first `in_co` entries of co and `visits`
+  // of `writes` (it has as many), for the caller to set: their last run's
+  // entries, overwritten in place (first_write()), where a push tests the
+  // capacity. (Those entries of co count in its coherence as writes with no
+  // edges.)
   void forget_writes_but(std::size_t in_co, std::size_t visits) {
-    keep_first(co, in_co);
-    keep_first(writes, visits);
+    co.erase(co.begin() + static_cast<std::ptrdiff_t>(in_co), co.end());
+    writes.erase(writes.begin() + static_cast<std::ptrdiff_t>(visits), writes.end());
     last_read.clear();
     read_beside.clear();
     commuting = false;
-    edges = 0;
-  }
-  // `v` cut to its first n entries, or grown to n (out of line: seldom).
-  template <class T>
-  static void keep_first(std::vector<T>& v, std::size_t n) {
-    if (v.size() < n) [[unlikely]]
-      return grow_to(v, n);
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
-  }
-  template <class T>
-  [[gnu::noinline]] static void grow_to(std::vector<T>& v, std::size_t n) {
-    v.resize(n);
+    coherence = in_co;
   }
 };
+
+// Scopes ranked by the threads they include (thread, cta, gpu, sys: the
+// enumerators from cta on, then thread).
+constexpr unsigned scope_rank(Scope s) { return (static_cast<unsigned>(s) + 1) & 3; }
+static_assert(scope_rank(Scope::thread) < scope_rank(Scope::cta) &&
+              scope_rank(Scope::cta) < scope_rank(Scope::gpu) && scope_rank(Scope::gpu) < scope_rank(Scope::sys));
+Scope narrower(Scope x, Scope y) { return scope_rank(x) < scope_rank(y) ? x : y; }
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -403,6 +404,10 @@ struct PtxModel::State {
   std::vector<WriteId> ids;
   std::vector<Release> releases;
   std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  // Write x's chain (an RMW's; none for the others).
+  static Span chain_of(const Write& x) { return x.rmw_source == no_write ? Span{} : x.chain; }
+  // Write x's family if a commuting RMW's, else 0.
+  static std::uint64_t family(const Write& x) { return x.rmw_source == no_write ? 0 : x.commutes; }
   std::span<const Release> releases_of(Span s) const { return {releases.data() + s.begin, releases.data() + s.end}; }
   // The locations, by id in the order the run made them: [0, made) this
   // run's; the rest the last run's that this one has not made (yet). A run
@@ -426,6 +431,7 @@ struct PtxModel::State {
   static_assert(std::is_nothrow_move_constructible_v<View>);
   // (address, location) of every location in locs, by address
   std::vector<std::pair<std::uintptr_t, std::uint32_t>> loc_at;
+  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   struct ScFence {
     ThreadId thread;
     std::uint32_t seq;
@@ -446,9 +452,10 @@ struct PtxModel::State {
     bool hidden;
   };
   std::vector<Mark> marks;
-  // placements() computes the positions of a write that does not go last;
-  // write() of the same write, next, uses them (and any write after makes
-  // them stale: the count of writes no longer matches).
+  // placements() computes the positions of a write that does not go last
+  // and has not the last slot alone (after_last()); write() of the same
+  // write, next, uses them (and any write after makes them stale: the count
+  // of writes no longer matches).
   struct Placed {
     ThreadId thread;
     std::uint32_t event;
@@ -478,10 +485,11 @@ struct PtxModel::State {
 
   // The location last looked up (an access looks its location up several
   // times), and the locations looked up lately, by a hash of their address
-  // (threads access a few locations in turn; a small table: one with a slot
-  // for each word of a 1 KiB window spared lookups but missed the cache
-  // more, and took longer). An entry is a guess, right where the location
-  // it names is this run's ([0, made)) and at the
+  // (threads access a few locations in turn; a small table, 256 bytes: one
+  // with a slot for each word of a 1 KiB window spared lookups but missed
+  // the cache more, and took longer; its entries are the low 16 bits of an
+  // id, twice as many as whole ones would be). An entry is a guess, right
+  // where the location it names is this run's ([0, made)) and at the
   // address looked up: a run makes the last run's locations again in place,
   // ids and addresses unchanged (see `locs`), so the last run's entries
   // serve the next one as they are (remake() makes none). reset() forgets
@@ -493,8 +501,8 @@ struct PtxModel::State {
   mutable std::uint32_t last_size = 0;  // 0: none (an access is never of 0 bytes)
   mutable std::uintptr_t last_addr = 0;
   mutable std::uint32_t last_location = no_location;
-  mutable std::array<std::uint32_t, 64> looked{};
-  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 58; }
+  mutable std::array<std::uint16_t, 128> looked{};
+  static std::size_t slot(std::uintptr_t addr) { return (addr * 0x9e3779b97f4a7c15ULL) >> 57; }
   std::uint32_t recalled(std::uintptr_t addr) const {
     if (last_size != 0 && last_addr == addr) return last_location;
     return looked_up(addr);
@@ -512,12 +520,21 @@ struct PtxModel::State {
     last_addr = addr;
     last_location = location;
     last_size = locs[location].size;
-    looked[slot(addr)] = location;
+    looked[slot(addr)] = static_cast<std::uint16_t>(location);
   }
 
-  // The first entry of loc_at at `addr` or above.
-  auto at_or_above(std::uintptr_t addr) const {
-    return std::partition_point(loc_at.begin(), loc_at.end(), [addr](const auto& e) { return e.first < addr; });
+  // The first entry of loc_at at `addr` or above. (A binary search that
+  // keeps one half of the entries left by a conditional move, not a branch:
+  // which half it keeps is as good as random.)
+  LocAt at_or_above(std::uintptr_t addr) const {
+    if (loc_at.empty()) return loc_at.end();
+    LocAt base = loc_at.begin();
+    for (std::size_t n = loc_at.size(); n > 1;) {
+      const std::size_t half = n / 2;
+      base = base[static_cast<std::ptrdiff_t>(half)].first < addr ? base + static_cast<std::ptrdiff_t>(half) : base;
+      n -= half;
+    }
+    return base->first < addr ? base + 1 : base;
   }
   // The location at `addr`, if any was accessed.
   const Location* find(std::uintptr_t addr) const {
@@ -531,13 +548,14 @@ struct PtxModel::State {
   Scope scope(Scope s) const { return opt.scope_blind ? Scope::sys : s; }
 
   // Morally strong (semantics.md): same thread, or both strong and each one's
-  // scope includes the other's thread.
+  // scope includes the other's thread. (Scopes nest, thread within cta within
+  // gpu within sys, and inclusion is symmetric in the two threads: each
+  // includes the other's thread where the narrower one does.)
   bool ms(ThreadId a, bool strong_a, Scope sa, ThreadId b, bool strong_b, Scope sb) const {
     if (a == b) return true;
     if (!strong_a || !strong_b) return false;
-    const Placement& pa = where[a];
-    const Placement& pb = where[b];
-    return includes(scope(sa), pa, pb) && includes(scope(sb), pb, pa);
+    if (opt.scope_blind) return true;  // (both sys)
+    return includes(narrower(sa, sb), where[a], where[b]);
   }
   bool ms_writes(const Write& a, const Write& b) const {
     if (a.info.initial || b.info.initial) return false;
@@ -581,22 +599,21 @@ struct PtxModel::State {
     return false;
   }
 
-  // The location `op` accesses: the last one looked up, one looked up
-  // lately, or the last run's next one made again without a search (see
-  // `locs`), inline (in that order: a run's first access of a location,
-  // mostly its host's weak write, is first_write()'s, and the others find
-  // it sooner); the others out of line (locate()).
+  // The location `op` accesses: the last one looked up, or one looked up
+  // lately; the others out of line (locate()), the last run's next one
+  // first (a run's first access of a location, mostly its host's weak
+  // write, is first_write()'s, and the others find it looked up).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
     if (last_addr == op.addr && last_size == op.size) return last_location;
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
-    if (remade_next(op)) return remake();
     return locate(op);
   }
-  // `op`'s location where it was neither looked up lately nor the last
-  // run's next: one above every address accessed so far, as a run's
-  // allocations come, without a search; a new one, or a finding, further out
-  // of line.
+  // `op`'s location where it was not looked up lately: the last run's next,
+  // made again (remake()), or one above every address accessed so far, as
+  // a run's allocations come, without a search; a new one, or a finding,
+  // further out of line.
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
+    if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
@@ -618,7 +635,6 @@ struct PtxModel::State {
   // `op`'s location where location() found none of its address and size: a
   // new one, or at an address accessed with another size, that one and a
   // finding. `next`: the first entry of loc_at at its address or above.
-  using LocAt = std::vector<std::pair<std::uintptr_t, std::uint32_t>>::const_iterator;
   std::uint32_t make_location(const MemOp& op, LocAt next);
   // Is `op`'s location the last run's next, which this run has not made yet
   // (location() makes it again)? (Its address is no other location's.)
@@ -627,9 +643,10 @@ struct PtxModel::State {
   }
   // The last run's next location, made again (its entries of loc_at and
   // `looked` kept).
-  // (Inline in location(): a run makes each of its locations so, mostly at
-  // its host's first write.)
-  [[gnu::always_inline]] std::uint32_t remake() {
+  // (Out of line: a run's first access of a location is mostly its host's
+  // weak write, which first_write() makes again; inline in location(), it
+  // had every access save registers for it.)
+  [[gnu::noinline]] std::uint32_t remake() {
     const std::uint32_t id = made++;
     Location& l = locs[id];
     l.forget_writes();
@@ -638,42 +655,63 @@ struct PtxModel::State {
   }
   // Nobody wrote location `id` yet: an initial pseudo-write that reads as
   // uninitialised.
-  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) { l.co.push_back(initial_record(id)); }
-  // The initial write's record, of location `id`; its id.
-  [[gnu::always_inline]] WriteId initial_record(std::uint32_t id) {
-    Write& init = writes.add();
-    init.loc = id;
-    init.info = {0, 0, true, true, 0};
-    init.seq = 0;
-    init.strong = false;
-    init.scope = Scope::sys;
-    init.rmw_source = no_write;
-    return static_cast<WriteId>(writes.size() - 1);
+  [[gnu::always_inline]] void initial_write(Location& l, std::uint32_t id) {
+    make_initial(writes.add_as_left(), id);
+    l.co.push_back(static_cast<WriteId>(writes.size() - 1));
+    ++l.coherence;
+  }
+  // `init`, the last of writes as left, made the initial write's record, of
+  // location `id`. (A run makes its locations' initial records mostly where
+  // the last run made them: a record left as one of the same location is as
+  // made but for what reads and RMWs of it change, see Write.)
+  [[gnu::always_inline]] void make_initial(Write& init, std::uint32_t id) {
+    if (init.info.initial && init.loc == id) {
+      init.strong_rmws = no_write;
+      init.reads = 0;
+    } else {
+      init.clear();
+      init.loc = id;
+      init.info = {0, 0, true, true, 0};
+      init.seq = 0;
+      init.strong = false;
+      init.scope = Scope::sys;
+      init.rmw_source = no_write;
+    }
   }
   void forget_unmade();
-  // The record of write `w` by thread t, its event `seq`, to location `lid`:
-  // what its maker sets, the rest as clear() leaves it. `strong` and
-  // `rmw_source` are w's (is_strong(w.op.sem), w.rmw_source), as its maker
-  // knows them: a weak write's, not an RMW's, without testing.
-  [[gnu::always_inline]] Write& make_write(const MemOp& w, bool strong, WriteId rmw_source, const Thread& t,
-                                           std::uint32_t seq, std::uint32_t lid) {
-    Write& x = writes.add();
+  // `x`, the last of writes as left, made the record of write `w` by thread
+  // t, its event `seq`, to location `lid`: what its maker sets, the rest as
+  // clear() leaves it. `strong` and `rmw_source` are w's (is_strong(w.op.sem),
+  // w.rmw_source), as its maker knows them: a weak write's, not an RMW's,
+  // without testing.
+  [[gnu::always_inline]] Write& make_write(Write& x, const MemOp& w, bool strong, WriteId rmw_source,
+                                           const Thread& t, std::uint32_t seq, std::uint32_t lid) {
+    x.clear();
     x.loc = lid;
     x.info = {w.thread, w.value, false, false, w.event};
     x.seq = seq;
     x.strong = strong;
     x.scope = w.op.scope;
     x.rmw_source = rmw_source;
-    if (rmw_source != no_write) x.rf_term = t.last_rf_term;
+    if (rmw_source != no_write) {
+      x.chain = {};
+      x.rf_term = t.last_rf_term;
+      x.commutes = 0;
+    }
     return x;
   }
   // write() of a weak write, not an RMW, to a location the run makes again
   // now (remade_next()), mostly the host's before a launch: no access to
   // check for a race, no write before it but the initial one, with which
-  // it has no edge term and which is not unordered with it; it goes last
-  // and passes nothing on. (`l`: that location, locs[made], as
-  // remade_next() looked it up.)
-  [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered);
+  // it has no edge term and which is not unordered with it (PtxModel::write()
+  // clears the list of those); it goes last and passes nothing on. (`l`:
+  // that location, locs[made], as remade_next() looked it up. With room for
+  // its two records and in the location's lists, as the last run left them,
+  // it makes no call, and saves no registers for one; where there is less,
+  // seldom past the first run, first_write_making_room() makes it, and
+  // calls it again.)
+  [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l);
+  [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -970,7 +1008,7 @@ std::uint32_t PtxModel::State::remake_unmade(std::size_t at) {
     loc_at[at].second = made;
     std::swap(locs[id].addr, locs[made].addr);
     std::swap(locs[id].size, locs[made].size);
-    looked[slot(addr)] = id;
+    looked[slot(addr)] = static_cast<std::uint16_t>(id);
   }
   remember(loc_at[at].first, made);
   return remake();
@@ -1168,7 +1206,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    t.view.observe(s.of(x.chain));
+    t.view.observe(s.of(s.chain_of(x)));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
@@ -1187,6 +1225,7 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   if (precedes != nullptr) precedes->clear();
   if (s.goes_last(w)) return 1;
   const Location& l = s.locs[s.location(w)];
+  if (s.after_last(w, l)) return 1;  // (the last slot alone: write() tells so as cheaply)
   std::vector<std::size_t>& at = s.placed_positions;
   s.positions(w, l, at);
   s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
@@ -1196,19 +1235,28 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   return static_cast<unsigned>(at.size());
 }
 
-WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<WriteId>* unordered) {
-  if (unordered != nullptr) unordered->clear();
+WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
+  if (!writes.has_left(2) || l.co.size() < 2 || l.writes.empty()) [[unlikely]]
+    return first_write_making_room(w, l);
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
   // (remake(), its two writes set in place: see Location::forget_writes_but().)
   const std::uint32_t lid = made++;
   l.forget_writes_but(2, 1);
-  l.co[0] = initial_record(lid);
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_write(w, false, no_write, t, seq, lid);
-  l.co[1] = id;
+  make_initial(writes.take_left(), lid);
+  make_write(writes.take_left(), w, false, no_write, t, seq, lid);
+  l.co[0] = id;
+  l.co[1] = id + 1;
   l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
-  return id;
+  return id + 1;
+}
+
+WriteId PtxModel::State::first_write_making_room(const MemOp& w, Location& l) {
+  writes.make_left(2);
+  if (l.co.size() < 2) l.co.resize(2);
+  if (l.writes.empty()) l.writes.resize(1);
+  return first_write(w, l);
 }
 
 // (Each way a call of its own, so that the shorter ones save no registers
@@ -1216,7 +1264,10 @@ WriteId PtxModel::State::first_write(const MemOp& w, Location& l, std::vector<Wr
 WriteId PtxModel::write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered) {
   State& s = *s_;
   if (!is_strong(w.op.sem) && w.rmw_source == no_write) {
-    if (s.remade_next(w)) return s.first_write(w, s.locs[s.made], unordered);
+    if (s.remade_next(w)) {
+      if (unordered != nullptr) unordered->clear();  // (none: see first_write())
+      return s.first_write(w, s.locs[s.made]);
+    }
     return s.write<true>(w, placement, unordered);
   }
   return s.write<false>(w, placement, unordered);
@@ -1230,8 +1281,8 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   const std::uint32_t lid = s.location(w);
   Location& l = s.locs[lid];
   const std::size_t n = l.co.size();
-  std::size_t at = n;  // (where one that goes last goes, as a weak one does)
-  if (strong && !s.goes_last(w)) {
+  std::size_t at = n;  // (where one that goes last, or has the last slot alone, goes, as a weak one does)
+  if (strong && !s.goes_last(w) && !s.after_last(w, l)) {
     const bool placed = s.placed && s.placed->thread == w.thread && s.placed->event == w.event &&
                         s.placed->addr == w.addr && s.placed->rmw_source == w.rmw_source &&
                         s.placed->writes == s.writes.size();
@@ -1243,7 +1294,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   const std::uint32_t seq = State::step(t);
 
   const WriteId id = static_cast<WriteId>(s.writes.size());
-  Write& x = s.make_write(w, strong, source, t, seq, lid);
+  Write& x = s.make_write(s.writes.add_as_left(), w, strong, source, t, seq, lid);
   // Its edges with the writes made before it, fixed from now on (moral
   // strength is static): with the initial write, with each one its thread
   // knows (its own among them, all before its slot), and with each one
@@ -1262,7 +1313,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       ++x.known_before.end;
     } else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
-    if (known || (strong && s.ms_writes(y, x))) l.edges += i < at ? edge_term(y, x) : edge_term(x, y);
+    if (known || (strong && s.ms_writes(y, x))) l.coherence += i < at ? edge_term(y, x) : edge_term(x, y);
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
@@ -1277,8 +1328,9 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       // Observation passes through a chain of morally strong RMWs: the
       // source's, then the source (all made before it: smaller ids).
       // (Copied by index: the pools may grow as they are appended to.)
+      const Span from = s.chain_of(src);
       x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
-      for (std::uint32_t k = src.chain.begin; k < src.chain.end; ++k) s.ids.push_back(s.ids[k]);
+      for (std::uint32_t k = from.begin; k < from.end; ++k) s.ids.push_back(s.ids[k]);
       if (!src.info.initial) s.ids.push_back(source);
       x.chain.end = static_cast<std::uint32_t>(s.ids.size());
       if (!src.releases.empty()) {
@@ -1288,7 +1340,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
       }
     }
   }
-  if (strong) {
+  // Its own release patterns, mostly none: a strong write without release
+  // semantics whose thread passed no release fence (no_view is all ones:
+  // the three entries AND to it only where none is set).
+  const bool fenced = (t.fence_release[0] & t.fence_release[1] & t.fence_release[2]) != no_view;
+  if (strong && (has_release(w.op.sem) || fenced)) {
     if (x.releases.empty()) x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
     if (has_release(w.op.sem)) s.releases.push_back({s.keep(t), w.op.scope, w.thread});
     for (int sc = 0; sc < 3; ++sc)
@@ -1299,6 +1355,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     l.co.emplace_back(id);  // (made inline, where push_back was a call)
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
+  ++l.coherence;
   l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
   return id;
 }
@@ -1402,18 +1459,18 @@ std::uint64_t PtxModel::State::within_runs(const Location& l, std::uint64_t& rf)
     std::uint32_t inside = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const Write& y = writes[l.co[j]];
-      inside += y.commutes != 0 && y.commutes == x.commutes && y.rmw_source == l.co[i];
+      inside += family(y) != 0 && family(y) == family(x) && y.rmw_source == l.co[i];
     }
     return x.reads > inside;
   };
   for (std::size_t i = 0; i < n; ++i) {
     const Write& x = writes[l.co[i]];
-    run[i] = i > 0 && x.commutes != 0 && writes[l.co[i - 1]].commutes == x.commutes && !told(i - 1) ? run[i - 1] : i;
+    run[i] = i > 0 && family(x) != 0 && family(writes[l.co[i - 1]]) == family(x) && !told(i - 1) ? run[i - 1] : i;
   }
   for (std::size_t i = 1; i < n; ++i) {
     const Write& x = writes[l.co[i]];
     const bool in_run = run[i] != i || (i + 1 < n && run[i + 1] == i);
-    if (in_run && x.commutes != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
+    if (in_run && family(x) != 0 && x.rmw_source == l.co[i - 1]) rf -= x.rf_term;
   }
   std::uint64_t edges = 0;
   for (std::size_t i = 1; i < n; ++i)
@@ -1442,9 +1499,9 @@ std::uint64_t PtxModel::fingerprint() const {
   for (const auto& [addr, at] : s.loc_at) {  // by address: not the order the run touched them
     if (at >= s.made) continue;  // (the last run's)
     const Location& l = s.locs[at];
-    std::uint64_t edges = l.edges;  // a commutative sum: the edges in any order
-    if (l.commuting) edges -= s.within_runs(l, rf);  // less those within a run
-    co = mix(co, edges + l.co.size());  // (edges, a sum of spread terms, is never a few apart for another n)
+    std::uint64_t coherence = l.coherence;  // a commutative sum: the edges in any order
+    if (l.commuting) coherence -= s.within_runs(l, rf);  // less those within a run
+    co = mix(co, coherence);  // (the edges, a sum of spread terms, are never a few apart for another count)
   }
   return mix(mix(rf, s.fence_hash), co);
 }
