@@ -597,11 +597,8 @@ class Dpor final : public Chooser {
       }
       if (rests != 0) [[unlikely]]
         rested.emplace_back(j, rests);
-      if (raced) [[unlikely]] {  // (most steps have none)
-        for (const std::size_t i : races)  // (a step of no node has no other thread to add)
-          if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
-        races.clear();
-      }
+      if (raced) [[unlikely]]  // (most steps have none)
+        reverse_races(r.steps, j, clocks, cj);
       clocks.advance(sj, j);
     }
     analysed_ = n;
@@ -1833,6 +1830,15 @@ class Dpor final : public Chooser {
       if (tk == tj || clocks.of(cj, tk) >= k + 1) return first;
     }
     return tj;
+  }
+  // Adds the backtrack points that reverse step j's races (Kept::races,
+  // emptied), `cj` the row that holds j's clock. (Out of line: few steps
+  // race, and the race walk keeps its registers.)
+  [[gnu::noinline]] void reverse_races(const std::vector<Step>& steps, std::size_t j, const StepClocks& clocks,
+                                       const std::uint32_t* cj) {
+    for (const std::size_t i : kept_.races)  // (a step of no node has no other thread to add)
+      if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(steps, i, j, clocks, cj));
+    kept_.races.clear();
   }
   void add_backtrack(std::size_t node, ThreadId t) {
     Node& n = stack_[node];
