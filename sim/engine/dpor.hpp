@@ -457,10 +457,6 @@ class Dpor final : public Chooser {
     // walk first meets two steps that commute unordered: most runs with
     // commuting RMWs have no such pair among the steps walked.
     std::optional<Witnesses> witnesses;
-    auto witnesses_made = [&]() -> Witnesses& {
-      if (!witnesses) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
-      return *witnesses;
-    };
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // What later steps tell of each step (Told), in one pass over the run: a
     // step's own bits where it is met, and what a read tells of an earlier
@@ -556,7 +552,7 @@ class Dpor final : public Chooser {
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) [[likely]]
             continue;
-          const std::size_t teller = witnesses_made().teller(i, j);
+          const std::size_t teller = tell_order(witnesses, r.steps, n, threads, i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
         }
@@ -1830,6 +1826,14 @@ class Dpor final : public Chooser {
       if (tk == tj || clocks.of(cj, tk) >= k + 1) return first;
     }
     return tj;
+  }
+  // Witnesses::teller() of commuting steps i < j, of the run's first n
+  // steps, its `threads` threads, the witnesses made in `w` if not yet.
+  // (Out of line: few pairs ask, and the race walk keeps its registers.)
+  [[gnu::noinline]] std::size_t tell_order(std::optional<Witnesses>& w, const std::vector<Step>& steps, std::size_t n,
+                                           std::size_t threads, std::size_t i, std::size_t j) {
+    if (!w) w.emplace(steps, n, structural(steps, n, threads), kept_.places, kept_.witnesses);
+    return w->teller(i, j);
   }
   // Adds the backtrack points that reverse step j's races (Kept::races,
   // emptied), `cj` the row that holds j's clock. (Out of line: few steps
