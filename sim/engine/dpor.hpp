@@ -428,13 +428,8 @@ class Dpor final : public Chooser {
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
       named[j] = threads;
-      if (sized < threads) [[unlikely]] {  // (seldom: the buffers are kept from search to search)
-        sized = threads;
-        first.resize(threads, npos);
-        columns.of.resize(threads, 0);
-        stepped.resize(threads);
-        spawn.resize(threads, 0);
-      }
+      if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
+        sized = hold_threads(threads);
       if (first[s.thread] == npos) {
         first[s.thread] = j;
         stepped[stepping] = s.thread;
@@ -599,6 +594,16 @@ class Dpor final : public Chooser {
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
+  }
+  // Grows analyse()'s per-thread buffers (first_step, columns, stepped and
+  // spawn, which grow together) to hold `threads` threads; their size.
+  // (Out of line: seldom past an OS thread's first searches.)
+  [[gnu::noinline]] std::size_t hold_threads(std::size_t threads) {
+    kept_.first_step.resize(threads, npos);
+    kept_.columns.of.resize(threads, 0);
+    kept_.stepped.resize(threads);
+    kept_.spawn.resize(threads, 0);
+    return threads;
   }
   // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
   // seldom past an OS thread's first searches.)
