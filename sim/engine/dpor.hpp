@@ -623,8 +623,9 @@ class Dpor final : public Chooser {
   using Told = std::uint8_t;
   static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
   // The first k < n where a[k] and b[k] differ (n: none). Compared eight at
-  // a time: most runs repeat a long prefix told the same.
-  static std::size_t first_difference(const Told* a, const Told* b, std::size_t n) {
+  // a time: most runs repeat a long prefix told the same. (Out of line: the
+  // analysis around it keeps its registers.)
+  [[gnu::noinline]] static std::size_t first_difference(const Told* a, const Told* b, std::size_t n) {
     static_assert(sizeof(Told) == 1);
     std::size_t k = 0;
     for (; k + 8 <= n; k += 8) {
