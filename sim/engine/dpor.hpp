@@ -468,10 +468,8 @@ class Dpor final : public Chooser {
     // entry of an earlier one reads as none, so the table is not cleared.
     std::vector<std::uint64_t>& reader = kept_.reader;
     if (reader.size() < places.count() * columns.width) reader.resize(places.count() * columns.width);
-    if (++kept_.reader_tag == 0) {  // (the tags wrapped: none may read as this one's)
-      std::fill(reader.begin(), reader.end(), 0);
-      kept_.reader_tag = 1;
-    }
+    if (++kept_.reader_tag == 0) [[unlikely]]  // (the tags wrapped: none may read as this one's)
+      untag(reader);
     {
       // (The vectors' data as pointers: a byte stored through `told` may
       // alias anything, so the vectors' own would be loaded again after each.)
@@ -604,6 +602,12 @@ class Dpor final : public Chooser {
     kept_.stepped.resize(threads);
     kept_.spawn.resize(threads, 0);
     return threads;
+  }
+  // Kept::reader with no entry of an earlier analysis, its tag 1 (after the
+  // tags wrapped). (Out of line: once in 2^32 analyses.)
+  [[gnu::noinline]] void untag(std::vector<std::uint64_t>& reader) {
+    std::fill(reader.begin(), reader.end(), 0);
+    kept_.reader_tag = 1;
   }
   // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
   // seldom past an OS thread's first searches.)
