@@ -1461,17 +1461,11 @@ class Dpor final : public Chooser {
       }
       return true;
     };
-    // The parent's sleepers, in their order, before any other: copied
-    // whole, those that wake then dropped.
-    if (!parent.sleep.empty()) {
-      n.sleep = parent.sleep;
-      auto to = n.sleep.begin();
-      for (auto& e : n.sleep) {
-        if (!stays(e.first, e.second)) continue;
-        if (&*to != &e) *to = e;
-        ++to;
-      }
-      n.sleep.erase(to, n.sleep.end());
+    // The parent's sleepers that stay, in their order, before any other
+    // (n's sleep set is empty: Node::clear()), each added at the end.
+    for (const auto& [q, asleep] : parent.sleep) {
+      Sleeper s = asleep;
+      if (stays(q, s)) n.sleep.emplace_hint(n.sleep.end(), q, s);
     }
     // A thread done at the parent sleeps from there, even if it ran
     // there half asleep since an earlier step: every run of it from the
