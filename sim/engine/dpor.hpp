@@ -841,15 +841,19 @@ class Dpor final : public Chooser {
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
-  // `to` as a copy of `from`, resized in place only where its size differs
-  // (resize() is a call: most often, for a reused node, the size is the one
-  // `to` had) and copied whole:
-  // vector::operator= is out of line, and checks size and capacity anew.
-  // One or two elements (most decisions have one or two alternatives) are
-  // assigned, not copied by a call to memmove.
+  // `to` as a copy of `from`. Where their sizes differ, by assign(), a call
+  // that sizes `to` and copies at once (resize() would fill what the copy
+  // then overwrites); else (most often, for a reused node, the size is the
+  // one `to` had) copied whole in place: vector::operator= is out of line,
+  // and checks size and capacity anew. One or two elements (most decisions
+  // have one or two alternatives) are assigned, not copied by a call to
+  // memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
-    if (to.size() != from.size()) to.resize(from.size());
+    if (to.size() != from.size()) {
+      to.assign(from.begin(), from.end());
+      return;
+    }
     if (from.size() > 2) {
       std::copy(from.begin(), from.end(), to.begin());
       return;
