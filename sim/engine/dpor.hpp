@@ -1422,15 +1422,15 @@ class Dpor final : public Chooser {
     // First choice: keep running the same thread when it may, else the lowest.
     int pick = -1;
     if (count == 1) {
-      if (allowed(n, 0)) pick = 0;
+      if (admits(n, 0)) pick = 0;
     } else {
       // (The keys are distinct threads, in id order: the search for the
       // actor stops at the first key not below it.)
       std::size_t actor = 0;
       while (actor < count && n.keys[actor] < p.actor) ++actor;
-      if (actor < count && n.keys[actor] == p.actor && allowed(n, actor)) pick = static_cast<int>(actor);
+      if (actor < count && n.keys[actor] == p.actor && admits(n, actor)) pick = static_cast<int>(actor);
       for (std::size_t k = 0; k < count && pick < 0; ++k)
-        if (allowed(n, k)) pick = static_cast<int>(k);
+        if (admits(n, k)) pick = static_cast<int>(k);
     }
     if (pick < 0) {
       abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
@@ -1438,7 +1438,6 @@ class Dpor final : public Chooser {
     }
     n.chosen = static_cast<unsigned>(pick);
     n.backtrack.insert(n.chosen);
-    note_half(n);
     return static_cast<unsigned>(pick);
   }
 
@@ -1808,10 +1807,28 @@ class Dpor final : public Chooser {
   // with no bound, most of them, is answered inline.)
   bool allowed(const Node& n, std::size_t k) const { return (n.sleep.empty() && bound_ < 0) || allowed_far(n, k); }
   [[gnu::noinline]] bool allowed_far(const Node& n, std::size_t k) const {
-    auto it = n.sleep.find(n.keys[k]);
-    if (it != n.sleep.end() && !it->second.half) return false;
-    if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
+    const Sleeper* half;
+    return may_run(n, k, half);
+  }
+  // allowed() for choose_thread(), which runs k if it may: a half-asleep
+  // thread is noted as note_half() would, from the same look-up of its
+  // sleeper.
+  bool admits(const Node& n, std::size_t k) { return (n.sleep.empty() && bound_ < 0) || admits_far(n, k); }
+  [[gnu::noinline]] bool admits_far(const Node& n, std::size_t k) {
+    const Sleeper* half;
+    if (!may_run(n, k, half)) return false;
+    if (half != nullptr) half_ = {true, static_cast<ThreadId>(n.keys[k]), half->since};
     return true;
+  }
+  // allowed_far(), with k's sleeper where it sleeps half (else null).
+  bool may_run(const Node& n, std::size_t k, const Sleeper*& half) const {
+    half = nullptr;
+    auto it = n.sleep.find(n.keys[k]);
+    if (it != n.sleep.end()) {
+      if (!it->second.half) return false;
+      half = &it->second;
+    }
+    return bound_ < 0 || n.preemptions + preempts(n, k) <= bound_;
   }
   // The thread that reverses race (i, j) at i's node: an initial of the steps
   // after i that do not happen after it, up to j (source-DPOR). j's thread
