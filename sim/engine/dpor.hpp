@@ -185,7 +185,9 @@ class Dpor final : public Chooser {
   struct NodeFields {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    // Per alternative (bytes, not bits: asked at every node the run passes).
+    // Of a value node only (banned to picks; a thread node's are never read:
+    // see Node::clear()). Per alternative (bytes, not bits: asked at every
+    // node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
@@ -233,18 +235,23 @@ class Dpor final : public Chooser {
     // Back to a new node, its containers keeping their capacity: every field
     // but kind, keys, shapes, step, call and actor, which add_node()
     // overwrites (keys and shapes left as they were, so that a node of the
-    // arity of the one before it here resizes nothing; shapes: see there).
+    // arity of the one before it here resizes nothing; shapes: see there)
+    // and those of a value node only (banned to picks), which choose_value()
+    // clears (clear_value()): a thread node, most nodes, leaves them as they
+    // were.
     void clear() {
-      banned.clear();
-      suspect.clear();
-      since = 0;
-      members.clear();
-      picks = 1;
       chosen = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
       preemptions = 0;
+    }
+    void clear_value() {
+      banned.clear();
+      suspect.clear();
+      since = 0;
+      members.clear();
+      picks = 1;
     }
 
    private:
@@ -1487,6 +1494,7 @@ class Dpor final : public Chooser {
   [[gnu::noinline]] unsigned choose_value(const ChoicePoint& p) {
     const std::size_t i = call_++;
     Node& n = add_node(p, i);
+    n.clear_value();
     // The read of a half-asleep thread: older writes are suspect.
     if (p.kind == ChoiceKind::read && half_.on && half_.thread == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
