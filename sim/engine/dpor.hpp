@@ -237,8 +237,9 @@ class Dpor final : public Chooser {
     // overwrites (keys and shapes left as they were, so that a node of the
     // arity of the one before it here resizes nothing; shapes: see there)
     // and those of a value node only (banned to picks), which choose_value()
-    // clears (clear_value()): a thread node, most nodes, leaves them as they
-    // were.
+    // clears (clear_value(): bans and suspects; a node that reads since,
+    // members or picks sets them when made): a thread node, most nodes,
+    // leaves them as they were.
     void clear() {
       chosen = 0;
       backtrack.clear();
@@ -249,9 +250,6 @@ class Dpor final : public Chooser {
     void clear_value() {
       banned.clear();
       suspect.clear();
-      since = 0;
-      members.clear();
-      picks = 1;
     }
 
    private:
