@@ -185,7 +185,9 @@ class Dpor final : public Chooser {
   struct NodeFields {
     ChoiceKind kind;
     std::vector<std::uint64_t> keys;
-    // Per alternative (bytes, not bits: asked at every node the run passes).
+    // Of a value node only (banned to picks; a thread node's are never read:
+    // see Node::clear()). Per alternative (bytes, not bits: asked at every
+    // node the run passes).
     std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
     std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
@@ -233,18 +235,21 @@ class Dpor final : public Chooser {
     // Back to a new node, its containers keeping their capacity: every field
     // but kind, keys, shapes, step, call and actor, which add_node()
     // overwrites (keys and shapes left as they were, so that a node of the
-    // arity of the one before it here resizes nothing; shapes: see there).
+    // arity of the one before it here resizes nothing; shapes: see there)
+    // and those of a value node only (banned to picks), which choose_value()
+    // clears (clear_value(): bans and suspects; a node that reads since,
+    // members or picks sets them when made): a thread node, most nodes,
+    // leaves them as they were.
     void clear() {
-      banned.clear();
-      suspect.clear();
-      since = 0;
-      members.clear();
-      picks = 1;
       chosen = 0;
       backtrack.clear();
       done.clear();
       sleep.clear();
       preemptions = 0;
+    }
+    void clear_value() {
+      banned.clear();
+      suspect.clear();
     }
 
    private:
@@ -428,13 +433,8 @@ class Dpor final : public Chooser {
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
       named[j] = threads;
-      if (sized < threads) [[unlikely]] {  // (seldom: the buffers are kept from search to search)
-        sized = threads;
-        first.resize(threads, npos);
-        columns.of.resize(threads, 0);
-        stepped.resize(threads);
-        spawn.resize(threads, 0);
-      }
+      if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
+        sized = hold_threads(threads);
       if (first[s.thread] == npos) {
         first[s.thread] = j;
         stepped[stepping] = s.thread;
@@ -457,10 +457,6 @@ class Dpor final : public Chooser {
     // walk first meets two steps that commute unordered: most runs with
     // commuting RMWs have no such pair among the steps walked.
     std::optional<Witnesses> witnesses;
-    auto witnesses_made = [&]() -> Witnesses& {
-      if (!witnesses) witnesses.emplace(r.steps, n, structural(r.steps, n, threads), places, kept_.witnesses);
-      return *witnesses;
-    };
     if (!dispatch_nodes_.empty()) note_dispatch_order(r, n, threads, earlier);
     // What later steps tell of each step (Told), in one pass over the run: a
     // step's own bits where it is met, and what a read tells of an earlier
@@ -477,10 +473,8 @@ class Dpor final : public Chooser {
     // entry of an earlier one reads as none, so the table is not cleared.
     std::vector<std::uint64_t>& reader = kept_.reader;
     if (reader.size() < places.count() * columns.width) reader.resize(places.count() * columns.width);
-    if (++kept_.reader_tag == 0) {  // (the tags wrapped: none may read as this one's)
-      std::fill(reader.begin(), reader.end(), 0);
-      kept_.reader_tag = 1;
-    }
+    if (++kept_.reader_tag == 0) [[unlikely]]  // (the tags wrapped: none may read as this one's)
+      untag(reader);
     {
       // (The vectors' data as pointers: a byte stored through `told` may
       // alias anything, so the vectors' own would be loaded again after each.)
@@ -556,7 +550,7 @@ class Dpor final : public Chooser {
         if (!dependent(si.shape, sj.shape)) {
           if (!commute(si.shape, sj.shape)) [[likely]]
             continue;
-          const std::size_t teller = witnesses_made().teller(i, j);
+          const std::size_t teller = tell_order(witnesses, r.steps, n, threads, i, j);
           rests = std::max(rests, teller);
           if (teller == npos) continue;
         }
@@ -597,15 +591,28 @@ class Dpor final : public Chooser {
       }
       if (rests != 0) [[unlikely]]
         rested.emplace_back(j, rests);
-      if (raced) [[unlikely]] {  // (most steps have none)
-        for (const std::size_t i : races)  // (a step of no node has no other thread to add)
-          if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(r.steps, i, j, clocks, cj));
-        races.clear();
-      }
+      if (raced) [[unlikely]]  // (most steps have none)
+        reverse_races(r.steps, j, clocks, cj);
       clocks.advance(sj, j);
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
+  }
+  // Grows analyse()'s per-thread buffers (first_step, columns, stepped and
+  // spawn, which grow together) to hold `threads` threads; their size.
+  // (Out of line: seldom past an OS thread's first searches.)
+  [[gnu::noinline]] std::size_t hold_threads(std::size_t threads) {
+    kept_.first_step.resize(threads, npos);
+    kept_.columns.of.resize(threads, 0);
+    kept_.stepped.resize(threads);
+    kept_.spawn.resize(threads, 0);
+    return threads;
+  }
+  // Kept::reader with no entry of an earlier analysis, its tag 1 (after the
+  // tags wrapped). (Out of line: once in 2^32 analyses.)
+  [[gnu::noinline]] void untag(std::vector<std::uint64_t>& reader) {
+    std::fill(reader.begin(), reader.end(), 0);
+    kept_.reader_tag = 1;
   }
   // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
   // seldom past an OS thread's first searches.)
@@ -625,8 +632,9 @@ class Dpor final : public Chooser {
   using Told = std::uint8_t;
   static constexpr Told told_counted = 1, told_respun = 2, told_only_load = 4, told_rmw_source = 8;
   // The first k < n where a[k] and b[k] differ (n: none). Compared eight at
-  // a time: most runs repeat a long prefix told the same.
-  static std::size_t first_difference(const Told* a, const Told* b, std::size_t n) {
+  // a time: most runs repeat a long prefix told the same. (Out of line: the
+  // analysis around it keeps its registers.)
+  [[gnu::noinline]] static std::size_t first_difference(const Told* a, const Told* b, std::size_t n) {
     static_assert(sizeof(Told) == 1);
     std::size_t k = 0;
     for (; k + 8 <= n; k += 8) {
@@ -838,15 +846,19 @@ class Dpor final : public Chooser {
     std::size_t host_ = 0, fence_ = 0;  // 1 + the last host operation, fence.sc so far (0: none)
   };
 
-  // `to` as a copy of `from`, resized in place only where its size differs
-  // (resize() is a call: most often, for a reused node, the size is the one
-  // `to` had) and copied whole:
-  // vector::operator= is out of line, and checks size and capacity anew.
-  // One or two elements (most decisions have one or two alternatives) are
-  // assigned, not copied by a call to memmove.
+  // `to` as a copy of `from`. Where their sizes differ, by assign(), a call
+  // that sizes `to` and copies at once (resize() would fill what the copy
+  // then overwrites); else (most often, for a reused node, the size is the
+  // one `to` had) copied whole in place: vector::operator= is out of line,
+  // and checks size and capacity anew. One or two elements (most decisions
+  // have one or two alternatives) are assigned, not copied by a call to
+  // memmove.
   template <class T>
   static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
-    if (to.size() != from.size()) to.resize(from.size());
+    if (to.size() != from.size()) {
+      to.assign(from.begin(), from.end());
+      return;
+    }
     if (from.size() > 2) {
       std::copy(from.begin(), from.end(), to.begin());
       return;
@@ -871,17 +883,39 @@ class Dpor final : public Chooser {
   // `v`, grown to n elements at least; its data (which stays where it is
   // while the caller's pass does not resize it: held as a pointer, not
   // loaded through the vector at every use).
-  template <class T>
-  static T* grown(std::vector<T>& v, std::size_t n) {
+  template <class T, class A>
+  static T* grown(std::vector<T, A>& v, std::size_t n) {
     if (v.size() < n) v.resize(n);
     return v.data();
   }
+  // An allocator that leaves an element a vector grows by as it is (default
+  // initialized), for a buffer whose every element is written before it is
+  // read: it grows, the first searches on an OS thread, by a copy of what it
+  // held only, not a fill as well.
+  template <class T>
+  struct Unfilled : std::allocator<T> {
+    template <class U>
+    struct rebind {
+      using other = Unfilled<U>;
+    };
+    Unfilled() = default;
+    template <class U>
+    Unfilled(const Unfilled<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept {
+      ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  };
   // Rows of vector clocks of one width in a buffer kept by the caller, left
   // as they are: each row is written before it is read. (The buffer and the
   // columns stay as they are while the Clocks are used.)
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
+    Clocks(std::vector<std::uint32_t, Unfilled<std::uint32_t>>& buf, std::size_t rows, const Columns& columns)
         : buf_(grown(buf, rows * columns.width)), width_(columns.width), of_(columns.of.data()) {}
     std::uint32_t* row(std::size_t k) { return buf_ + k * width_; }
     const std::uint32_t* row(std::size_t k) const { return buf_ + k * width_; }
@@ -925,9 +959,10 @@ class Dpor final : public Chooser {
     // A step is named by 1 + its number here, 0 naming none: row k is step
     // k - 1's, row 0 zeros (the clock of none).
     struct Buffers {
-      std::vector<std::uint32_t> rows;  // Clocks
-      std::vector<std::size_t> base;    // per step k: the step whose row holds its clock but its own entry
-      std::vector<std::size_t> set;     // per thread: the step whose clock is its
+      // (Each element is written before it is read: Unfilled.)
+      std::vector<std::uint32_t, Unfilled<std::uint32_t>> rows;  // Clocks
+      std::vector<std::size_t, Unfilled<std::size_t>> base;  // per step k: the step whose row holds its clock but its own entry
+      std::vector<std::size_t, Unfilled<std::size_t>> set;   // per thread: the step whose clock is its
     };
     // Over the run's first n steps, of its first `threads` threads; the
     // clocks of the steps before `from` are made (the run before's), and the
@@ -1415,15 +1450,15 @@ class Dpor final : public Chooser {
     // First choice: keep running the same thread when it may, else the lowest.
     int pick = -1;
     if (count == 1) {
-      if (allowed(n, 0)) pick = 0;
+      if (admits(n, 0)) pick = 0;
     } else {
       // (The keys are distinct threads, in id order: the search for the
       // actor stops at the first key not below it.)
       std::size_t actor = 0;
       while (actor < count && n.keys[actor] < p.actor) ++actor;
-      if (actor < count && n.keys[actor] == p.actor && allowed(n, actor)) pick = static_cast<int>(actor);
+      if (actor < count && n.keys[actor] == p.actor && admits(n, actor)) pick = static_cast<int>(actor);
       for (std::size_t k = 0; k < count && pick < 0; ++k)
-        if (allowed(n, k)) pick = static_cast<int>(k);
+        if (admits(n, k)) pick = static_cast<int>(k);
     }
     if (pick < 0) {
       abandoned_ = true;  // every enabled thread sleeps: this run repeats an explored one
@@ -1431,7 +1466,6 @@ class Dpor final : public Chooser {
     }
     n.chosen = static_cast<unsigned>(pick);
     n.backtrack.insert(n.chosen);
-    note_half(n);
     return static_cast<unsigned>(pick);
   }
 
@@ -1458,17 +1492,11 @@ class Dpor final : public Chooser {
       }
       return true;
     };
-    // The parent's sleepers, in their order, before any other: copied
-    // whole, those that wake then dropped.
-    if (!parent.sleep.empty()) {
-      n.sleep = parent.sleep;
-      auto to = n.sleep.begin();
-      for (auto& e : n.sleep) {
-        if (!stays(e.first, e.second)) continue;
-        if (&*to != &e) *to = e;
-        ++to;
-      }
-      n.sleep.erase(to, n.sleep.end());
+    // The parent's sleepers that stay, in their order, before any other
+    // (n's sleep set is empty: Node::clear()), each added at the end.
+    for (const auto& [q, asleep] : parent.sleep) {
+      Sleeper s = asleep;
+      if (stays(q, s)) n.sleep.emplace_hint(n.sleep.end(), q, s);
     }
     // A thread done at the parent sleeps from there, even if it ran
     // there half asleep since an earlier step: every run of it from the
@@ -1487,6 +1515,7 @@ class Dpor final : public Chooser {
   [[gnu::noinline]] unsigned choose_value(const ChoicePoint& p) {
     const std::size_t i = call_++;
     Node& n = add_node(p, i);
+    n.clear_value();
     // The read of a half-asleep thread: older writes are suspect.
     if (p.kind == ChoiceKind::read && half_.on && half_.thread == p.actor && p.made.size() == p.keys.size()) {
       n.suspect.resize(p.keys.size());
@@ -1807,10 +1836,28 @@ class Dpor final : public Chooser {
   // with no bound, most of them, is answered inline.)
   bool allowed(const Node& n, std::size_t k) const { return (n.sleep.empty() && bound_ < 0) || allowed_far(n, k); }
   [[gnu::noinline]] bool allowed_far(const Node& n, std::size_t k) const {
-    auto it = n.sleep.find(n.keys[k]);
-    if (it != n.sleep.end() && !it->second.half) return false;
-    if (bound_ >= 0 && n.preemptions + preempts(n, k) > bound_) return false;
+    const Sleeper* half;
+    return may_run(n, k, half);
+  }
+  // allowed() for choose_thread(), which runs k if it may: a half-asleep
+  // thread is noted as note_half() would, from the same look-up of its
+  // sleeper.
+  bool admits(const Node& n, std::size_t k) { return (n.sleep.empty() && bound_ < 0) || admits_far(n, k); }
+  [[gnu::noinline]] bool admits_far(const Node& n, std::size_t k) {
+    const Sleeper* half;
+    if (!may_run(n, k, half)) return false;
+    if (half != nullptr) half_ = {true, static_cast<ThreadId>(n.keys[k]), half->since};
     return true;
+  }
+  // allowed_far(), with k's sleeper where it sleeps half (else null).
+  bool may_run(const Node& n, std::size_t k, const Sleeper*& half) const {
+    half = nullptr;
+    auto it = n.sleep.find(n.keys[k]);
+    if (it != n.sleep.end()) {
+      if (!it->second.half) return false;
+      half = &it->second;
+    }
+    return bound_ < 0 || n.preemptions + preempts(n, k) <= bound_;
   }
   // The thread that reverses race (i, j) at i's node: an initial of the steps
   // after i that do not happen after it, up to j (source-DPOR). j's thread
@@ -1833,6 +1880,23 @@ class Dpor final : public Chooser {
       if (tk == tj || clocks.of(cj, tk) >= k + 1) return first;
     }
     return tj;
+  }
+  // Witnesses::teller() of commuting steps i < j, of the run's first n
+  // steps, its `threads` threads, the witnesses made in `w` if not yet.
+  // (Out of line: few pairs ask, and the race walk keeps its registers.)
+  [[gnu::noinline]] std::size_t tell_order(std::optional<Witnesses>& w, const std::vector<Step>& steps, std::size_t n,
+                                           std::size_t threads, std::size_t i, std::size_t j) {
+    if (!w) w.emplace(steps, n, structural(steps, n, threads), kept_.places, kept_.witnesses);
+    return w->teller(i, j);
+  }
+  // Adds the backtrack points that reverse step j's races (Kept::races,
+  // emptied), `cj` the row that holds j's clock. (Out of line: few steps
+  // race, and the race walk keeps its registers.)
+  [[gnu::noinline]] void reverse_races(const std::vector<Step>& steps, std::size_t j, const StepClocks& clocks,
+                                       const std::uint32_t* cj) {
+    for (const std::size_t i : kept_.races)  // (a step of no node has no other thread to add)
+      if (thread_nodes_[i] != npos) add_backtrack(thread_nodes_[i], initial(steps, i, j, clocks, cj));
+    kept_.races.clear();
   }
   void add_backtrack(std::size_t node, ThreadId t) {
     Node& n = stack_[node];
