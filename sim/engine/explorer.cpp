@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 #include "sim/engine/dpor_search.hpp"
 #include "sim/engine/sampling_search.hpp"
@@ -65,9 +66,14 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   };
 
   // A run long enough to outlast the time limit or an interrupt ends there,
-  // abandoned: it is not taken, and the search stops before the next.
-  RunOptions run = o.run;
-  if (o.time_limit > 0 || o.interrupt != nullptr) run.cut = [&] { return out_of_time() || interrupted(); };
+  // abandoned: it is not taken, and the search stops before the next. (The
+  // runs take o.run itself where neither can come: no copy of it.)
+  std::optional<RunOptions> cut_run;
+  if (o.time_limit > 0 || o.interrupt != nullptr) {
+    cut_run = o.run;
+    cut_run->cut = [&] { return out_of_time() || interrupted(); };
+  }
+  const RunOptions& run = cut_run ? *cut_run : o.run;
 
   if (o.mode == Mode::exhaustive) {
     // (Where nothing stops the search before its end, no max-executions, no
