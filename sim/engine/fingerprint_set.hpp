@@ -18,7 +18,7 @@ class FingerprintSet {
       zero_ = true;
       return;
     }
-    if ((held_ + 1) * 4 > slots_.size() * 3) grow();
+    if (held_ == most_) grow();
     place(f);
   }
   // The union with `o`, which is left empty.
@@ -36,8 +36,7 @@ class FingerprintSet {
   // top ones pick its slot.
   std::size_t home(std::uint64_t f) const { return static_cast<std::size_t>((f * 0x9e3779b97f4a7c15ULL) >> shift_); }
   void place(std::uint64_t f) {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = home(f);; i = (i + 1) & mask) {
+    for (std::size_t i = home(f);; i = (i + 1) & mask_) {
       if (slots_[i] == f) return;
       if (slots_[i] == 0) {
         slots_[i] = f;
@@ -51,6 +50,8 @@ class FingerprintSet {
     old.swap(slots_);
     shift_ = 64;
     for (std::size_t n = slots_.size(); n > 1; n >>= 1) --shift_;
+    mask_ = slots_.size() - 1;
+    most_ = slots_.size() / 4 * 3;
     held_ = 0;
     for (const std::uint64_t f : old)
       if (f != 0) place(f);
@@ -58,6 +59,8 @@ class FingerprintSet {
 
   std::vector<std::uint64_t> slots_;  // 0: free
   std::size_t held_ = 0;              // slots in use
+  std::size_t most_ = 0;              // slots in use at most before the table grows: three quarters
+  std::size_t mask_ = 0;              // slots_.size() - 1
   unsigned shift_ = 64;               // 64 - log2(slots)
   bool zero_ = false;                 // 0 is in the set
 };
