@@ -151,6 +151,57 @@ TEST(FiberPool, AStackOverflowPastTheTripwireFaultsAndTheNextFiberStartsZeroed) 
   EXPECT_TRUE(zero);
 }
 
+// pass_to(): a fiber passes on to a suspended one, which runs on from where
+// it suspended or passed on itself; the resume() that ran the first returns
+// when the one running then suspends, ends or faults, with that one's status.
+TEST(FiberPool, APassRunsTheOtherFiberOnAndItsResumerGetsControlBackFromIt) {
+  struct Shared {
+    FiberPool* pool;
+    std::string trace;
+  };
+  FiberPool pool;
+  Shared sh{&pool, ""};
+  const FiberPool::Id a = pool.create(
+      [](void* c) {
+        auto& s = *static_cast<Shared*>(c);
+        s.trace += "a1 ";
+        s.pool->pass_to(1);
+        s.trace += "a2 ";
+        s.pool->pass_to(1);
+        s.trace += "a3 ";
+      },
+      &sh);
+  const FiberPool::Id b = pool.create(
+      [](void* c) {
+        auto& s = *static_cast<Shared*>(c);
+        s.trace += "b1 ";
+        FiberPool::suspend();
+        s.trace += "b2 ";
+        s.pool->pass_to(0);
+        s.trace += "b3 ";
+        volatile int* volatile nowhere = nullptr;
+        *nowhere = 1;  // a segmentation fault
+      },
+      &sh);
+  ASSERT_EQ(b, 1u);
+  ASSERT_EQ(pool.resume(b), Status::suspended);
+  // a passes to b, b back to a, a to b again, and b faults: a's resume()
+  // returns b's fault; a stays suspended in its second pass.
+  EXPECT_EQ(pool.resume(a), Status::faulted);
+  EXPECT_EQ(sh.trace, "b1 a1 b2 a2 b3 ");
+  EXPECT_EQ(pool.status(b), Status::faulted);
+  EXPECT_NE(pool.fault(b).find("segmentation fault"), std::string::npos) << pool.fault(b);
+  EXPECT_EQ(pool.status(a), Status::suspended);
+  EXPECT_EQ(pool.resume(a), Status::finished);
+  EXPECT_EQ(sh.trace, "b1 a1 b2 a2 b3 a3 ");
+  // Only to a suspended fiber (b has ended), and only from a fiber.
+  const FiberPool::Id c = pool.create([](void* p) { static_cast<FiberPool*>(p)->pass_to(1); }, &pool);
+  EXPECT_EQ(pool.resume(c), Status::faulted);
+  EXPECT_NE(pool.fault(c).find("only a running fiber passes on, and only to a suspended one"), std::string::npos)
+      << pool.fault(c);
+  EXPECT_THROW(pool.pass_to(a), std::logic_error);
+}
+
 // A failed assert or abort() in a fiber (a kernel's) faults that fiber, not
 // the process, and again in the next one: abort() stays usable.
 TEST(FiberPool, AnAbortFaultsTheFiberAndTheNextOneRuns) {

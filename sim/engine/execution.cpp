@@ -495,8 +495,14 @@ class Run final : public Door, public HostApi {
       // (in_step_ is set once the decision is made: nothing in it asks.)
       ThreadId id = 0;
       const Next n = next_thread(id);
-      if (n == Next::step && id == cur_) [[likely]] {
+      if (n == Next::step) [[likely]] {
         in_step_ = true;
+        // Another thread's step: its fiber runs on from here, as loop()
+        // would run it (this one runs on once chosen again, below).
+        if (id != cur_) {
+          enter(id);
+          pool_.pass_to(threads_[id].fiber);
+        }
       } else {
         in_step_ = false;
         decided_ = {n, id};
@@ -864,20 +870,26 @@ class Run final : public Door, public HostApi {
     lowest_ready_ = std::min(lowest_ready_, id);
   }
 
-  // Runs a thread until its next event (or its end): local computation only.
-  void advance(ThreadId id) {
+  // Thread `id` is the one that runs.
+  void enter(ThreadId id) {
     cur_ = id;
     current_ = &threads_[id];
     place(threads_[id].coords);
+  }
+  // Runs a thread until its next event (or its end): local computation only.
+  // (It may pass a step on to another, take_step(): whichever runs when
+  // control comes back, cur_, is the one that suspended, ended or faulted.)
+  void advance(ThreadId id) {
+    enter(id);
     const fiber::Status s = pool_.resume(threads_[id].fiber);
     if (s == fiber::Status::finished) {
       exit_thread();
     } else if (s == fiber::Status::overran) {
-      overran(threads_[id]);
+      overran(threads_[cur_]);
     } else if (s == fiber::Status::faulted) {
-      faulted(id);
+      faulted(cur_);
     } else if (s == fiber::Status::stranded) {
-      stranded(threads_[id]);
+      stranded(threads_[cur_]);
     }
   }
 

@@ -502,6 +502,17 @@ void aside_entry(ctx::transfer_t t) {
   ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
 }
 
+// A suspended fiber runs again, handed `t`: by its resumer (the data is
+// the fiber itself), whose context it keeps as the one to suspend to, or by
+// a fiber that passed on to it (FiberPool::pass_to(); the data is that
+// fiber), whose context goes back into that fiber's record.
+void took_over(ctx::transfer_t t) {
+  if (t.data == running.fiber) [[likely]]
+    running.caller = t.fctx;
+  else
+    static_cast<Fiber*>(t.data)->context = t.fctx;
+}
+
 // The last resort once a fiber is stranded (Status::stranded): why, written
 // out before anything that may wait on a library's lock (no allocation, no
 // stream), and SIGALRM's handler that writes it and ends the process.
@@ -617,6 +628,10 @@ struct FiberPool::Impl {
   [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
     throw std::out_of_range("no fiber " + std::to_string(id));
   }
+  [[noreturn, gnu::noinline, gnu::cold]] static void cannot_pass(Id id) {
+    throw std::logic_error("FiberPool::pass_to fiber " + std::to_string(id) +
+                           ": only a running fiber passes on, and only to a suspended one");
+  }
 };
 
 FiberPool::FiberPool(std::size_t stack_bytes) : impl_(std::make_unique<Impl>()) {
@@ -652,17 +667,20 @@ Status FiberPool::resume(Id id) {
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   f->status = Status::suspended;
   // (Data there: the fiber, which entry() takes at its first resume and
-  // suspend() ignores. Data back: none when it suspends or ends,
-  // stop_fiber()'s when a handler stopped it.)
+  // took_over() tells from a fiber's that passed on. Data back: none when
+  // the fiber running now suspends or ends, stop_fiber()'s when a handler
+  // stopped it.)
   const ctx::transfer_t t = ctx::jump_fcontext(f->context, f);
+  Fiber* last = running.fiber;
   if (t.data == nullptr) [[likely]]
-    f->context = t.fctx;
+    last->context = t.fctx;
   else
-    abandon(*f);
+    abandon(*last);
   running.fiber = outer;
   running.caller = outer_caller;
-  return f->status;
+  return last->status;
 }
+
 
 void FiberPool::limit_slices(double seconds) {
   // (A thread's runs set one limit run after run: the first set all that it needs.)
@@ -673,8 +691,18 @@ void FiberPool::limit_slices(double seconds) {
 void FiberPool::suspend() {
   if (running.fiber == nullptr) [[unlikely]]
     suspend_outside();
-  ctx::transfer_t t = ctx::jump_fcontext(running.caller, nullptr);
-  running.caller = t.fctx;
+  took_over(ctx::jump_fcontext(running.caller, nullptr));
+}
+
+void FiberPool::pass_to(Id id) {
+  Fiber* to = &impl_->at(id);
+  if (to->status != Status::suspended || running.fiber == nullptr) [[unlikely]]
+    Impl::cannot_pass(id);
+  Fiber* from = running.fiber;
+  running.fiber = to;
+  running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  // (Data there: the fiber that passed on, whose context `to` keeps.)
+  took_over(ctx::jump_fcontext(to->context, from));
 }
 
 void FiberPool::aside(Body body, void* context) {

@@ -52,7 +52,8 @@ class FiberPool {
   // Not `zeroed`: its stack starts as the fiber before it on that stack left
   // it, for a fiber that never looks at what it has not written.
   Id create(Body body, void* context, bool zeroed = true);
-  // Runs the fiber until it suspends, finishes or faults.
+  // Runs the fiber until it (or a fiber it passed to, pass_to()) suspends,
+  // finishes or faults.
   Status resume(Id id);
   Status status(Id id) const;
   // Why the fiber faulted (exception text or signal name), overran or was stranded.
@@ -70,6 +71,11 @@ class FiberPool {
 
   // From inside a running fiber: back to whoever resumed it.
   static void suspend();
+  // From inside a running fiber of this pool: it suspends, and suspended
+  // fiber `id` runs on in its place, one switch where a suspend() and a
+  // resume() would take two. The resume() that ran the first returns once
+  // the fiber running then suspends, ends or faults, with that fiber's status.
+  void pass_to(Id id);
   // Is the caller running on a fiber of some pool?
   static bool inside();
   // The highest address of the running fiber's stack (its outermost frame
