@@ -198,9 +198,10 @@ struct Fiber {
 // (`caller`), where a fault or an overrun jumps too, from its handler, with
 // the `signal` that stopped the fiber (and `library_pc`, where in a system
 // library, if there: Status::stranded).
-// `slice` counts resumes: a slice is the thread's time from one resume to
-// the next, in a fiber until it suspends. `limit` tells the watchdog (below)
-// how long a slice may last; the watchdog asks the thread to stop the fiber
+// `slice` counts resumes and passes (pass_to()): a slice is the thread's
+// time from one to the next, in a fiber until it suspends or passes on.
+// `limit` tells the watchdog (below) how long a slice may last; the
+// watchdog asks the thread to stop the fiber
 // of slice `stop` (SIGXCPU), which it does only if that fiber still runs.
 // A stop that finds the fiber inside a system library is put off (see
 // on_overrun()): the thread's `retry` timer asks again shortly, up to
