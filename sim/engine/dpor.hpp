@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
+#include <boost/container/vector.hpp>
 
 #include "sim/core/reused.hpp"
 #include "sim/engine/execution.hpp"
@@ -883,39 +884,27 @@ class Dpor final : public Chooser {
   // `v`, grown to n elements at least; its data (which stays where it is
   // while the caller's pass does not resize it: held as a pointer, not
   // loaded through the vector at every use).
-  template <class T, class A>
-  static T* grown(std::vector<T, A>& v, std::size_t n) {
+  template <class T>
+  static T* grown(std::vector<T>& v, std::size_t n) {
     if (v.size() < n) v.resize(n);
     return v.data();
   }
-  // An allocator that leaves an element a vector grows by as it is (default
-  // initialized), for a buffer whose every element is written before it is
-  // read: it grows, the first searches on an OS thread, by a copy of what it
-  // held only, not a fill as well.
+  // A buffer whose every element is written before it is read: it grows
+  // (the first searches on an OS thread) by a copy of what it held only, its
+  // new elements left as they are (default-initialized), not filled as well.
   template <class T>
-  struct Unfilled : std::allocator<T> {
-    template <class U>
-    struct rebind {
-      using other = Unfilled<U>;
-    };
-    Unfilled() = default;
-    template <class U>
-    Unfilled(const Unfilled<U>&) noexcept {}
-    template <class U>
-    void construct(U* p) noexcept {
-      ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args) {
-      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-  };
+  using Unfilled = boost::container::vector<T>;
+  template <class T>
+  static T* grown(Unfilled<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n, boost::container::default_init);
+    return v.data();
+  }
   // Rows of vector clocks of one width in a buffer kept by the caller, left
   // as they are: each row is written before it is read. (The buffer and the
   // columns stay as they are while the Clocks are used.)
   class Clocks {
    public:
-    Clocks(std::vector<std::uint32_t, Unfilled<std::uint32_t>>& buf, std::size_t rows, const Columns& columns)
+    Clocks(Unfilled<std::uint32_t>& buf, std::size_t rows, const Columns& columns)
         : buf_(grown(buf, rows * columns.width)), width_(columns.width), of_(columns.of.data()) {}
     std::uint32_t* row(std::size_t k) { return buf_ + k * width_; }
     const std::uint32_t* row(std::size_t k) const { return buf_ + k * width_; }
@@ -960,9 +949,9 @@ class Dpor final : public Chooser {
     // k - 1's, row 0 zeros (the clock of none).
     struct Buffers {
       // (Each element is written before it is read: Unfilled.)
-      std::vector<std::uint32_t, Unfilled<std::uint32_t>> rows;  // Clocks
-      std::vector<std::size_t, Unfilled<std::size_t>> base;  // per step k: the step whose row holds its clock but its own entry
-      std::vector<std::size_t, Unfilled<std::size_t>> set;   // per thread: the step whose clock is its
+      Unfilled<std::uint32_t> rows;  // Clocks
+      Unfilled<std::size_t> base;  // per step k: the step whose row holds its clock but its own entry
+      Unfilled<std::size_t> set;   // per thread: the step whose clock is its
     };
     // Over the run's first n steps, of its first `threads` threads; the
     // clocks of the steps before `from` are made (the run before's), and the
