@@ -194,11 +194,20 @@ TEST(FiberPool, APassRunsTheOtherFiberOnAndItsResumerGetsControlBackFromIt) {
   EXPECT_EQ(pool.status(a), Status::suspended);
   EXPECT_EQ(pool.resume(a), Status::finished);
   EXPECT_EQ(sh.trace, "b1 a1 b2 a2 b3 a3 ");
-  // Only to a suspended fiber (b has ended), and only from a fiber.
-  const FiberPool::Id c = pool.create([](void* p) { static_cast<FiberPool*>(p)->pass_to(1); }, &pool);
-  EXPECT_EQ(pool.resume(c), Status::faulted);
-  EXPECT_NE(pool.fault(c).find("only a running fiber passes on, and only to a suspended one"), std::string::npos)
-      << pool.fault(c);
+  // Only to another fiber, suspended, and only from a fiber: fiber 2 to b,
+  // which has ended, and fiber 3 to itself, each refused.
+  struct Pass {
+    FiberPool* pool;
+    FiberPool::Id to;
+  };
+  for (const FiberPool::Id to : {b, FiberPool::Id{3}}) {
+    Pass p{&pool, to};
+    const FiberPool::Id c =
+        pool.create([](void* x) { static_cast<Pass*>(x)->pool->pass_to(static_cast<Pass*>(x)->to); }, &p);
+    EXPECT_EQ(pool.resume(c), Status::faulted) << "to " << to;
+    EXPECT_NE(pool.fault(c).find("only a running fiber passes on, and only to a suspended one"), std::string::npos)
+        << pool.fault(c);
+  }
   EXPECT_THROW(pool.pass_to(a), std::logic_error);
 }
 

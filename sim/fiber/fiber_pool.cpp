@@ -503,6 +503,12 @@ void aside_entry(ctx::transfer_t t) {
   ctx::jump_fcontext(a->back, nullptr);  // never resumed again: the next aside() makes its context anew
 }
 
+// A slice starts (Running).
+void next_slice() {
+  // (Only this thread writes `slice`: no atomic read-modify-write needed.)
+  running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 // A suspended fiber runs again, handed `t`: by its resumer (the data is
 // the fiber itself), whose context it keeps as the one to suspend to, or by
 // a fiber that passed on to it (FiberPool::pass_to(); the data is that
@@ -664,8 +670,7 @@ Status FiberPool::resume(Id id) {
   Fiber* outer = running.fiber;
   ctx::fcontext_t outer_caller = running.caller;
   running.fiber = f;
-  // (Only this thread writes `slice`: no atomic read-modify-write needed.)
-  running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  next_slice();
   f->status = Status::suspended;
   // (Data there: the fiber, which entry() takes at its first resume and
   // took_over() tells from a fiber's that passed on. Data back: none when
@@ -697,11 +702,11 @@ void FiberPool::suspend() {
 
 void FiberPool::pass_to(Id id) {
   Fiber* to = &impl_->at(id);
-  if (to->status != Status::suspended || running.fiber == nullptr) [[unlikely]]
+  if (to->status != Status::suspended || running.fiber == nullptr || to == running.fiber) [[unlikely]]
     Impl::cannot_pass(id);
   Fiber* from = running.fiber;
   running.fiber = to;
-  running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  next_slice();
   // (Data there: the fiber that passed on, whose context `to` keeps.)
   took_over(ctx::jump_fcontext(to->context, from));
 }
