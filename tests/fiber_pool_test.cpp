@@ -205,10 +205,44 @@ TEST(FiberPool, APassRunsTheOtherFiberOnAndItsResumerGetsControlBackFromIt) {
     const FiberPool::Id c =
         pool.create([](void* x) { static_cast<Pass*>(x)->pool->pass_to(static_cast<Pass*>(x)->to); }, &p);
     EXPECT_EQ(pool.resume(c), Status::faulted) << "to " << to;
-    EXPECT_NE(pool.fault(c).find("only a running fiber passes on, and only to a suspended one"), std::string::npos)
+    EXPECT_NE(pool.fault(c).find("only a running fiber passes on, and only to one that has not ended"),
+              std::string::npos)
         << pool.fault(c);
   }
   EXPECT_THROW(pool.pass_to(a), std::logic_error);
+}
+
+// A pass to a fiber not yet started starts it; the resume() that ran the one
+// that passed returns when the new one suspends, and the one that passed runs
+// on when resumed (or passed to) in turn.
+TEST(FiberPool, APassStartsAFiberNotYetStarted) {
+  struct Shared {
+    FiberPool* pool;
+    std::string trace;
+  };
+  FiberPool pool;
+  Shared sh{&pool, ""};
+  const auto first = [](void* c) {
+    auto& s = *static_cast<Shared*>(c);
+    s.trace += "a1 ";
+    s.pool->pass_to(1);
+    s.trace += "a2 ";
+  };
+  const auto second = [](void* c) {
+    auto& s = *static_cast<Shared*>(c);
+    s.trace += "b1 ";
+    s.pool->pass_to(0);
+    s.trace += "b2 ";
+  };
+  const FiberPool::Id a = pool.create(first, &sh);
+  const FiberPool::Id b = pool.create(second, &sh);
+  EXPECT_EQ(pool.status(b), Status::ready);
+  // a starts b, b passes back to a, which ends: a's resume() returns a's end.
+  EXPECT_EQ(pool.resume(a), Status::finished);
+  EXPECT_EQ(sh.trace, "a1 b1 a2 ");
+  EXPECT_EQ(pool.status(b), Status::suspended);
+  EXPECT_EQ(pool.resume(b), Status::finished);
+  EXPECT_EQ(sh.trace, "a1 b1 a2 b2 ");
 }
 
 // A failed assert or abort() in a fiber (a kernel's) faults that fiber, not

@@ -494,6 +494,7 @@ class Run final : public Door, public HostApi {
       // it picks this thread, its event runs with no switch at all.
       // (in_step_ is set once the decision is made: nothing in it asks.)
       ThreadId id = 0;
+      scan_ = no_thread;  // (no thread is left to prime: the pass ends)
       const Next n = next_thread(id);
       if (n == Next::step) [[likely]] {
         in_step_ = true;
@@ -509,7 +510,12 @@ class Run final : public Door, public HostApi {
         fiber::FiberPool::suspend();
       }
     } else {
-      fiber::FiberPool::suspend();
+      // A thread with local code to run runs next, as loop() would run it,
+      // from this fiber.
+      in_step_ = false;
+      const ThreadId id = next_to_prime();
+      enter(id);
+      pool_.pass_to(threads_[id].fiber);
     }
     // Chosen: run it.
     if constexpr (Access)
@@ -934,34 +940,41 @@ class Run final : public Door, public HostApi {
                 " s if it cannot end by itself)");
   }
 
+  // The next thread that has local code to run (State::fresh or
+  // State::wake), in the order of the priming passes: each looks at the
+  // threads in id order from scan_ on, and the next starts at lowest_ready_
+  // (a block that exits during one may dispatch blocks of lower ids). None
+  // (no_thread) once a pass finds none and none was made ready during it.
+  ThreadId next_to_prime() {
+    for (;;) {
+      if (scan_ >= threads_.size()) {
+        if (lowest_ready_ >= threads_.size()) return no_thread;
+        scan_ = lowest_ready_;
+        lowest_ready_ = no_thread;
+      }
+      for (; scan_ < threads_.size(); ++scan_)
+        if (threads_[scan_].state == State::fresh || threads_[scan_].state == State::wake) return scan_++;
+    }
+  }
+
   void loop() {
     for (;;) {
-      // Threads that only need to run local code first, in id order, until
-      // none is left: a block that exits here may dispatch blocks of lower ids.
-      // (No thread below lowest_ready_ is: each pass starts there.)
-      while (lowest_ready_ < threads_.size()) {
-        const ThreadId from = lowest_ready_;
-        lowest_ready_ = no_thread;
-        for (ThreadId id = from; id < threads_.size(); ++id) {
-          if (threads_[id].state != State::fresh && threads_[id].state != State::wake) continue;
-          advance(id);
-          if (stopped_) return;
-          // The last of them made the thread decision (perform()), and took
-          // the step there if it picked itself: what that step made ready
-          // runs next, from the lowest, as after a step below.
-          if (in_step_ || decided_) {
-            in_step_ = false;
-            break;
-          }
-        }
-      }
-      // A decision perform() made is the one this pass would make: it made it
-      // with no thread left to prime, and the thread suspended at once.
+      // Threads that only need to run local code first (next_to_prime()).
+      // Mostly they pass on from one to the next, and the last makes the
+      // thread decision (perform()): control comes back here when a thread
+      // ends, or when no thread is left to run, or the run stops.
+      in_step_ = false;
       ThreadId id = 0;
       Next n;
       if (decided_) {
+        // A decision perform() made is the one made here: it made it with
+        // no thread left to prime, and the thread suspended at once.
         std::tie(n, id) = *decided_;
         decided_.reset();
+      } else if (id = next_to_prime(); id != no_thread) {
+        advance(id);
+        if (stopped_) return;
+        continue;
       } else {
         n = next_thread(id);
       }
@@ -977,7 +990,6 @@ class Run final : public Door, public HostApi {
       }
       in_step_ = true;
       advance(id);
-      in_step_ = false;
       if (stopped_) return;
     }
   }
@@ -2512,6 +2524,7 @@ class Run final : public Door, public HostApi {
     events_end_ = events_.data() + events_.size();
     cur_ = 0;
     lowest_ready_ = no_thread;
+    scan_ = no_thread;
     ready_count_ = 0;
     live_ = 0;
     decided_.reset();
@@ -2607,7 +2620,11 @@ class Run final : public Door, public HostApi {
   SimThread& current() { return *current_; }
   const SimThread& current() const { return *current_; }
   static constexpr ThreadId no_thread = ~ThreadId{0};
-  // Invariant: no thread below it is State::fresh or State::wake (ready()).
+  // The priming pass under way (next_to_prime()): the next thread it looks
+  // at (no_thread: none is).
+  ThreadId scan_ = no_thread;
+  // Invariant: no thread below it is State::fresh or State::wake (ready()),
+  // but for those at or past scan_, which the pass under way reaches.
   ThreadId lowest_ready_ = no_thread;
   // Invariant: the threads State::fresh or State::wake (ready(); they leave
   // it at their first event, perform(), or their end, exit_thread()).

@@ -447,6 +447,17 @@ void install_handlers() {
   sigaction(SIGXCPU, &sa, nullptr);
 }
 
+// A fiber runs, from its start or on, handed `t`: by its resumer (the data
+// is the fiber itself), whose context it keeps as the one to suspend to, or by
+// a fiber that passed on to it (FiberPool::pass_to(); the data is that
+// fiber), whose context goes back into that fiber's record.
+void took_over(ctx::transfer_t t) {
+  if (t.data == running.fiber) [[likely]]
+    running.caller = t.fctx;
+  else
+    static_cast<Fiber*>(t.data)->context = t.fctx;
+}
+
 // Fiber `f`'s body threw: `why`. (Out of line: entry() then keeps no more
 // than the fiber across its body.)
 [[gnu::noinline, gnu::cold]] void faulted(Fiber& f, const char* why) {
@@ -454,9 +465,11 @@ void install_handlers() {
   f.fault = why;
 }
 
+// A fiber's first run: by its resumer or by a fiber that passed on to it
+// (took_over() tells which).
 void entry(ctx::transfer_t t) {
-  running.caller = t.fctx;
-  Fiber* f = static_cast<Fiber*>(t.data);
+  took_over(t);
+  Fiber* f = running.fiber;
   try {
     f->body(f->body_context);
     f->status = Status::finished;
@@ -509,16 +522,6 @@ void next_slice() {
   running.slice.store(running.slice.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-// A suspended fiber runs again, handed `t`: by its resumer (the data is
-// the fiber itself), whose context it keeps as the one to suspend to, or by
-// a fiber that passed on to it (FiberPool::pass_to(); the data is that
-// fiber), whose context goes back into that fiber's record.
-void took_over(ctx::transfer_t t) {
-  if (t.data == running.fiber) [[likely]]
-    running.caller = t.fctx;
-  else
-    static_cast<Fiber*>(t.data)->context = t.fctx;
-}
 
 // The last resort once a fiber is stranded (Status::stranded): why, written
 // out before anything that may wait on a library's lock (no allocation, no
@@ -637,7 +640,7 @@ struct FiberPool::Impl {
   }
   [[noreturn, gnu::noinline, gnu::cold]] static void cannot_pass(Id id) {
     throw std::logic_error("FiberPool::pass_to fiber " + std::to_string(id) +
-                           ": only a running fiber passes on, and only to a suspended one");
+                           ": only a running fiber passes on, and only to one that has not ended");
   }
 };
 
@@ -672,10 +675,9 @@ Status FiberPool::resume(Id id) {
   running.fiber = f;
   next_slice();
   f->status = Status::suspended;
-  // (Data there: the fiber, which entry() takes at its first resume and
-  // took_over() tells from a fiber's that passed on. Data back: none when
-  // the fiber running now suspends or ends, stop_fiber()'s when a handler
-  // stopped it.)
+  // (Data there: the fiber, which took_over() tells from a fiber that
+  // passed on. Data back: none when the fiber running now suspends or ends,
+  // stop_fiber()'s when a handler stopped it.)
   const ctx::transfer_t t = ctx::jump_fcontext(f->context, f);
   Fiber* last = running.fiber;
   if (t.data == nullptr) [[likely]]
@@ -702,11 +704,12 @@ void FiberPool::suspend() {
 
 void FiberPool::pass_to(Id id) {
   Fiber* to = &impl_->at(id);
-  if (to->status != Status::suspended || running.fiber == nullptr || to == running.fiber) [[unlikely]]
+  if (to->status > Status::suspended || running.fiber == nullptr || to == running.fiber) [[unlikely]]
     Impl::cannot_pass(id);
   Fiber* from = running.fiber;
   running.fiber = to;
   next_slice();
+  to->status = Status::suspended;  // (started, if it was not)
   // (Data there: the fiber that passed on, whose context `to` keeps.)
   took_over(ctx::jump_fcontext(to->context, from));
 }

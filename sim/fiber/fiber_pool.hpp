@@ -71,9 +71,9 @@ class FiberPool {
 
   // From inside a running fiber: back to whoever resumed it.
   static void suspend();
-  // From inside a running fiber of this pool: it suspends, and suspended
-  // fiber `id` runs on in its place, one switch where a suspend() and a
-  // resume() would take two. The resume() that ran the first returns once
+  // From inside a running fiber of this pool: it suspends, and fiber `id`
+  // (suspended, or not yet started) runs on in its place, one switch where
+  // a suspend() and a resume() would take two. The resume() that ran the first returns once
   // the fiber running then suspends, ends or faults, with that fiber's status.
   void pass_to(Id id);
   // Is the caller running on a fiber of some pool?
