@@ -70,10 +70,14 @@ char* map_guarded(std::size_t total, const char* what) {
 // Zeroes [low, low + n) with wide stores, a chunk of `zero_step` bytes at a
 // time (the open part of a stack that did not trip is one chunk). Not memset:
 // from 2 KB glibc clears with `rep stosb`, which callgrind counts one
-// instruction a byte. `low` and `n` are multiples of zero_step.
+// instruction a byte. `low` and `n` are multiples of zero_step. With AVX2
+// where the processor has it, chosen by a flag, not by the compiler's
+// clones: a static executable runs their resolver before the profile's
+// counters of a build instrumented for one (SCOPESIM_PGO) can be written,
+// and faulted there.
 constexpr std::size_t zero_step = 2048;
 using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
-[[gnu::target_clones("avx2", "default")]] void zero(char* low, std::size_t n) {
+[[gnu::always_inline]] inline void zero_chunks(char* low, std::size_t n) {
   for (std::size_t k = 0; k < n; k += zero_step) {
     Words* w = reinterpret_cast<Words*>(low + k);
 #pragma GCC unroll 64
@@ -82,6 +86,18 @@ using Words = std::uint64_t __attribute__((vector_size(32), may_alias));
       asm("" : : : "memory");  // (else the compiler makes the loop a call of memset)
     }
   }
+}
+[[gnu::target("avx2")]] void zero_avx2(char* low, std::size_t n) { zero_chunks(low, n); }
+void zero_plain(char* low, std::size_t n) { zero_chunks(low, n); }
+const bool has_avx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+void zero(char* low, std::size_t n) {
+  if (has_avx2)
+    zero_avx2(low, n);
+  else
+    zero_plain(low, n);
 }
 
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
