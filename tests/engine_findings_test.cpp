@@ -352,6 +352,38 @@ TEST(FaultsDeathTest, AFaultInsideASystemLibraryStopsTheExplorationNamingIt) {
   }
 }
 
+// Thread 1 frees a block of the C library's heap twice: the library aborts
+// inside its allocator, holding its lock (fiber_pool_test.cpp, free_twice()).
+// The exploration cannot go on, and the process ends, code 2, saying why,
+// instead of waiting forever at its next allocation.
+SCOPESIM_KERNEL void free_twice(Cells c) {
+  *c.r0 = 1;
+  if (thread_idx().x == 1) {
+    void* volatile block = std::malloc(2000);
+    void* volatile neighbour = std::malloc(2000);
+    std::free(block);
+    std::free(block);
+    std::free(neighbour);
+  }
+}
+
+TEST(FaultsDeathTest, AnAbortOnADamagedHeapEndsTheProcessSayingWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        const auto m = kernel_model<free_twice>("t.free_twice", 1, 2);
+        try {
+          explore(m, m.chapter, ExploreOptions{});
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "%s\n", e.what());
+        }
+        std::_Exit(3);
+      },
+      testing::ExitedWithCode(2),
+      "double free or corruption[^\n]*\n"
+      "[^\n]*: error: a simulated thread aborted [^\n]*the library's allocator then never answered");
+}
+
 // CUDA refuses a block of 2048 threads or of none, and a grid of no block
 // (cudaErrorInvalidConfiguration): the host's launch faults, naming why.
 TEST(Faults, ALaunchCudaRefusesIsAHostFault) {

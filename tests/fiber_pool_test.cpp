@@ -11,6 +11,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <time.h>
 #include <unistd.h>
@@ -283,6 +284,41 @@ TEST(FiberPoolDeathTest, AFaultInsideASystemLibraryStrandsTheFiberAndTheProcessE
       testing::ExitedWithCode(2),
       "stranded: faulted inside [^\n]*libc[^\n]*: segmentation fault[^\n]*\n"
       "[^\n]*: error: a simulated thread stopped inside a system library \\(segmentation fault");
+}
+
+// Frees a block of the C library's heap twice, a block too large for the
+// library's per-thread cache and with a neighbour, so that the second free()
+// finds the heap inconsistent ("double free or corruption") inside the
+// allocator's locked part and aborts there, its lock held.
+void free_twice() {
+  void* volatile block = std::malloc(2000);
+  void* volatile neighbour = std::malloc(2000);
+  std::free(block);
+  std::free(block);
+  std::free(neighbour);
+}
+
+// An abort() from the C library's allocator, holding its lock, would leave
+// the thread's next allocation waiting forever: after an abort() the pool
+// probes the allocator under the last resort, and the process ends with
+// code 2 and why on stderr. (The library takes its locks once the process
+// has had a second thread: one is started first, as the exploration's
+// watchdog would be. A death test: it ends the process it runs in.)
+TEST(FiberPoolDeathTest, AnAbortThatLeavesTheAllocatorLockedEndsTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::thread([] {}).join();
+        FiberPool pool;
+        const FiberPool::Id id = pool.create([](void*) { free_twice(); }, nullptr);
+        pool.resume(id);
+        std::fputs("the resume returned\n", stderr);
+        std::_Exit(3);
+      },
+      testing::ExitedWithCode(2),
+      "double free or corruption[^\n]*\n"
+      "[^\n]*: error: a simulated thread aborted \\([^\n]*\\), and the library's allocator then never answered: "
+      "the process could not go on and ends here\n$");
 }
 
 // Is `a` on the running fiber's stack (its default size below its top)?

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -436,10 +437,24 @@ void on_overrun(int, siginfo_t*, void* context) {
   stop_fiber(SIGXCPU, context);
 }
 
+// The fiber an OS thread probes its allocator on (allocator_answers()),
+// its stack mapped at its first probe. (Made as handlers are installed: its
+// destructor is registered then, with an allocation, not after an abort().)
+struct Probe {
+  static constexpr std::size_t stack_bytes = 64 * 1024;
+  Fiber fiber;
+  bool probing = false;
+  ~Probe() {
+    if (fiber.stack.base != nullptr) munmap(fiber.stack.base, fiber.stack.bytes);
+  }
+};
+thread_local Probe probe;
+
 void install_handlers() {
   thread_local bool done = false;
   if (done) return;
   done = true;
+  probe.probing = false;
   static std::once_flag found;
   std::call_once(found, find_library_code);
   // The handler runs on an alternate stack: the fiber's own may be exhausted.
@@ -539,38 +554,59 @@ void next_slice() {
 }
 
 
-// The last resort once a fiber is stranded (Status::stranded): why, written
-// out before anything that may wait on a library's lock (no allocation, no
-// stream), and SIGALRM's handler that writes it and ends the process.
-struct LastWords {
-  std::atomic<bool> armed{false};
+// Text written out before anything that may wait on a library's lock (no
+// allocation, no stream), for a signal handler to write.
+struct Text {
   char text[512];
   std::size_t n = 0;
   void add(const char* s) {
     while (*s != '\0' && n < sizeof text - 1) text[n++] = *s++;
   }
+  void write_out() const {
+    ssize_t w = write(STDERR_FILENO, text, n);
+    (void)w;  // (nothing to do if it fails: the process ends either way)
+  }
+};
+
+// The last resort: SIGALRM's handler writes why and ends the process (exit
+// code 2). Once a fiber is stranded (Status::stranded), `armed` for good,
+// with `stranded` written; while the allocator is probed after an abort()
+// (allocator_answers()), for as long as a probe lasts (`probes` under way
+// in the process), with `unanswered`.
+struct LastWords {
+  std::atomic<bool> armed{false};
+  Text stranded;
+  Text unanswered;  // (written once, before the first probe: probe_text)
+  std::once_flag probe_text;
+  std::mutex alarm;  // over alarm() and `probes`: no probe ends another's alarm, or the stranded one
+  int probes = 0;
 };
 LastWords last_words;
 
 void on_last_resort(int) {
-  ssize_t w = write(STDERR_FILENO, last_words.text, last_words.n);
-  (void)w;  // (nothing to do if it fails: the process ends either way)
+  (last_words.armed ? last_words.stranded : last_words.unanswered).write_out();
   _exit(2);
+}
+
+void catch_alarm() {
+  struct sigaction sa {};
+  sa.sa_handler = on_last_resort;
+  sa.sa_flags = SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
 }
 
 // Arms the last resort for a fiber stranded `why` (a signal's name): once in
 // the process, by the first thread stranded.
 void arm_last_resort(const char* why) {
   if (last_words.armed.exchange(true)) return;
-  last_words.add(program_invocation_short_name);
-  last_words.add(": error: a simulated thread stopped inside a system library (");
-  last_words.add(why);
-  last_words.add("), which it may have left holding a lock: the process could not end by itself and ends here\n");
-  struct sigaction sa {};
-  sa.sa_handler = on_last_resort;
-  sa.sa_flags = SA_ONSTACK;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGALRM, &sa, nullptr);
+  Text& t = last_words.stranded;
+  t.add(program_invocation_short_name);
+  t.add(": error: a simulated thread stopped inside a system library (");
+  t.add(why);
+  t.add("), which it may have left holding a lock: the process could not end by itself and ends here\n");
+  catch_alarm();
+  std::lock_guard lock(last_words.alarm);
   alarm(FiberPool::stranded_grace_seconds);
 }
 
@@ -595,10 +631,64 @@ std::string library_place(std::uintptr_t pc) {
             library_place(running.library_pc) + (overran ? "" : std::string(": ") + why);
 }
 
+inline Status run(Fiber* f);
+
+// After an abort() in a fiber: can the C library's allocator still allocate
+// and free a block too large for its per-thread cache? The library aborts
+// when it finds its heap damaged, at times holding its lock, which the
+// aborted fiber never releases: the thread's next allocation would wait on
+// it forever. So the probe runs on a fiber of its own under the last resort
+// (a wait ends the process, with why), and a fault or an abort() there
+// answers no. (Nothing here allocates.)
+bool allocator_answers() {
+  if (probe.probing || last_words.armed) return true;  // (the probe's own abort: its prober tells; stranded: ending)
+  std::call_once(last_words.probe_text, [] {
+    Text& t = last_words.unanswered;
+    t.add(program_invocation_short_name);
+    t.add(": error: a simulated thread aborted (a failed assert, abort(), or the C library's own on its heap, "
+          "damaged by a write past the end of an allocation or a double free), and the library's allocator then "
+          "never answered: the process could not go on and ends here\n");
+  });
+  catch_alarm();
+  {
+    std::lock_guard lock(last_words.alarm);
+    ++last_words.probes;
+    alarm(FiberPool::stranded_grace_seconds);
+  }
+  Fiber& f = probe.fiber;
+  Status s = Status::finished;  // (no stack to probe on, its error allocating: as if it answered)
+  try {
+    if (f.stack.base == nullptr) f.stack.map(Probe::stack_bytes);
+    f.body = [](void*) {
+      void* volatile block = std::malloc(16 * 1024);
+      std::free(block);
+    };
+    f.status = Status::ready;
+    f.context = ctx::make_fcontext(f.stack.top, Probe::stack_bytes, entry);
+    probe.probing = true;
+    s = run(&f);
+  } catch (const std::exception&) {
+  }
+  probe.probing = false;
+  {
+    std::lock_guard lock(last_words.alarm);
+    if (--last_words.probes == 0 && !last_words.armed) alarm(0);
+  }
+  return s == Status::finished;
+}
+
 // A handler stopped fiber `f` (stop_fiber()): it is abandoned, and why kept.
 // (Out of line, with its texts: resume() saves no registers for them.)
 [[gnu::noinline, gnu::cold]] void abandon(Fiber& f) {
-  if (running.library_pc != 0) {
+  // After an abort(), first (nothing allocates before it): the C library
+  // may have aborted on its own heap, damaged, with its allocator's lock held.
+  if (running.signal == SIGABRT && !allocator_answers()) {
+    arm_last_resort(signal_name(SIGABRT));  // (first: what follows allocates)
+    f.status = Status::stranded;
+    f.fault = std::string(signal_name(SIGABRT)) +
+              ", and the C library's allocator then failed: its heap is damaged (a write past the end of an "
+              "allocation, or a double free)";
+  } else if (running.library_pc != 0) {
     strand(f);
   } else if (running.signal == SIGXCPU) {
     // The watchdog stopped it.
@@ -683,9 +773,10 @@ FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
   return static_cast<Id>(impl_->live++);
 }
 
-Status FiberPool::resume(Id id) {
-  Fiber* f = &impl_->at(id);
-  if (f->status >= Status::finished) return f->status;  // (it ended)
+namespace {
+// Runs fiber `f` (not ended) until it, or a fiber it passed to, suspends,
+// ends or is stopped; that fiber's status.
+[[gnu::always_inline]] inline Status run(Fiber* f) {
   Fiber* outer = running.fiber;
   ctx::fcontext_t outer_caller = running.caller;
   running.fiber = f;
@@ -703,6 +794,13 @@ Status FiberPool::resume(Id id) {
   running.fiber = outer;
   running.caller = outer_caller;
   return last->status;
+}
+}  // namespace
+
+Status FiberPool::resume(Id id) {
+  Fiber* f = &impl_->at(id);
+  if (f->status >= Status::finished) return f->status;  // (it ended)
+  return run(f);
 }
 
 

@@ -2,8 +2,9 @@
 // resume, suspend. Every fiber runs on its own mmap'd stack with a guard page
 // below it; stacks are kept and reused across resets. A fiber that throws, or
 // faults (segmentation fault, bus error, arithmetic or illegal instruction:
-// also a stack overflow into the guard page), ends as `faulted` with a message
-// and is abandoned; the pool goes on. So does one that runs past the pool's
+// also a stack overflow into the guard page) or aborts, ends as `faulted`
+// with a message and is abandoned; the pool goes on (after an abort, once
+// the C library's allocator has answered: see Status). So does one that runs past the pool's
 // slice limit without suspending (`overran`): a loop that never returns to
 // its resumer. A fiber that faults or is stopped inside a system library
 // (the C or C++ runtime, the dynamic loader) ends `stranded`: the library may
@@ -28,6 +29,10 @@ namespace scopesim::fiber {
 // later (exit code 2, why on stderr, written by a signal handler that needs no
 // lock), so that a wait on that lock is never a hang. (A static build has its
 // runtime inside the executable: no code counts as a system library's.)
+// A fiber that aborts is `stranded` too if the C library's allocator then
+// fails (the library aborts on its heap found damaged, at times holding
+// its lock): the pool asks it for a block on a fiber of its own, under the
+// same last resort, before it allocates anything itself.
 // (Ordered: from `finished` on, the fiber has ended.)
 enum class Status : std::uint8_t { ready, suspended, finished, faulted, overran, stranded };
 
