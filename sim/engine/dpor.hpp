@@ -130,6 +130,8 @@ class Dpor final : public Chooser {
         if (o.count(k)) insert(k);
     }
     bool empty() const { return first_ == 0 && rest_.empty(); }
+    // Is alternative k all it holds?
+    bool just(std::size_t k) const { return k < 64 && first_ == std::uint64_t{1} << k && rest_.empty(); }
     // Is every alternative of `o` in this set?
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
@@ -1362,8 +1364,11 @@ class Dpor final : public Chooser {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
       // A node of one alternative (most are: a thread decision with one
-      // runnable thread) has no other branch, and is no done node.
-      if (top.keys.size() == 1 && top.done.empty()) {
+      // runnable thread), or a thread node whose backtrack set holds its
+      // choice alone, with no done thread, has no other branch, and is no
+      // done node.
+      if ((top.keys.size() == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen))) &&
+          top.done.empty()) {
         stack_.pop_back();
         continue;
       }
