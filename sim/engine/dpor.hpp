@@ -212,10 +212,15 @@ class Dpor final : public Chooser {
     // Thread decisions: each alternative's next step, the taken ones' as
     // they turned out (each noted before it is read: the sleep sets of the
     // node's later branches read only those; of a node of one alternative
-    // none is read, and its next node takes the step from the run). Those of
+    // none is read, and its next node takes the step from the run). A
+    // search that predicts (Dpor(predicts)) notes the step as each run makes
+    // it, for the subtrees it hands out; any other notes it once, from the
+    // last run of the branch, when next() takes the node's next branch (the
+    // node's step is the same in every run of a branch but for a value node
+    // of that step, and the last run made it). Those of
     // the others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
-    // done sets), so only a search that predicts (Dpor(predicts)) keeps
+    // done sets), so only a search that predicts keeps
     // them; elsewhere they are left as they were. Value decisions: none is
     // read. Only the first keys.size() are the node's: the vector only grows
     // (what an earlier node here left past them, or in a value node, is
@@ -390,8 +395,9 @@ class Dpor final : public Chooser {
   // per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
-    if (n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose() noted each
-                                                   // earlier one at the next thread decision)
+    if (predicts_ && n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose()
+                                                               // noted each earlier one at the next
+                                                               // thread decision: Node::shapes)
       Node& node = stack_[thread_nodes_[n - 1]];
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
@@ -1375,7 +1381,10 @@ class Dpor final : public Chooser {
       const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
-        if (top.kind == ChoiceKind::thread && !listed) done_nodes_.push_back(stack_.size() - 1);
+        if (top.kind == ChoiceKind::thread) {
+          if (!listed) done_nodes_.push_back(stack_.size() - 1);
+          if (!predicts_ && top.step < run_->steps.size()) top.shapes[top.chosen] = run_->steps[top.step].shape;
+        }
         top.chosen = k;
         return true;
       }
@@ -1395,15 +1404,16 @@ class Dpor final : public Chooser {
 
  private:
   // Thread decision p: the node of the thread decision before, if it has
-  // one (npos: none), where the step since (the run has made it), as it
-  // turned out, is noted if the node has other alternatives. (Before a node
-  // replayed, it is the step the node above noted when it was made: a
-  // node's choice changes only with the nodes below it gone.)
+  // one (npos: none), where, in a search that predicts, the step since (the
+  // run has made it), as it turned out, is noted if the node has other
+  // alternatives (Node::shapes). (Before a node replayed, it is the step the
+  // node above noted when it was made: a node's choice changes only with the
+  // nodes below it gone.)
   std::size_t note_previous(const ChoicePoint& p) {
     if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
       return npos;
     Node& parent = stack_[thread_nodes_.back()];
-    if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
+    if (predicts_ && parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return thread_nodes_.back();
   }
   // The node of the decision at `p`, the run's i-th, added. (Inlined in
