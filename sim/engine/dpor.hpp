@@ -215,9 +215,9 @@ class Dpor final : public Chooser {
     // none is read, and its next node takes the step from the run). A
     // search that predicts (Dpor(predicts)) notes the step as each run makes
     // it, for the subtrees it hands out; any other notes it once, from the
-    // last run of the branch, when next() takes the node's next branch (the
-    // node's step is the same in every run of a branch but for a value node
-    // of that step, and the last run made it). Those of
+    // last run of the branch, when next() takes the node's next branch
+    // (note_taken(): the node's step is the same in every run of a branch
+    // but for a value node of that step, and the last run made it). Those of
     // the others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
     // done sets), so only a search that predicts keeps
@@ -225,7 +225,9 @@ class Dpor final : public Chooser {
     // read. Only the first keys.size() are the node's: the vector only grows
     // (what an earlier node here left past them, or in a value node, is
     // never read), so that a node resizes it only when it has more
-    // alternatives than any node here before. A copy (a subtree's task,
+    // alternatives than any node here before, and where a step is first
+    // noted (as the node is made in a search that predicts, else in
+    // note_taken(): most nodes note none). A copy (a subtree's task,
     // SubtreeSearch) carries the node's own only: a stack that once held a
     // wider node (another exploration's on this thread: Kept) would
     // otherwise copy, node by node, what no one reads.
@@ -1383,7 +1385,7 @@ class Dpor final : public Chooser {
       if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
         if (top.kind == ChoiceKind::thread) {
           if (!listed) done_nodes_.push_back(stack_.size() - 1);
-          if (!predicts_ && top.step < run_->steps.size()) top.shapes[top.chosen] = run_->steps[top.step].shape;
+          if (!predicts_ && top.step < run_->steps.size()) note_taken(top, run_->steps[top.step].shape);
         }
         top.chosen = k;
         return true;
@@ -1416,6 +1418,13 @@ class Dpor final : public Chooser {
     if (predicts_ && parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return thread_nodes_.back();
   }
+  // Notes that the step of thread node n's choice turned out `taken`
+  // (Node::shapes). (Out of line: once a branch, in a search that predicts
+  // nothing.)
+  [[gnu::noinline]] static void note_taken(Node& n, const StepShape& taken) {
+    if (n.shapes.size() < n.keys.size()) n.shapes.resize(n.keys.size());
+    n.shapes[n.chosen] = taken;
+  }
   // The node of the decision at `p`, the run's i-th, added. (Inlined in
   // choose_thread() and choose_value(), each one call with one frame.)
   [[gnu::always_inline]] Node& add_node(const ChoicePoint& p, std::size_t i) {
@@ -1436,10 +1445,9 @@ class Dpor final : public Chooser {
     // (n is stack_[i]: no node is added before the return.)
     const Node* parent = before != npos ? &stack_[before] : nullptr;
     const std::size_t count = n.keys.size();
-    if (count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+    if (predicts_ && count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
       if (n.shapes.size() < count) n.shapes.resize(count);
-      if (predicts_)
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
