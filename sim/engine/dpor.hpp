@@ -1486,30 +1486,34 @@ class Dpor final : public Chooser {
   // as it turned out. (Out of line: most thread nodes inherit none.)
   [[gnu::noinline]] void inherit_sleep(Node& n, const Node& parent, const StepShape& taken, std::size_t i) {
     const std::uint64_t taken_thread = parent.keys[parent.chosen];
-    // Does thread q, asleep at the parent with `s`, stay asleep here? (`s`
-    // as it sleeps here.)
-    auto stays = [&](std::uint64_t q, Sleeper& s) {
-      if (q == taken_thread) return false;
+    // How thread q, asleep at the parent with `s`, sleeps here: not at all
+    // (it wakes), as there, half asleep, or kept asleep (Sleeper::kept).
+    enum class Sleeps { not_at_all, as_there, half, kept };
+    auto sleeps = [&](std::uint64_t q, const Sleeper& s) {
+      if (q == taken_thread) return Sleeps::not_at_all;
       // A spin wait touches no location, but a write there after it wakes
       // the waiter, whose read may then return the old write once more;
       // run before the wait, the write leaves the re-read nothing to wait
       // for, and spin-assume keeps it from the old write: so it wakes.
-      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return false;
-      if (dependent(s.shape, taken)) {
-        if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return false;
+      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return Sleeps::not_at_all;
+      if (dependent(s.shape, taken))
+        return reads_choose_ && only_writes_what_it_reads(taken, s.shape) ? Sleeps::half : Sleeps::not_at_all;
+      return commute(s.shape, taken) && s.kept == npos ? Sleeps::kept : Sleeps::as_there;
+    };
+    // `s`, a sleeper of the parent, as it sleeps here (`how`).
+    auto sleep_here = [&](Sleeper& s, Sleeps how) {
+      if (how == Sleeps::half) {
         s.half = true;
-      } else if (commute(s.shape, taken) && s.kept == npos) {
+      } else if (how == Sleeps::kept) {
         s.kept = i;
         kept_asleep_ = true;
       }
-      return true;
     };
     // The parent's sleepers that stay, in their order, before any other
     // (n's sleep set is empty: Node::clear()), each added at the end.
-    for (const auto& [q, asleep] : parent.sleep) {
-      Sleeper s = asleep;
-      if (stays(q, s)) n.sleep.emplace_hint(n.sleep.end(), q, s);
-    }
+    for (const auto& [q, asleep] : parent.sleep)
+      if (const Sleeps how = sleeps(q, asleep); how != Sleeps::not_at_all)
+        sleep_here(n.sleep.emplace_hint(n.sleep.end(), q, asleep)->second, how);
     // A thread done at the parent sleeps from there, even if it ran
     // there half asleep since an earlier step: every run of it from the
     // parent was explored, so the later `since` holds (and where a commuting
@@ -1517,7 +1521,9 @@ class Dpor final : public Chooser {
     for (std::size_t at = parent.done.next(0); at != npos; at = parent.done.next(at + 1)) {
       const std::uint64_t q = parent.keys[at];
       Sleeper s{parent.shapes[at], parent.step, false};
-      if (!stays(q, s)) continue;
+      const Sleeps how = sleeps(q, s);
+      if (how == Sleeps::not_at_all) continue;
+      sleep_here(s, how);
       const auto [it, fresh] = n.sleep.emplace(q, s);
       if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
     }
