@@ -404,11 +404,12 @@ class Dpor final : public Chooser {
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
-    // Per step: 1 + the highest thread it or a step before names.
     if (kept_.held < n) [[unlikely]]
       hold(n);
-    std::size_t* const named = kept_.named.data();
-    std::size_t threads = same > 0 ? named[same - 1] : 0;
+    // 1 + the highest thread a step names, of the runs of the search analysed
+    // so far (those of the steps the run repeats among them): every use of
+    // it (buffers' sizes, per-thread tables) takes a bound.
+    std::size_t threads = same > 0 ? kept_.threads : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
     std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
@@ -443,7 +444,6 @@ class Dpor final : public Chooser {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
-      named[j] = threads;
       if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
         sized = hold_threads(threads);
       if (first[s.thread] == npos) {
@@ -456,6 +456,7 @@ class Dpor final : public Chooser {
     if (kept_asleep_)
       for (std::size_t j = same; j < n; ++j) wake_commuting_sleepers(steps[j].shape, j);
     kept_.stepping = stepping;
+    kept_.threads = threads;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
     if (same == 0 || stepping > columns.width) {
@@ -628,7 +629,6 @@ class Dpor final : public Chooser {
   // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
   // seldom past an OS thread's first searches.)
   [[gnu::noinline]] void hold(std::size_t n) {
-    kept_.named.resize(n);
     kept_.places.of.resize(n);
     kept_.earlier.links.resize(n);
     kept_.earlier.last.resize(n);
@@ -1930,7 +1930,7 @@ class Dpor final : public Chooser {
   // the next (kept(), passed on whole by pointer, not moved member by
   // member): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
-  // repeats (analysed_: the step clocks, told, rested, named,
+  // repeats (analysed_: the step clocks, told, rested, threads,
   // first_step, stepped, spawn, places, earlier;
   // structural_kept_: the structural clocks).
   struct Kept {
@@ -1953,9 +1953,10 @@ class Dpor final : public Chooser {
     StepClocks::Buffers structural;  // structural()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
-    std::vector<std::size_t> first_step, named;
-    // The steps that named, places.of and earlier's links and last hold at
-    // least (they only grow: hold()), so that an analysis asks one size.
+    std::vector<std::size_t> first_step;
+    std::size_t threads = 0;  // analyse()'s
+    // The steps that places.of and earlier's links and last hold at least
+    // (they only grow: hold()), so that an analysis asks one size.
     std::size_t held = 0;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
     std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)
