@@ -130,6 +130,8 @@ class Dpor final : public Chooser {
         if (o.count(k)) insert(k);
     }
     bool empty() const { return first_ == 0 && rest_.empty(); }
+    // Is alternative k all it holds?
+    bool just(std::size_t k) const { return k < 64 && first_ == std::uint64_t{1} << k && rest_.empty(); }
     // Is every alternative of `o` in this set?
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
@@ -210,15 +212,22 @@ class Dpor final : public Chooser {
     // Thread decisions: each alternative's next step, the taken ones' as
     // they turned out (each noted before it is read: the sleep sets of the
     // node's later branches read only those; of a node of one alternative
-    // none is read, and its next node takes the step from the run). Those of
+    // none is read, and its next node takes the step from the run). A
+    // search that predicts (Dpor(predicts)) notes the step as each run makes
+    // it, for the subtrees it hands out; any other notes it once, from the
+    // last run of the branch, when next() takes the node's next branch
+    // (note_taken(): the node's step is the same in every run of a branch
+    // but for a value node of that step, and the last run made it). Those of
     // the others, as they were when the node was made,
     // are read only by the parallel search (SubtreeSearch: its predicted
-    // done sets), so only a search that predicts (Dpor(predicts)) keeps
+    // done sets), so only a search that predicts keeps
     // them; elsewhere they are left as they were. Value decisions: none is
     // read. Only the first keys.size() are the node's: the vector only grows
     // (what an earlier node here left past them, or in a value node, is
     // never read), so that a node resizes it only when it has more
-    // alternatives than any node here before. A copy (a subtree's task,
+    // alternatives than any node here before, and where a step is first
+    // noted (as the node is made in a search that predicts, else in
+    // note_taken(): most nodes note none). A copy (a subtree's task,
     // SubtreeSearch) carries the node's own only: a stack that once held a
     // wider node (another exploration's on this thread: Kept) would
     // otherwise copy, node by node, what no one reads.
@@ -388,17 +397,19 @@ class Dpor final : public Chooser {
   // per-thread clocks there are rebuilt from them).
   void analyse(const RunResult& r) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
-    if (n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose() noted each
-                                                   // earlier one at the next thread decision)
+    if (predicts_ && n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose()
+                                                               // noted each earlier one at the next
+                                                               // thread decision: Node::shapes)
       Node& node = stack_[thread_nodes_[n - 1]];
       if (node.keys.size() > 1) node.shapes[node.chosen] = r.steps[n - 1].shape;
     }
     const std::size_t same = std::min({repeated_, analysed_, n});  // the steps repeated, with what is kept of them
-    // Per step: 1 + the highest thread it or a step before names.
     if (kept_.held < n) [[unlikely]]
       hold(n);
-    std::size_t* const named = kept_.named.data();
-    std::size_t threads = same > 0 ? named[same - 1] : 0;
+    // 1 + the highest thread a step names, of the runs of the search analysed
+    // so far (those of the steps the run repeats among them): every use of
+    // it (buffers' sizes, per-thread tables) takes a bound.
+    std::size_t threads = same > 0 ? kept_.threads : 0;
     Columns& columns = kept_.columns;
     std::vector<std::size_t>& first = kept_.first_step;  // per thread: its first step (npos: none)
     std::vector<ThreadId>& stepped = kept_.stepped;      // the threads with one, in its order
@@ -433,7 +444,6 @@ class Dpor final : public Chooser {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
       }
-      named[j] = threads;
       if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
         sized = hold_threads(threads);
       if (first[s.thread] == npos) {
@@ -446,6 +456,7 @@ class Dpor final : public Chooser {
     if (kept_asleep_)
       for (std::size_t j = same; j < n; ++j) wake_commuting_sleepers(steps[j].shape, j);
     kept_.stepping = stepping;
+    kept_.threads = threads;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
     if (same == 0 || stepping > columns.width) {
@@ -618,7 +629,6 @@ class Dpor final : public Chooser {
   // Grows the buffers Kept::held tells of to hold n steps. (Out of line:
   // seldom past an OS thread's first searches.)
   [[gnu::noinline]] void hold(std::size_t n) {
-    kept_.named.resize(n);
     kept_.places.of.resize(n);
     kept_.earlier.links.resize(n);
     kept_.earlier.last.resize(n);
@@ -1362,15 +1372,21 @@ class Dpor final : public Chooser {
     while (stack_.size() > floor) {
       Node& top = stack_.back();
       // A node of one alternative (most are: a thread decision with one
-      // runnable thread) has no other branch, and is no done node.
-      if (top.keys.size() == 1 && top.done.empty()) {
+      // runnable thread), or a thread node whose backtrack set holds its
+      // choice alone, with no done thread, has no other branch, and is no
+      // done node.
+      if ((top.keys.size() == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen))) &&
+          top.done.empty()) {
         stack_.pop_back();
         continue;
       }
       const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
-        if (top.kind == ChoiceKind::thread && !listed) done_nodes_.push_back(stack_.size() - 1);
+        if (top.kind == ChoiceKind::thread) {
+          if (!listed) done_nodes_.push_back(stack_.size() - 1);
+          if (!predicts_ && top.step < run_->steps.size()) note_taken(top, run_->steps[top.step].shape);
+        }
         top.chosen = k;
         return true;
       }
@@ -1390,16 +1406,24 @@ class Dpor final : public Chooser {
 
  private:
   // Thread decision p: the node of the thread decision before, if it has
-  // one (npos: none), where the step since (the run has made it), as it
-  // turned out, is noted if the node has other alternatives. (Before a node
-  // replayed, it is the step the node above noted when it was made: a
-  // node's choice changes only with the nodes below it gone.)
+  // one (npos: none), where, in a search that predicts, the step since (the
+  // run has made it), as it turned out, is noted if the node has other
+  // alternatives (Node::shapes). (Before a node replayed, it is the step the
+  // node above noted when it was made: a node's choice changes only with the
+  // nodes below it gone.)
   std::size_t note_previous(const ChoicePoint& p) {
     if (thread_nodes_.empty() || thread_nodes_.back() == npos) [[likely]]
       return npos;
     Node& parent = stack_[thread_nodes_.back()];
-    if (parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
+    if (predicts_ && parent.keys.size() > 1) parent.shapes[parent.chosen] = *p.previous;
     return thread_nodes_.back();
+  }
+  // Notes that the step of thread node n's choice turned out `taken`
+  // (Node::shapes). (Out of line: once a branch, in a search that predicts
+  // nothing.)
+  [[gnu::noinline]] static void note_taken(Node& n, const StepShape& taken) {
+    if (n.shapes.size() < n.keys.size()) n.shapes.resize(n.keys.size());
+    n.shapes[n.chosen] = taken;
   }
   // The node of the decision at `p`, the run's i-th, added. (Inlined in
   // choose_thread() and choose_value(), each one call with one frame.)
@@ -1421,10 +1445,9 @@ class Dpor final : public Chooser {
     // (n is stack_[i]: no node is added before the return.)
     const Node* parent = before != npos ? &stack_[before] : nullptr;
     const std::size_t count = n.keys.size();
-    if (count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
+    if (predicts_ && count > 1) {  // (a node of one alternative has no shapes read: Node::shapes)
       if (n.shapes.size() < count) n.shapes.resize(count);
-      if (predicts_)
-        for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
+      for (std::size_t k = 0; k < p.keys.size(); ++k) n.shapes[k] = p.shape(k);
     }
     // Sleep set: inherited from the previous thread node, minus threads whose
     // next step is dependent with the step taken there.
@@ -1463,30 +1486,34 @@ class Dpor final : public Chooser {
   // as it turned out. (Out of line: most thread nodes inherit none.)
   [[gnu::noinline]] void inherit_sleep(Node& n, const Node& parent, const StepShape& taken, std::size_t i) {
     const std::uint64_t taken_thread = parent.keys[parent.chosen];
-    // Does thread q, asleep at the parent with `s`, stay asleep here? (`s`
-    // as it sleeps here.)
-    auto stays = [&](std::uint64_t q, Sleeper& s) {
-      if (q == taken_thread) return false;
+    // How thread q, asleep at the parent with `s`, sleeps here: not at all
+    // (it wakes), as there, half asleep, or kept asleep (Sleeper::kept).
+    enum class Sleeps { not_at_all, as_there, half, kept };
+    auto sleeps = [&](std::uint64_t q, const Sleeper& s) {
+      if (q == taken_thread) return Sleeps::not_at_all;
       // A spin wait touches no location, but a write there after it wakes
       // the waiter, whose read may then return the old write once more;
       // run before the wait, the write leaves the re-read nothing to wait
       // for, and spin-assume keeps it from the old write: so it wakes.
-      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return false;
-      if (dependent(s.shape, taken)) {
-        if (!reads_choose_ || !only_writes_what_it_reads(taken, s.shape)) return false;
+      if (taken.waits != 0 && s.shape.writes && s.shape.addr == taken.waits) return Sleeps::not_at_all;
+      if (dependent(s.shape, taken))
+        return reads_choose_ && only_writes_what_it_reads(taken, s.shape) ? Sleeps::half : Sleeps::not_at_all;
+      return commute(s.shape, taken) && s.kept == npos ? Sleeps::kept : Sleeps::as_there;
+    };
+    // `s`, a sleeper of the parent, as it sleeps here (`how`).
+    auto sleep_here = [&](Sleeper& s, Sleeps how) {
+      if (how == Sleeps::half) {
         s.half = true;
-      } else if (commute(s.shape, taken) && s.kept == npos) {
+      } else if (how == Sleeps::kept) {
         s.kept = i;
         kept_asleep_ = true;
       }
-      return true;
     };
     // The parent's sleepers that stay, in their order, before any other
     // (n's sleep set is empty: Node::clear()), each added at the end.
-    for (const auto& [q, asleep] : parent.sleep) {
-      Sleeper s = asleep;
-      if (stays(q, s)) n.sleep.emplace_hint(n.sleep.end(), q, s);
-    }
+    for (const auto& [q, asleep] : parent.sleep)
+      if (const Sleeps how = sleeps(q, asleep); how != Sleeps::not_at_all)
+        sleep_here(n.sleep.emplace_hint(n.sleep.end(), q, asleep)->second, how);
     // A thread done at the parent sleeps from there, even if it ran
     // there half asleep since an earlier step: every run of it from the
     // parent was explored, so the later `since` holds (and where a commuting
@@ -1494,7 +1521,9 @@ class Dpor final : public Chooser {
     for (std::size_t at = parent.done.next(0); at != npos; at = parent.done.next(at + 1)) {
       const std::uint64_t q = parent.keys[at];
       Sleeper s{parent.shapes[at], parent.step, false};
-      if (!stays(q, s)) continue;
+      const Sleeps how = sleeps(q, s);
+      if (how == Sleeps::not_at_all) continue;
+      sleep_here(s, how);
       const auto [it, fresh] = n.sleep.emplace(q, s);
       if (!fresh) it->second = Sleeper{s.shape, s.since, s.half, std::min(s.kept, it->second.kept)};
     }
@@ -1901,7 +1930,7 @@ class Dpor final : public Chooser {
   // the next (kept(), passed on whole by pointer, not moved member by
   // member): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
-  // repeats (analysed_: the step clocks, told, rested, named,
+  // repeats (analysed_: the step clocks, told, rested, threads,
   // first_step, stepped, spawn, places, earlier;
   // structural_kept_: the structural clocks).
   struct Kept {
@@ -1924,9 +1953,10 @@ class Dpor final : public Chooser {
     StepClocks::Buffers structural;  // structural()'s
     std::vector<std::size_t> member;
     Columns columns;  // analyse()'s, for the run's threads
-    std::vector<std::size_t> first_step, named;
-    // The steps that named, places.of and earlier's links and last hold at
-    // least (they only grow: hold()), so that an analysis asks one size.
+    std::vector<std::size_t> first_step;
+    std::size_t threads = 0;  // analyse()'s
+    // The steps that places.of and earlier's links and last hold at least
+    // (they only grow: hold()), so that an analysis asks one size.
     std::size_t held = 0;
     std::vector<ThreadId> stepped;  // analyse()'s: the threads with a first step, in its order
     std::vector<std::size_t> spawn;  // analyse()'s, per thread: 1 + the step that spawned it (0: none)

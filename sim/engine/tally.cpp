@@ -16,11 +16,14 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
   if (r.completed) {
-    // (Looked up by the text made into text_: only a new outcome's is copied.)
-    r.outcome.write_text(text_);
-    auto it = outcomes.lower_bound(text_);
-    if (it == outcomes.end() || outcomes.key_comp()(text_, it->first))
-      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(text_),
+    // (Looked up by the text made into one string of the thread's, its
+    // capacity kept from run to run and from tally to tally: only a new
+    // outcome's is copied.)
+    thread_local std::string made;
+    r.outcome.write_text(made);
+    auto it = outcomes.lower_bound(made);
+    if (it == outcomes.end() || outcomes.key_comp()(made, it->first))
+      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(made),
                                  std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
     ++it->second.count;
     text = &it->first;

@@ -78,7 +78,6 @@ class Tally {
   std::vector<FindingSummary> findings;
 
  private:
-  std::string text_;  // the outcome text of the run being added (its capacity kept)
   FingerprintSet fingerprints_;  // an unended run's marked apart
   // Each finding's key, by its place in `findings`. (Searched in turn: an
   // exploration sees few findings.)
