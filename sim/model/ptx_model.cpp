@@ -610,11 +610,19 @@ struct PtxModel::State {
   }
   // `op`'s location where it was not looked up lately: the last run's next,
   // made again (remake()), or one above every address accessed so far, as
-  // a run's allocations come, without a search; a new one, or a finding,
-  // further out of line.
+  // a run's allocations come, or the one made after the last one looked up
+  // (a loop over an array accesses its elements in the order the run made
+  // their locations), without a search; a new one, or a finding, further
+  // out of line. (The last one is a guess there, right where the one made
+  // after it is this run's and at the address: reset() leaves it.)
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
+    if (const std::uint32_t after = last_location + 1;
+        after < made && locs[after].addr == op.addr && locs[after].size == op.size) {
+      remember(op.addr, after);
+      return after;
+    }
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
