@@ -1252,11 +1252,16 @@ WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
   const std::uint32_t lid = made++;
   l.forget_writes_but(2, 1);
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_initial(writes.take_left(), lid);
-  make_write(writes.take_left(), w, false, no_write, t, seq, lid);
+  // (Both records taken, and the location's entries set, before either
+  // record is: a record's stores might change the pool's size or `w`, for
+  // all the compiler knows.)
+  Write& init = writes.take_left();
+  Write& x = writes.take_left();
+  l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
   l.co[0] = id;
   l.co[1] = id + 1;
-  l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
+  make_initial(init, lid);
+  make_write(x, w, false, no_write, t, seq, lid);
   return id + 1;
 }
 
