@@ -295,6 +295,8 @@ struct Location {
   std::uintptr_t addr;
   std::uint32_t size;
   bool overlapping = false;  // made with a finding (an overlapping access): never made again in place
+  // (co holds one entry more than writes, the initial write's, in a
+  // location as its last run left it too.)
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
@@ -1244,7 +1246,8 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
 }
 
 WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
-  if (!writes.has_left(2) || l.co.size() < 2 || l.writes.empty()) [[unlikely]]
+  // (A location with two entries in co has one in writes: see Location.)
+  if (!writes.has_left(2) || l.co.size() < 2) [[unlikely]]
     return first_write_making_room(w, l);
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
