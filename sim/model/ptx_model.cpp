@@ -285,7 +285,6 @@ struct alignas(128) Thread {
 struct Visit {
   ThreadId thread;
   std::uint32_t seq;
-  bool write;
   bool strong;
   Scope scope;
   std::uint32_t event;
@@ -1201,9 +1200,10 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  s.race_check(r, l, false, is_strong(r.op.sem));
+  const bool strong = is_strong(r.op.sem);
+  s.race_check(r, l, false, strong);
   const std::uint32_t seq = State::step(t);
-  s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
+  s.note_read(l, {r.thread, seq, strong, r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
   for (std::size_t i = l.co.size(); l.co[--i] != w;)
     if (s.knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
@@ -1260,7 +1260,7 @@ WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
   // all the compiler knows.)
   Write& init = writes.take_left();
   Write& x = writes.take_left();
-  l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
+  l.writes[0] = {w.thread, seq, false, w.op.scope, w.event};
   l.co[0] = id;
   l.co[1] = id + 1;
   make_initial(init, lid);
@@ -1372,7 +1372,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   ++l.coherence;
-  l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
+  l.writes.push_back({w.thread, seq, strong, w.op.scope, w.event});
   return id;
 }
 
