@@ -285,7 +285,6 @@ struct alignas(128) Thread {
 struct Visit {
   ThreadId thread;
   std::uint32_t seq;
-  bool write;
   bool strong;
   Scope scope;
   std::uint32_t event;
@@ -295,6 +294,8 @@ struct Location {
   std::uintptr_t addr;
   std::uint32_t size;
   bool overlapping = false;  // made with a finding (an overlapping access): never made again in place
+  // (co holds one entry more than writes, the initial write's, in a
+  // location as its last run left it too.)
   std::vector<WriteId> co;        // coherence list: an edge between two writes runs forward
   std::vector<Visit> writes;     // every non-initial write, for race checks
   std::vector<Visit> last_read;  // the latest read of each thread (earlier ones are known first)
@@ -610,11 +611,19 @@ struct PtxModel::State {
   }
   // `op`'s location where it was not looked up lately: the last run's next,
   // made again (remake()), or one above every address accessed so far, as
-  // a run's allocations come, without a search; a new one, or a finding,
-  // further out of line.
+  // a run's allocations come, or the one made after the last one looked up
+  // (a loop over an array accesses its elements in the order the run made
+  // their locations), without a search; a new one, or a finding, further
+  // out of line. (The last one is a guess there, right where the one made
+  // after it is this run's and at the address: reset() leaves it.)
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
+    if (const std::uint32_t after = last_location + 1;
+        after < made && locs[after].addr == op.addr && locs[after].size == op.size) {
+      remember(op.addr, after);
+      return after;
+    }
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
@@ -1191,9 +1200,10 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  s.race_check(r, l, false, is_strong(r.op.sem));
+  const bool strong = is_strong(r.op.sem);
+  s.race_check(r, l, false, strong);
   const std::uint32_t seq = State::step(t);
-  s.note_read(l, {r.thread, seq, false, is_strong(r.op.sem), r.op.scope, r.event});
+  s.note_read(l, {r.thread, seq, strong, r.op.scope, r.event});
   // (The writes after w, from the last back: w is mostly the last or near it.)
   for (std::size_t i = l.co.size(); l.co[--i] != w;)
     if (s.knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
@@ -1236,7 +1246,8 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
 }
 
 WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
-  if (!writes.has_left(2) || l.co.size() < 2 || l.writes.empty()) [[unlikely]]
+  // (A location with two entries in co has one in writes: see Location.)
+  if (!writes.has_left(2) || l.co.size() < 2) [[unlikely]]
     return first_write_making_room(w, l);
   Thread& t = threads[w.thread];
   const std::uint32_t seq = step(t);
@@ -1244,11 +1255,16 @@ WriteId PtxModel::State::first_write(const MemOp& w, Location& l) {
   const std::uint32_t lid = made++;
   l.forget_writes_but(2, 1);
   const WriteId id = static_cast<WriteId>(writes.size());
-  make_initial(writes.take_left(), lid);
-  make_write(writes.take_left(), w, false, no_write, t, seq, lid);
+  // (Both records taken, and the location's entries set, before either
+  // record is: a record's stores might change the pool's size or `w`, for
+  // all the compiler knows.)
+  Write& init = writes.take_left();
+  Write& x = writes.take_left();
+  l.writes[0] = {w.thread, seq, false, w.op.scope, w.event};
   l.co[0] = id;
   l.co[1] = id + 1;
-  l.writes[0] = {w.thread, seq, true, false, w.op.scope, w.event};
+  make_initial(init, lid);
+  make_write(x, w, false, no_write, t, seq, lid);
   return id + 1;
 }
 
@@ -1356,7 +1372,7 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   else
     l.co.insert(l.co.begin() + static_cast<std::ptrdiff_t>(at), id);
   ++l.coherence;
-  l.writes.push_back({w.thread, seq, true, strong, w.op.scope, w.event});
+  l.writes.push_back({w.thread, seq, strong, w.op.scope, w.event});
   return id;
 }
 
