@@ -797,6 +797,27 @@ class Run final : public Door, public HostApi {
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
+    r.end_current();
+  }
+  // The running thread's body returned: the thread ends on its own fiber,
+  // and what loop() would run next runs on from there, in its place (one
+  // switch, where a return to loop() and a resume from it would take two).
+  // A thread decision that finds no step to run is left to loop()
+  // (decided_), as perform()'s are.
+  void end_current() {
+    exit_thread();
+    if (stopped_) return;
+    in_step_ = false;
+    ThreadId id = next_to_prime();
+    if (id == no_thread) {
+      if (const Next n = next_thread(id); n != Next::step) {
+        decided_ = {n, id};
+        return;
+      }
+      in_step_ = true;
+    }
+    enter(id);
+    pool_.end_to(threads_[id].fiber);
   }
   // The run stops at a limit of the simulator (SimulatorLimit, thrown by go()).
   // On a fiber it never returns: the fiber is not resumed again.
@@ -887,10 +908,9 @@ class Run final : public Door, public HostApi {
   // control comes back, cur_, is the one that suspended, ended or faulted.)
   void advance(ThreadId id) {
     enter(id);
+    // (A thread whose body returned ended on its fiber: end_current().)
     const fiber::Status s = pool_.resume(threads_[id].fiber);
-    if (s == fiber::Status::finished) {
-      exit_thread();
-    } else if (s == fiber::Status::overran) {
+    if (s == fiber::Status::overran) {
       overran(threads_[cur_]);
     } else if (s == fiber::Status::faulted) {
       faulted(cur_);
@@ -961,14 +981,16 @@ class Run final : public Door, public HostApi {
     for (;;) {
       // Threads that only need to run local code first (next_to_prime()).
       // Mostly they pass on from one to the next, and the last makes the
-      // thread decision (perform()): control comes back here when a thread
-      // ends, or when no thread is left to run, or the run stops.
+      // thread decision (perform(), or a thread's end: end_current()):
+      // control comes back here when a thread faults, or when no thread is
+      // left to run, or the run stops.
       in_step_ = false;
       ThreadId id = 0;
       Next n;
       if (decided_) {
-        // A decision perform() made is the one made here: it made it with
-        // no thread left to prime, and the thread suspended at once.
+        // A decision perform() or end_current() made is the one made here:
+        // it was made with no thread left to prime, and the thread
+        // suspended or ended at once.
         std::tie(n, id) = *decided_;
         decided_.reset();
       } else if (id = next_to_prime(); id != no_thread) {
@@ -2633,8 +2655,8 @@ class Run final : public Door, public HostApi {
   // start_fiber(), not ended: exit_thread()).
   std::uint32_t live_ = 0;
   // A thread decision perform() made at the end of a step or of the
-  // priming, for loop() to carry out once the thread has switched back
-  // (next_thread()).
+  // priming, or end_current() at a thread's end, for loop() to carry out
+  // once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
