@@ -4,6 +4,7 @@
 
 #include <boost/container/small_vector.hpp>
 #include <boost/container/static_vector.hpp>
+#include <boost/container/vector.hpp>
 
 #include <algorithm>
 #include <array>
@@ -286,8 +287,10 @@ struct SimThread {
     std::vector<std::uint32_t> slots_;
   } spots;
   // Every read, in order: its location and how many writes to it existed then.
-  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  // (Boost.Container vectors: their emplace_back() is inline, but for its
+  // growth, where std::vector's push_back() may be a call.)
+  boost::container::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  boost::container::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
@@ -1636,8 +1639,8 @@ class Run final : public Door, public HostApi {
   }
   // `t` read `e` (what the model told besides: `seen`): into its reads.
   [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
-    append(t.reads, {e.addr, seen.writes});
-    append(t.read_steps, in_step_ ? step_ : Step::unknown);
+    t.reads.emplace_back(e.addr, seen.writes);
+    t.read_steps.emplace_back(in_step_ ? step_ : Step::unknown);
   }
 
   // `t` spins on a read that no newer write is morally strong with: a
