@@ -1420,6 +1420,11 @@ class Run final : public Door, public HostApi {
   // What the model tells besides (of a compare-and-swap: of its load).
   Readable readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
     if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m, cand);
+    return readable_cas(m, e, cand);
+  }
+  // The same of a compare-and-swap. (Out of line: seldom; and inline, it
+  // would be inlined with each read.)
+  [[gnu::noinline]] Readable readable_cas(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
     MemOp as_load = m;
     as_load.op = load_part(m.op);
     const Readable seen = mm_->readable(as_load, cand);
