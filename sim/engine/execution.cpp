@@ -1112,18 +1112,22 @@ class Run final : public Door, public HostApi {
     if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
-    // The run's next decision, in the place of the run before's (as steps:
-    // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (decision_at_ == log_end_) [[unlikely]]
-      longer_log();
-    Decision& d = *decision_at_++;
-    ++decisions_;
+    Decision& d = next_decision();
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
+  }
+  // The run's next decision, in the place of the run before's (as steps:
+  // next_step()), for its fields to be written in place (a copy read them
+  // back as one word, a stall), after longer_log() (not kept across it).
+  [[gnu::always_inline]] Decision& next_decision() {
+    if (decision_at_ == log_end_) [[unlikely]]
+      longer_log();
+    ++decisions_;
+    return *decision_at_++;
   }
 
   // A place for the run's next decision past the log of the run before.
@@ -1625,20 +1629,36 @@ class Run final : public Door, public HostApi {
     }
   }
   // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
-  // returns: a read decision; the step learns what it read.
+  // returns: a read decision; the step learns what it read. Most reads have
+  // one write to return: their decision, with no choice, is logged with no
+  // choice point (as decide() logs one of one alternative: it asks no
+  // chooser).
   [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
     const std::vector<WriteId>& cand = cand_;
-    ChoicePoint& p = choice(ChoiceKind::read);
-    for (WriteId w : cand) {
-      append<std::uint64_t>(p.keys, w);
-      append<std::size_t>(p.made, made_by(w));
-    }
-    const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
+    const auto describe_alt = [&](unsigned k) {
       return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
              format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-    });
+    };
+    unsigned i = 0;
+    const ChoicePoint* p = nullptr;  // among more than one write
+    if (cand.size() == 1) [[likely]] {
+      Decision& d = next_decision();
+      d.kind = ChoiceKind::read;
+      d.index = 0;
+      d.alternatives = 1;
+      d.key = cand[0];
+      if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(0)); });
+    } else {
+      ChoicePoint& c = choice(ChoiceKind::read);
+      for (WriteId w : cand) {
+        append<std::uint64_t>(c.keys, w);
+        append<std::size_t>(c.made, made_by(w));
+      }
+      i = decide<ChoiceKind::read>(c, describe_alt);
+      p = &c;
+    }
     if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-      current_step().reads_from = p.made[i];  // (made_by(cand[i]))
+      current_step().reads_from = p != nullptr ? p->made[i] : made_by(cand[0]);  // (made_by(cand[i]))
     if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
     return cand[i];
   }
