@@ -2441,13 +2441,14 @@ class Run final : public Door, public HostApi {
   // add_finding() would drop them, so they are not even formatted.
   bool new_model_finding(const ModelFinding& f) {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
-    SeenFinding n{f.kind, events_[f.event_a].where, events_[f.event_b].where, f.event_b != f.event_a};
-    if (n.two && !same(n.a, n.b) &&
-        std::tie(n.b.file, n.b.line, n.b.pc) < std::tie(n.a.file, n.a.line, n.a.pc))
-      std::swap(n.a, n.b);
+    // (Its positions looked at in place, copied only into a new entry.)
+    const Where* a = &events_[f.event_a].where;
+    const Where* b = &events_[f.event_b].where;
+    const bool two = f.event_b != f.event_a;
+    if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) std::swap(a, b);
     for (const SeenFinding& o : seen_findings_)
-      if (o.kind == n.kind && o.two == n.two && same(o.a, n.a) && (!n.two || same(o.b, n.b))) return false;
-    seen_findings_.push_back(n);
+      if (o.kind == f.kind && o.two == two && same(o.a, *a) && (!two || same(o.b, *b))) return false;
+    seen_findings_.push_back({f.kind, *a, *b, two});
     return true;
   }
 
