@@ -547,7 +547,7 @@ class Run final : public Door, public HostApi {
     // registers. Else out of line.)
     if (p == nullptr || !regions_.has_left(1)) [[unlikely]]
       return alloc_far(name, bytes, p);
-    return make_region(regions_.add(), name, bytes, p);
+    return make_region(regions_.take_left(), name, bytes, p);
   }
   // The allocation `p` of `bytes` for `name` (null: the arena has no room),
   // its region made where the run before left none in its place.
@@ -555,7 +555,8 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) exhausted(name, bytes);
     return make_region(regions_.add(), name, bytes, p);
   }
-  // Region `r`, new, is allocation `p` of `bytes` for `name` (returned).
+  // Region `r`, new (cleared, or as the run before left it: every field but
+  // its name is set here), is allocation `p` of `bytes` for `name` (returned).
   [[gnu::always_inline]] static void* make_region(Region& r, std::string_view name, std::size_t bytes, char* p) {
     // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
