@@ -832,8 +832,8 @@ class Run final : public Door, public HostApi {
   }
 
   // The record of the run's next thread (its id: the number before it), unborn.
-  SimThread& new_thread() {
-    if (threads_.size() % 64 == 0) waiting_.push_back(0);
+  [[gnu::always_inline]] SimThread& new_thread() {
+    if (threads_.size() % 64 == 0) waiting_.emplace_back(0);
     SimThread& t = threads_.add(&scratch_);
     // (The records may have moved.)
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
@@ -2691,7 +2691,8 @@ class Run final : public Door, public HostApi {
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
   // for every 64 threads (new_thread()).
-  std::vector<std::uint64_t> waiting_;
+  // (A Boost.Container vector, as SimThread::reads.)
+  boost::container::vector<std::uint64_t> waiting_;
   // Invariant: next_thread_'s keys are the State::runnable threads, in id
   // order (pending()). Unless set, they are not none: none was dropped since a
   // thread decision found some (one that found none ended the run). Set
