@@ -803,25 +803,44 @@ class Run final : public Door, public HostApi {
     }
     r.end_current();
   }
-  // The running thread's body returned: the thread ends on its own fiber,
-  // and what loop() would run next runs on from there, in its place (one
-  // switch, where a return to loop() and a resume from it would take two).
-  // A thread decision that finds no step to run is left to loop()
-  // (decided_), as perform()'s are.
+  // The running thread's body returned: the thread ends on its own fiber
+  // (pass_on()).
   void end_current() {
     exit_thread();
-    if (stopped_) return;
+    pass_on<true>();
+  }
+  // The running thread waits (at a barrier, in a warp collective, in a spin
+  // loop) on its fiber (pass_on()), until it runs on from here. (Out of
+  // line: its callers keep a small frame.)
+  [[gnu::noinline]] void wait_here() {
+    if (!pass_on<false>()) fiber::FiberPool::suspend();
+  }
+  // The running thread stops: it ended (`Ends`), or it waits. What loop()
+  // would run next runs on from its fiber, in its place (one switch, where a
+  // return to loop() and a resume from it would take two), or, where that is
+  // the thread itself (a spin wait woken at once), it runs on. Unless the run
+  // stopped, or a thread decision found no step to run (left to loop():
+  // decided_, as perform()'s are): false then, for the thread to go back to
+  // loop().
+  template <bool Ends>
+  [[gnu::always_inline]] bool pass_on() {
+    if (stopped_) return false;
     in_step_ = false;
+    const ThreadId self = cur_;
     ThreadId id = next_to_prime();
     if (id == no_thread) {
       if (const Next n = next_thread(id); n != Next::step) {
         decided_ = {n, id};
-        return;
+        return false;
       }
       in_step_ = true;
     }
     enter(id);
-    pool_.end_to(threads_[id].fiber);
+    if constexpr (Ends)
+      pool_.end_to(threads_[id].fiber);
+    else if (id != self)
+      pool_.pass_to(threads_[id].fiber);
+    return true;
   }
   // The run stops at a limit of the simulator (SimulatorLimit, thrown by go()).
   // On a fiber it never returns: the fiber is not resumed again.
@@ -985,16 +1004,17 @@ class Run final : public Door, public HostApi {
     for (;;) {
       // Threads that only need to run local code first (next_to_prime()).
       // Mostly they pass on from one to the next, and the last makes the
-      // thread decision (perform(), or a thread's end: end_current()):
+      // thread decision (perform(), or a thread that ends or waits:
+      // pass_on()):
       // control comes back here when a thread faults, or when no thread is
       // left to run, or the run stops.
       in_step_ = false;
       ThreadId id = 0;
       Next n;
       if (decided_) {
-        // A decision perform() or end_current() made is the one made here:
-        // it was made with no thread left to prime, and the thread
-        // suspended or ended at once.
+        // A decision perform() or pass_on() made is the one made here: it
+        // was made with no thread left to prime, and the thread suspended
+        // or ended at once.
         std::tie(n, id) = *decided_;
         decided_.reset();
       } else if (id = next_to_prime(); id != no_thread) {
@@ -1610,7 +1630,7 @@ class Run final : public Door, public HostApi {
         ++spinning_;
         may_wake_ = true;
         pending(t, cur_, true);
-        fiber::FiberPool::suspend();
+        wait_here();
         continue;
       }
       if (spinning && !t.reported_spin) {
@@ -1702,7 +1722,7 @@ class Run final : public Door, public HostApi {
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
       pending(t, cur_, false);
-      fiber::FiberPool::suspend();
+      wait_here();
       return;
     }
     complete_barrier(t.block);
@@ -1768,7 +1788,7 @@ class Run final : public Door, public HostApi {
     if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
       pending<true>(t, cur_, false);
-      fiber::FiberPool::suspend();
+      wait_here();
     }
     return current().lane_value;
   }
@@ -2685,8 +2705,8 @@ class Run final : public Door, public HostApi {
   // start_fiber(), not ended: exit_thread()).
   std::uint32_t live_ = 0;
   // A thread decision perform() made at the end of a step or of the
-  // priming, or end_current() at a thread's end, for loop() to carry out
-  // once the thread has switched back (next_thread()).
+  // priming, or pass_on() where a thread ended or waits, for loop() to carry
+  // out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
