@@ -1151,10 +1151,13 @@ class Run final : public Door, public HostApi {
     return *decision_at_++;
   }
 
-  // A place for the run's next decision past the log of the run before.
-  // (Out of line: seldom past a search's first runs.)
+  // Places for the run's next decisions past the log of the run before: a
+  // few (as many as the log has room for, up to 8; at least one), zeroed at
+  // once (a Decision is trivial), for go() to drop those the run leaves.
+  // (Out of line: seldom.)
   [[gnu::noinline]] void longer_log() {
-    r_->log.emplace_back();
+    ChoiceLog& log = r_->log;
+    log.resize(std::max(log.size() + 1, std::min(log.capacity(), log.size() + 8)));
     decision_at_ = r_->log.data() + decisions_;
     log_end_ = r_->log.data() + r_->log.size();
   }
