@@ -443,8 +443,9 @@ class Run final : public Door, public HostApi {
   // the access inline; the steps of the others keep a small frame under the
   // deeper work they do (a fiber's stack stays within the part FiberPool
   // keeps open). (All three out of line: perform() itself then saves no
-  // registers, and passes an event on with a jump.)
-  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
+  // registers, and passes an event on with a jump. The dialect, which knows
+  // an access for one, calls perform_access() itself: Door::perform_access().)
+  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) override {
     return take_step<true>(e, low, local);
   }
   [[gnu::noinline]] std::uint64_t perform_other(const Event& e, Lowering low, LocalState local) {
