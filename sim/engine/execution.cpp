@@ -1006,9 +1006,8 @@ class Run final : public Door, public HostApi {
       // Threads that only need to run local code first (next_to_prime()).
       // Mostly they pass on from one to the next, and the last makes the
       // thread decision (perform(), or a thread that ends or waits:
-      // pass_on()):
-      // control comes back here when a thread faults, or when no thread is
-      // left to run, or the run stops.
+      // pass_on()): control comes back here when a thread faults, or when
+      // no thread is left to run, or the run stops.
       in_step_ = false;
       ThreadId id = 0;
       Next n;
