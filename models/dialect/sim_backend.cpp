@@ -34,7 +34,7 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
   for (std::uint64_t& r : regs) r = 0;
 #endif
   const void* caller_frame = static_cast<const char*>(__builtin_frame_address(0)) + sizeof(void*);  // from its return address up
-  return door.perform(ev, lowering, {caller_frame, regs});
+  return door.perform_access(ev, lowering, {caller_frame, regs});
 }
 
 void too_many_bytes(const char* name, std::size_t count, std::size_t size) {

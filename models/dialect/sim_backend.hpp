@@ -75,18 +75,21 @@ inline Door& door() {
   return *d;
 }
 
-// Hands `e` to the engine through `door` (the running thread's) with its
-// lowering and the caller's local state (LocalState).
+// Hands access `e` (a load or an RMW) to the engine through `door` (the
+// running thread's, Door::perform_access()) with its lowering and the
+// caller's local state (LocalState).
 // (`lowering` by reference: mostly a constant of the dialect's, whose
 // address is passed, where a copy was stored and loaded again.)
 std::uint64_t perform_lowered(Door& door, const Event& e, const Lowering& lowering);
-// `e` lowered inline, where the caller's constants fold the lowering.
-[[gnu::always_inline]] inline std::uint64_t perform(const Event& e) { return perform_lowered(door(), e, lower(e)); }
-// The same for an event that reads no memory (a store, a fence, a barrier, a
-// warp collective, a shared declaration): the caller's local state, which
-// only a read's spin detection looks at, is not taken (LocalState{}).
+// The same for an event that reads no memory (a fence, a barrier, a warp
+// collective, a shared declaration): the caller's local state, which only a
+// read's spin detection looks at, is not taken (LocalState{}).
 [[gnu::always_inline]] inline std::uint64_t perform_no_read(const Event& e, Lowering lowering) {
   return door().perform(e, lowering, {});
+}
+// The same for a store, through `door` (the running thread's).
+[[gnu::always_inline]] inline void perform_store(Door& door, const Event& e, Lowering lowering) {
+  door.perform_access(e, lowering, {});
 }
 // The lowering of an access of kind `K` made as `A` with no order (plain or
 // volatile), a constant: the models' code is built with little optimization,
@@ -239,8 +242,8 @@ class plain {
     }
     Event e = detail::access<T>(EventKind::store, Access::plain, this, w);
     e.operand = detail::bits(v);
-    // (A store reads nothing: no local state, as perform_no_read(), through the door asked.)
-    d->perform(e, detail::lowered<EventKind::store, Access::plain>, {});
+    // (Through the door asked.)
+    detail::perform_store(*d, e, detail::lowered<EventKind::store, Access::plain>);
   }
   T load_volatile(Where w) const volatile {
     return detail::value<T>(detail::perform_lowered(detail::door(),
@@ -250,7 +253,7 @@ class plain {
   void store_volatile(T v, Where w) volatile {
     Event e = detail::access<T>(EventKind::store, Access::volatile_, this, w);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e, detail::lowered<EventKind::store, Access::volatile_>);
+    detail::perform_store(detail::door(), e, detail::lowered<EventKind::store, Access::volatile_>);
   }
   // The running thread's door where this cell is in simulated memory, else nullptr.
   Door* simulated_by() const {
@@ -305,7 +308,7 @@ class atomic_ref {
                                    std::source_location l = std::source_location::current()) const {
     Event e = event(EventKind::store, o, l);
     e.operand = detail::bits(v);
-    detail::perform_no_read(e, lowered<EventKind::store>(o));
+    detail::perform_store(detail::door(), e, lowered<EventKind::store>(o));
   }
   [[gnu::always_inline]] rmw_result<T> fetch_add(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::add, v, o, l)); }
   [[gnu::always_inline]] rmw_result<T> fetch_sub(T v, memory_order o = memory_order_seq_cst, std::source_location l = std::source_location::current()) const { return rmw_result<T>(rmw(RmwOp::sub, v, o, l)); }

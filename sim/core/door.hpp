@@ -29,6 +29,11 @@ class Door {
   // constants fold it); beside the Event, not in it, so that the Event on the
   // calling thread's stack (which spin-assume hashes) keeps its layout.
   virtual std::uint64_t perform(const Event& e, Lowering lowering, LocalState local) = 0;
+  // The same of an access (a load, store or RMW), which its caller knows it
+  // is: an engine may take it with no look at its kind.
+  virtual std::uint64_t perform_access(const Event& e, Lowering lowering, LocalState local) {
+    return perform(e, lowering, local);
+  }
   // Where the calling thread sits in its launch: read inline, from what the
   // engine gave for the thread it runs (place()).
   const Coords& coords() const { return *coords_; }

@@ -4,6 +4,7 @@
 
 #include <boost/container/small_vector.hpp>
 #include <boost/container/static_vector.hpp>
+#include <boost/container/vector.hpp>
 
 #include <algorithm>
 #include <array>
@@ -286,8 +287,10 @@ struct SimThread {
     std::vector<std::uint32_t> slots_;
   } spots;
   // Every read, in order: its location and how many writes to it existed then.
-  std::vector<std::pair<std::uintptr_t, std::size_t>> reads;
-  std::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
+  // (Boost.Container vectors: their emplace_back() is inline, but for its
+  // growth, where std::vector's push_back() may be a call.)
+  boost::container::vector<std::pair<std::uintptr_t, std::size_t>> reads;
+  boost::container::vector<std::size_t> read_steps;  // the step of each read (Step::unknown: none), for the explorer
   std::vector<std::pair<std::uintptr_t, std::size_t>> waiting_for;  // (addr, writes then)
   std::uint64_t barriers_passed = 0;
   std::uint64_t lane_value = 0;  // warp collective: the value given, then the result
@@ -440,8 +443,9 @@ class Run final : public Door, public HostApi {
   // the access inline; the steps of the others keep a small frame under the
   // deeper work they do (a fiber's stack stays within the part FiberPool
   // keeps open). (All three out of line: perform() itself then saves no
-  // registers, and passes an event on with a jump.)
-  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) {
+  // registers, and passes an event on with a jump. The dialect, which knows
+  // an access for one, calls perform_access() itself: Door::perform_access().)
+  [[gnu::noinline]] std::uint64_t perform_access(const Event& e, Lowering low, LocalState local) override {
     return take_step<true>(e, low, local);
   }
   [[gnu::noinline]] std::uint64_t perform_other(const Event& e, Lowering low, LocalState local) {
@@ -544,7 +548,7 @@ class Run final : public Door, public HostApi {
     // registers. Else out of line.)
     if (p == nullptr || !regions_.has_left(1)) [[unlikely]]
       return alloc_far(name, bytes, p);
-    return make_region(regions_.add(), name, bytes, p);
+    return make_region(regions_.take_left(), name, bytes, p);
   }
   // The allocation `p` of `bytes` for `name` (null: the arena has no room),
   // its region made where the run before left none in its place.
@@ -552,7 +556,8 @@ class Run final : public Door, public HostApi {
     if (p == nullptr) exhausted(name, bytes);
     return make_region(regions_.add(), name, bytes, p);
   }
-  // Region `r`, new, is allocation `p` of `bytes` for `name` (returned).
+  // Region `r`, new (cleared, or as the run before left it: every field but
+  // its name is set here), is allocation `p` of `bytes` for `name` (returned).
   [[gnu::always_inline]] static void* make_region(Region& r, std::string_view name, std::size_t bytes, char* p) {
     // (Its bounds before its name: clear()'s stores of them are then dead, no call in between.)
     r.begin = reinterpret_cast<std::uintptr_t>(p);
@@ -797,6 +802,46 @@ class Run final : public Door, public HostApi {
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
+    r.end_current();
+  }
+  // The running thread's body returned: the thread ends on its own fiber
+  // (pass_on()).
+  void end_current() {
+    exit_thread();
+    pass_on<true>();
+  }
+  // The running thread waits (at a barrier, in a warp collective, in a spin
+  // loop) on its fiber (pass_on()), until it runs on from here. (Out of
+  // line: its callers keep a small frame.)
+  [[gnu::noinline]] void wait_here() {
+    if (!pass_on<false>()) fiber::FiberPool::suspend();
+  }
+  // The running thread stops: it ended (`Ends`), or it waits. What loop()
+  // would run next runs on from its fiber, in its place (one switch, where a
+  // return to loop() and a resume from it would take two), or, where that is
+  // the thread itself (a spin wait woken at once), it runs on. Unless the run
+  // stopped, or a thread decision found no step to run (left to loop():
+  // decided_, as perform()'s are): false then, for the thread to go back to
+  // loop().
+  template <bool Ends>
+  [[gnu::always_inline]] bool pass_on() {
+    if (stopped_) return false;
+    in_step_ = false;
+    const ThreadId self = cur_;
+    ThreadId id = next_to_prime();
+    if (id == no_thread) {
+      if (const Next n = next_thread(id); n != Next::step) {
+        decided_ = {n, id};
+        return false;
+      }
+      in_step_ = true;
+    }
+    enter(id);
+    if constexpr (Ends)
+      pool_.end_to(threads_[id].fiber);
+    else if (id != self)
+      pool_.pass_to(threads_[id].fiber);
+    return true;
   }
   // The run stops at a limit of the simulator (SimulatorLimit, thrown by go()).
   // On a fiber it never returns: the fiber is not resumed again.
@@ -807,8 +852,8 @@ class Run final : public Door, public HostApi {
   }
 
   // The record of the run's next thread (its id: the number before it), unborn.
-  SimThread& new_thread() {
-    if (threads_.size() % 64 == 0) waiting_.push_back(0);
+  [[gnu::always_inline]] SimThread& new_thread() {
+    if (threads_.size() % 64 == 0) waiting_.emplace_back(0);
     SimThread& t = threads_.add(&scratch_);
     // (The records may have moved.)
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
@@ -887,10 +932,9 @@ class Run final : public Door, public HostApi {
   // control comes back, cur_, is the one that suspended, ended or faulted.)
   void advance(ThreadId id) {
     enter(id);
+    // (A thread whose body returned ended on its fiber: end_current().)
     const fiber::Status s = pool_.resume(threads_[id].fiber);
-    if (s == fiber::Status::finished) {
-      exit_thread();
-    } else if (s == fiber::Status::overran) {
+    if (s == fiber::Status::overran) {
       overran(threads_[cur_]);
     } else if (s == fiber::Status::faulted) {
       faulted(cur_);
@@ -961,14 +1005,16 @@ class Run final : public Door, public HostApi {
     for (;;) {
       // Threads that only need to run local code first (next_to_prime()).
       // Mostly they pass on from one to the next, and the last makes the
-      // thread decision (perform()): control comes back here when a thread
-      // ends, or when no thread is left to run, or the run stops.
+      // thread decision (perform(), or a thread that ends or waits:
+      // pass_on()): control comes back here when a thread faults, or when
+      // no thread is left to run, or the run stops.
       in_step_ = false;
       ThreadId id = 0;
       Next n;
       if (decided_) {
-        // A decision perform() made is the one made here: it made it with
-        // no thread left to prime, and the thread suspended at once.
+        // A decision perform() or pass_on() made is the one made here: it
+        // was made with no thread left to prime, and the thread suspended
+        // or ended at once.
         std::tie(n, id) = *decided_;
         decided_.reset();
       } else if (id = next_to_prime(); id != no_thread) {
@@ -1087,12 +1133,7 @@ class Run final : public Door, public HostApi {
     if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
     if (i >= p.keys.size()) i = 0;
-    // The run's next decision, in the place of the run before's (as steps:
-    // next_step()), written in place (a copy read its fields back as one word, a stall).
-    if (decision_at_ == log_end_) [[unlikely]]
-      longer_log();
-    Decision& d = *decision_at_++;
-    ++decisions_;
+    Decision& d = next_decision();
     d.kind = Kind;
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
@@ -1100,11 +1141,23 @@ class Run final : public Door, public HostApi {
     if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
     return i;
   }
+  // The run's next decision, in the place of the run before's (as steps:
+  // next_step()), for its fields to be written in place (a copy read them
+  // back as one word, a stall), after longer_log() (not kept across it).
+  [[gnu::always_inline]] Decision& next_decision() {
+    if (decision_at_ == log_end_) [[unlikely]]
+      longer_log();
+    ++decisions_;
+    return *decision_at_++;
+  }
 
-  // A place for the run's next decision past the log of the run before.
-  // (Out of line: seldom past a search's first runs.)
+  // Places for the run's next decisions past the log of the run before: a
+  // few (as many as the log has room for, up to 8; at least one), zeroed at
+  // once (a Decision is trivial), for go() to drop those the run leaves.
+  // (Out of line: seldom.)
   [[gnu::noinline]] void longer_log() {
-    r_->log.emplace_back();
+    ChoiceLog& log = r_->log;
+    log.resize(std::max(log.size() + 1, std::min(log.capacity(), log.size() + 8)));
     decision_at_ = r_->log.data() + decisions_;
     log_end_ = r_->log.data() + r_->log.size();
   }
@@ -1395,6 +1448,11 @@ class Run final : public Door, public HostApi {
   // What the model tells besides (of a compare-and-swap: of its load).
   Readable readable(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
     if (e.kind != EventKind::rmw || e.rmw != RmwOp::cas) return mm_->readable(m, cand);
+    return readable_cas(m, e, cand);
+  }
+  // The same of a compare-and-swap. (Out of line: seldom; and inline, it
+  // would be inlined with each read.)
+  [[gnu::noinline]] Readable readable_cas(const MemOp& m, const Event& e, std::vector<WriteId>& cand) {
     MemOp as_load = m;
     as_load.op = load_part(m.op);
     const Readable seen = mm_->readable(as_load, cand);
@@ -1575,7 +1633,7 @@ class Run final : public Door, public HostApi {
         ++spinning_;
         may_wake_ = true;
         pending(t, cur_, true);
-        fiber::FiberPool::suspend();
+        wait_here();
         continue;
       }
       if (spinning && !t.reported_spin) {
@@ -1595,27 +1653,43 @@ class Run final : public Door, public HostApi {
     }
   }
   // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
-  // returns: a read decision; the step learns what it read.
+  // returns: a read decision; the step learns what it read. Most reads have
+  // one write to return: their decision, with no choice, is logged with no
+  // choice point (as decide() logs one of one alternative: it asks no
+  // chooser).
   [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
     const std::vector<WriteId>& cand = cand_;
-    ChoicePoint& p = choice(ChoiceKind::read);
-    for (WriteId w : cand) {
-      append<std::uint64_t>(p.keys, w);
-      append<std::size_t>(p.made, made_by(w));
-    }
-    const unsigned i = decide<ChoiceKind::read>(p, [&](unsigned k) {
+    const auto describe_alt = [&](unsigned k) {
       return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
              format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-    });
+    };
+    unsigned i = 0;
+    const ChoicePoint* p = nullptr;  // among more than one write
+    if (cand.size() == 1) [[likely]] {
+      Decision& d = next_decision();
+      d.kind = ChoiceKind::read;
+      d.index = 0;
+      d.alternatives = 1;
+      d.key = cand[0];
+      if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(0)); });
+    } else {
+      ChoicePoint& c = choice(ChoiceKind::read);
+      for (WriteId w : cand) {
+        append<std::uint64_t>(c.keys, w);
+        append<std::size_t>(c.made, made_by(w));
+      }
+      i = decide<ChoiceKind::read>(c, describe_alt);
+      p = &c;
+    }
     if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-      current_step().reads_from = p.made[i];  // (made_by(cand[i]))
+      current_step().reads_from = p != nullptr ? p->made[i] : made_by(cand[0]);  // (made_by(cand[i]))
     if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
     return cand[i];
   }
   // `t` read `e` (what the model told besides: `seen`): into its reads.
   [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
-    append(t.reads, {e.addr, seen.writes});
-    append(t.read_steps, in_step_ ? step_ : Step::unknown);
+    t.reads.emplace_back(e.addr, seen.writes);
+    t.read_steps.emplace_back(in_step_ ? step_ : Step::unknown);
   }
 
   // `t` spins on a read that no newer write is morally strong with: a
@@ -1651,7 +1725,7 @@ class Run final : public Door, public HostApi {
     if (b.arrived.size() < b.live) {
       t.state = State::barrier;
       pending(t, cur_, false);
-      fiber::FiberPool::suspend();
+      wait_here();
       return;
     }
     complete_barrier(t.block);
@@ -1717,7 +1791,7 @@ class Run final : public Door, public HostApi {
     if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
       pending<true>(t, cur_, false);
-      fiber::FiberPool::suspend();
+      wait_here();
     }
     return current().lane_value;
   }
@@ -2391,13 +2465,14 @@ class Run final : public Door, public HostApi {
   // add_finding() would drop them, so they are not even formatted.
   bool new_model_finding(const ModelFinding& f) {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
-    SeenFinding n{f.kind, events_[f.event_a].where, events_[f.event_b].where, f.event_b != f.event_a};
-    if (n.two && !same(n.a, n.b) &&
-        std::tie(n.b.file, n.b.line, n.b.pc) < std::tie(n.a.file, n.a.line, n.a.pc))
-      std::swap(n.a, n.b);
+    // (Its positions looked at in place, copied only into a new entry.)
+    const Where* a = &events_[f.event_a].where;
+    const Where* b = &events_[f.event_b].where;
+    const bool two = f.event_b != f.event_a;
+    if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) std::swap(a, b);
     for (const SeenFinding& o : seen_findings_)
-      if (o.kind == n.kind && o.two == n.two && same(o.a, n.a) && (!n.two || same(o.b, n.b))) return false;
-    seen_findings_.push_back(n);
+      if (o.kind == f.kind && o.two == two && same(o.a, *a) && (!two || same(o.b, *b))) return false;
+    seen_findings_.push_back({f.kind, *a, *b, two});
     return true;
   }
 
@@ -2633,13 +2708,14 @@ class Run final : public Door, public HostApi {
   // start_fiber(), not ended: exit_thread()).
   std::uint32_t live_ = 0;
   // A thread decision perform() made at the end of a step or of the
-  // priming, for loop() to carry out once the thread has switched back
-  // (next_thread()).
+  // priming, or pass_on() where a thread ended or waits, for loop() to carry
+  // out once the thread has switched back (next_thread()).
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
   // for every 64 threads (new_thread()).
-  std::vector<std::uint64_t> waiting_;
+  // (A Boost.Container vector, as SimThread::reads.)
+  boost::container::vector<std::uint64_t> waiting_;
   // Invariant: next_thread_'s keys are the State::runnable threads, in id
   // order (pending()). Unless set, they are not none: none was dropped since a
   // thread decision found some (one that found none ended the run). Set

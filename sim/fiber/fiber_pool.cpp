@@ -740,6 +740,18 @@ struct FiberPool::Impl {
     fibers.push_back(std::move(f));
     return pool.create(body, context, zeroed);
   }
+  // Fiber `id` runs on in place of the running fiber, which is returned
+  // (pass_to(), end_to(): the jump to `id` is theirs).
+  Fiber* pass(Id id) {
+    Fiber* to = &at(id);
+    if (to->status > Status::suspended || running.fiber == nullptr || to == running.fiber) [[unlikely]]
+      cannot_pass(id);
+    Fiber* from = running.fiber;
+    running.fiber = to;
+    next_slice();
+    to->status = Status::suspended;  // (started, if it was not)
+    return from;
+  }
   // (Out of line, with its text: see abandon().)
   [[noreturn, gnu::noinline, gnu::cold]] static void no_fiber(Id id) {
     throw std::out_of_range("no fiber " + std::to_string(id));
@@ -817,15 +829,16 @@ void FiberPool::suspend() {
 }
 
 void FiberPool::pass_to(Id id) {
-  Fiber* to = &impl_->at(id);
-  if (to->status > Status::suspended || running.fiber == nullptr || to == running.fiber) [[unlikely]]
-    Impl::cannot_pass(id);
-  Fiber* from = running.fiber;
-  running.fiber = to;
-  next_slice();
-  to->status = Status::suspended;  // (started, if it was not)
-  // (Data there: the fiber that passed on, whose context `to` keeps.)
-  took_over(ctx::jump_fcontext(to->context, from));
+  Fiber* from = impl_->pass(id);
+  // (Data there: the fiber that passed on, whose context `id` keeps.)
+  took_over(ctx::jump_fcontext(running.fiber->context, from));
+}
+
+void FiberPool::end_to(Id id) {
+  Fiber* from = impl_->pass(id);
+  from->status = Status::finished;  // (its context, which `id` keeps, is never jumped to)
+  ctx::jump_fcontext(running.fiber->context, from);
+  __builtin_unreachable();
 }
 
 void FiberPool::aside(Body body, void* context) {

@@ -81,6 +81,11 @@ class FiberPool {
   // a suspend() and a resume() would take two. The resume() that ran the first returns once
   // the fiber running then suspends, ends or faults, with that fiber's status.
   void pass_to(Id id);
+  // The same from a running fiber whose body has nothing left to do: it ends
+  // there (Status::finished, as if its body had returned), and fiber `id`
+  // runs on in its place, one switch where an end and a resume() would take
+  // two.
+  [[noreturn]] void end_to(Id id);
   // Is the caller running on a fiber of some pool?
   static bool inside();
   // The highest address of the running fiber's stack (its outermost frame
