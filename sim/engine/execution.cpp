@@ -799,10 +799,10 @@ class Run final : public Door, public HostApi {
         r.perform_op(t.op);
       else
         r.m_->program(r, *r.c_);
+      r.end_current();
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
-    r.end_current();
   }
   // The running thread's body returned: the thread ends on its own fiber
   // (pass_on()).
