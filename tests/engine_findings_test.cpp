@@ -353,18 +353,12 @@ TEST(FaultsDeathTest, AFaultInsideASystemLibraryStopsTheExplorationNamingIt) {
 }
 
 // Thread 1 frees a block of the C library's heap twice: the library aborts
-// inside its allocator, holding its lock (fiber_pool_test.cpp, free_twice()).
+// inside its allocator, holding its lock (test::free_twice()).
 // The exploration cannot go on, and the process ends, code 2, saying why,
 // instead of waiting forever at its next allocation.
 SCOPESIM_KERNEL void free_twice(Cells c) {
   *c.r0 = 1;
-  if (thread_idx().x == 1) {
-    void* volatile block = std::malloc(2000);
-    void* volatile neighbour = std::malloc(2000);
-    std::free(block);
-    std::free(block);
-    std::free(neighbour);
-  }
+  if (thread_idx().x == 1) test::free_twice();
 }
 
 TEST(FaultsDeathTest, AnAbortOnADamagedHeapEndsTheProcessSayingWhy) {

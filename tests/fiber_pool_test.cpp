@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sim/fiber/fiber_pool.hpp"
+#include "tests/test_support.hpp"
 
 namespace scopesim::fiber {
 namespace {
@@ -286,18 +287,6 @@ TEST(FiberPoolDeathTest, AFaultInsideASystemLibraryStrandsTheFiberAndTheProcessE
       "[^\n]*: error: a simulated thread stopped inside a system library \\(segmentation fault");
 }
 
-// Frees a block of the C library's heap twice, a block too large for the
-// library's per-thread cache and with a neighbour, so that the second free()
-// finds the heap inconsistent ("double free or corruption") inside the
-// allocator's locked part and aborts there, its lock held.
-void free_twice() {
-  void* volatile block = std::malloc(2000);
-  void* volatile neighbour = std::malloc(2000);
-  std::free(block);
-  std::free(block);
-  std::free(neighbour);
-}
-
 // An abort() from the C library's allocator, holding its lock, would leave
 // the thread's next allocation waiting forever: after an abort() the pool
 // probes the allocator under the last resort, and the process ends with
@@ -310,7 +299,7 @@ TEST(FiberPoolDeathTest, AnAbortThatLeavesTheAllocatorLockedEndsTheProcess) {
       {
         std::thread([] {}).join();
         FiberPool pool;
-        const FiberPool::Id id = pool.create([](void*) { free_twice(); }, nullptr);
+        const FiberPool::Id id = pool.create([](void*) { test::free_twice(); }, nullptr);
         pool.resume(id);
         std::fputs("the resume returned\n", stderr);
         std::_Exit(3);

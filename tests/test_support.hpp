@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <vector>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,19 @@ inline std::string test_name(std::string s) {
   for (char& ch : s)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return s;
+}
+
+// Frees a block of the C library's heap twice, a block too large for the
+// library's per-thread cache and with a neighbour, so that the second free()
+// finds the heap inconsistent ("double free or corruption") inside the
+// allocator's locked part and aborts there, its lock held (once the process
+// has had a second thread: before, the library takes no lock).
+inline void free_twice() {
+  void* volatile block = std::malloc(2000);
+  void* volatile neighbour = std::malloc(2000);
+  std::free(block);
+  std::free(block);
+  std::free(neighbour);
 }
 
 }  // namespace scopesim::test
