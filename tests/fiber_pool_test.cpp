@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,6 +286,39 @@ TEST(FiberPoolDeathTest, AFaultInsideASystemLibraryStrandsTheFiberAndTheProcessE
       testing::ExitedWithCode(2),
       "stranded: faulted inside [^\n]*libc[^\n]*: segmentation fault[^\n]*\n"
       "[^\n]*: error: a simulated thread stopped inside a system library \\(segmentation fault");
+}
+
+// A fiber the watchdog finds inside a system library is stopped there only
+// after some 4 s of stops put off (the library may hold a lock a moment
+// later released), and then ends stranded, naming the library. (Here a
+// memchr() over a terabyte of address space that no page backs but the
+// shared zero page: it stays inside the C library for longer than that. A
+// death test: a stranded fiber arms the process's last resort.)
+void* map_zeros(std::size_t bytes) {
+  return mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+constexpr std::size_t terabyte = std::size_t{1} << 40;
+
+TEST(FiberPoolDeathTest, AFiberStoppedInsideASystemLibraryAfterItsPutOffStopsIsStranded) {
+  void* zeros = map_zeros(terabyte);
+  if (zeros == MAP_FAILED) GTEST_SKIP() << "this process may not map a terabyte of address space";
+  munmap(zeros, terabyte);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        FiberPool::limit_slices(0.05);
+        FiberPool pool;
+        const FiberPool::Id id = pool.create(
+            [](void*) {
+              void* zeros = map_zeros(terabyte);
+              if (zeros != MAP_FAILED) std::printf("%p\n", std::memchr(zeros, 1, terabyte));
+            },
+            nullptr);
+        const Status s = pool.resume(id);
+        std::fprintf(stderr, "%s: %s\n", s == Status::stranded ? "stranded" : "not stranded", pool.fault(id).c_str());
+        std::_Exit(3);
+      },
+      testing::ExitedWithCode(3), "stranded: ran past its CPU-time limit inside [^\n]*libc");
 }
 
 // An abort() from the C library's allocator, holding its lock, would leave
