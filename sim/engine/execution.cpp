@@ -1513,8 +1513,10 @@ class Run final : public Door, public HostApi {
   // The state of a spot's first read since `mods` changed, kept unhashed in
   // the spot's entry (SimThread::Visit), and its hash once a second comes.
   static void keep_state(SimThread& t, SimThread::Visit& spot, LocalState l) {
-    spot.state_words = 0;
-    if (l.caller_frame == nullptr || t.body_frame == nullptr) return;
+    if (l.caller_frame == nullptr || t.body_frame == nullptr) {
+      spot.state_words = 0;
+      return;
+    }
     const auto* w = static_cast<const std::uint64_t*>(l.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
     const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
