@@ -193,8 +193,7 @@ struct SimThread {
   bool keyed = false;    // among the thread decision's keys (Run::pending())
   bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
-  // run_current()'s frame on its fiber: the thread's own frames lie below it
-  // (local_state()). Set before its body runs: at each of its reads.
+  // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
   // the model's program, a stream operation's thread its operation:
@@ -1471,7 +1470,7 @@ class Run final : public Door, public HostApi {
   // for a read only, not for every event). Identical state means an
   // identical future until it reads something new.
   static std::uint64_t local_state(LocalState l, const void* body_frame) {
-    if (l.caller_frame == nullptr) return 0;
+    if (l.caller_frame == nullptr || body_frame == nullptr) return 0;
     return state_hash(l.registers, static_cast<const std::uint64_t*>(l.caller_frame),
                       static_cast<const std::uint64_t*>(body_frame));
   }
@@ -1514,10 +1513,8 @@ class Run final : public Door, public HostApi {
   // The state of a spot's first read since `mods` changed, kept unhashed in
   // the spot's entry (SimThread::Visit), and its hash once a second comes.
   static void keep_state(SimThread& t, SimThread::Visit& spot, LocalState l) {
-    if (l.caller_frame == nullptr) {
-      spot.state_words = 0;
-      return;
-    }
+    spot.state_words = 0;
+    if (l.caller_frame == nullptr || t.body_frame == nullptr) return;
     const auto* w = static_cast<const std::uint64_t*>(l.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
     const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
