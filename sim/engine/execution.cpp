@@ -515,7 +515,7 @@ class Run final : public Door, public HostApi {
       }
     } else {
       // A thread with local code to run runs next, as loop() would run it,
-      // from this fiber.
+      // from this fiber. (There is one: ready_count_ counts them.)
       in_step_ = false;
       const ThreadId id = next_to_prime();
       enter(id);
