@@ -987,17 +987,19 @@ class Run final : public Door, public HostApi {
   // The next thread that has local code to run (State::fresh or
   // State::wake), in the order of the priming passes: each looks at the
   // threads in id order from scan_ on, and the next starts at lowest_ready_
-  // (a block that exits during one may dispatch blocks of lower ids). None
-  // (no_thread) once a pass finds none and none was made ready during it.
+  // (a block that exits during one may dispatch blocks of lower ids; a pass
+  // under way goes on into threads made since it started). None (no_thread)
+  // once a pass finds none and none was made ready during it.
   ThreadId next_to_prime() {
     for (;;) {
-      if (scan_ >= threads_.size()) {
+      if (scan_ == no_thread) {
         if (lowest_ready_ >= threads_.size()) return no_thread;
         scan_ = lowest_ready_;
         lowest_ready_ = no_thread;
       }
       for (; scan_ < threads_.size(); ++scan_)
         if (threads_[scan_].state == State::fresh || threads_[scan_].state == State::wake) return scan_++;
+      scan_ = no_thread;  // (the pass is over)
     }
   }
 
