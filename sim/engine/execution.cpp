@@ -866,8 +866,6 @@ class Run final : public Door, public HostApi {
   // SimThread::keyed), or sync or spin (waiting_); off, none of these (in
   // neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
-  // (`Many`: as drop_key()'s.)
-  template <bool Many = false>
   [[gnu::always_inline]] void pending(SimThread& t, ThreadId id, bool on) {
     const bool runnable = on && t.state == State::runnable;
     if (t.keyed != runnable) {
@@ -875,7 +873,7 @@ class Run final : public Door, public HostApi {
       if (runnable)
         add_key(id);
       else
-        drop_key<Many>(id);
+        drop_key(id);
     }
     if (const bool waiting = on && !runnable; t.waiting != waiting) {
       t.waiting = waiting;
@@ -897,19 +895,17 @@ class Run final : public Door, public HostApi {
     for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
     keys[k] = id;
   }
-  // Thread `id` is runnable no more: out of the keys. The keys after it
-  // move down one by one; `Many`, where many may follow it (the lanes of a
-  // warp arrive at a collective from the lowest), in one memmove.
-  template <bool Many = false>
+  // Thread `id` is runnable no more: out of the keys. The keys after it move
+  // down one place, in a loop the compiler makes one memmove where there are
+  // any: many may follow it (threads mostly end, and the lanes of a warp
+  // arrive at a collective, from the lowest).
   [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
     while (keys[k] != id) [[unlikely]]
       ++k;
-    if constexpr (Many)
-      std::memmove(&keys[k], &keys[k + 1], (keys.size() - k - 1) * sizeof keys[0]);
-    else
-      for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
+    std::uint64_t* const last = &keys.back();
+    for (std::uint64_t* to = &keys[k]; to != last; ++to) to[0] = to[1];
     keys.pop_back();
     keys_dropped_ = true;
   }
@@ -1792,7 +1788,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
-      pending<true>(t, cur_, false);
+      pending(t, cur_, false);
       wait_here();
     }
     return current().lane_value;
