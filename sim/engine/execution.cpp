@@ -885,15 +885,22 @@ class Run final : public Door, public HostApi {
   // drop_key(): in a step's frame, pending() calls neither.)
   [[gnu::always_inline]] void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
+    if (!keys.empty() && keys.back() > id) [[unlikely]]
+      return insert_key(id);
     if (keys.size() == keys.capacity()) [[unlikely]]
       grow(keys);
     // (There is room now: push_back() grows nothing, and need not carry a
     // growth of its own, for which add_key() would save registers.)
     if (keys.size() == keys.capacity()) __builtin_unreachable();
     keys.push_back(id);
-    std::size_t k = keys.size() - 1;
-    for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
-    keys[k] = id;
+  }
+  // The same where `id` is below the last key (a thread woken at a barrier
+  // whose last arrival runs on; a block's threads woken at once may all come
+  // below another block's keys): the keys after its place move up in one
+  // memmove. (Out of line: seldom.)
+  [[gnu::noinline]] void insert_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    keys.insert(std::upper_bound(keys.begin(), keys.end(), std::uint64_t{id}), id);
   }
   // Thread `id` is runnable no more: out of the keys. The keys after it move
   // down one place, in a loop the compiler makes one memmove where there are
