@@ -900,7 +900,13 @@ class Run final : public Door, public HostApi {
   // memmove. (Out of line: seldom.)
   [[gnu::noinline]] void insert_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
-    keys.insert(std::upper_bound(keys.begin(), keys.end(), std::uint64_t{id}), id);
+    // (Room made first, as insert() would make it: insert() then carries no
+    // growth of its own, for which insert_key() would save registers. Its
+    // place is below the last key.)
+    if (keys.size() == keys.capacity()) [[unlikely]]
+      keys.reserve(2 * keys.size());
+    if (keys.size() == keys.capacity()) __builtin_unreachable();
+    keys.insert(std::upper_bound(keys.begin(), keys.end() - 1, std::uint64_t{id}), id);
   }
   // Thread `id` is runnable no more: out of the keys. The keys after it move
   // down one place, in a loop the compiler makes one memmove where there are
