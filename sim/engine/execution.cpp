@@ -1670,10 +1670,6 @@ class Run final : public Door, public HostApi {
   // chooser).
   [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
     const std::vector<WriteId>& cand = cand_;
-    const auto describe_alt = [&](unsigned k) {
-      return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
-             format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-    };
     unsigned i = 0;
     const ChoicePoint* p = nullptr;  // among more than one write
     if (cand.size() == 1) [[likely]] {
@@ -1682,20 +1678,27 @@ class Run final : public Door, public HostApi {
       d.index = 0;
       d.alternatives = 1;
       d.key = cand[0];
-      if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(0)); });
+      if (keep_trace_) out_of_line([&] { r_->texts.push_back(read_text(t, m, e, 0)); });
     } else {
       ChoicePoint& c = choice(ChoiceKind::read);
       for (WriteId w : cand) {
         append<std::uint64_t>(c.keys, w);
         append<std::size_t>(c.made, made_by(w));
       }
-      i = decide<ChoiceKind::read>(c, describe_alt);
+      i = decide<ChoiceKind::read>(c, [&](unsigned k) { return read_text(t, m, e, k); });
       p = &c;
     }
     if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
       current_step().reads_from = p != nullptr ? p->made[i] : made_by(cand[0]);  // (made_by(cand[i]))
     if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
     return cand[i];
+  }
+  // The text of the read decision of read `m` of `t` (of event `e`) that
+  // returns cand_[k]. (A function, not a lambda of pick_read()'s: its
+  // closure would be built at every read, for the few decisions with a text.)
+  std::string read_text(const SimThread& t, const MemOp& m, const Event& e, unsigned k) const {
+    return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+           format_value(e.type, mm_->info(cand_[k]).value) + from(cand_[k]) + " at " + describe(e.where);
   }
   // `t` read `e` (what the model told besides: `seen`): into its reads.
   [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
