@@ -1137,9 +1137,11 @@ class Run final : public Door, public HostApi {
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace), beside the log (RunResult::texts):
   // an exploration logs decisions by key.
-  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.)
+  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.
+  // `describe_alt` copied into the text's closure, not referred to: it is
+  // then built only where a text is.)
   template <ChoiceKind Kind, class Describe>
-  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
+  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe describe_alt) {
     unsigned i = 0;
     if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
@@ -1149,7 +1151,7 @@ class Run final : public Door, public HostApi {
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
+    if (keep_trace_) out_of_line([this, i, describe_alt] { r_->texts.push_back(describe_alt(i)); });
     return i;
   }
   // The run's next decision, in the place of the run before's (as steps:
