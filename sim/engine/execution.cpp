@@ -2549,10 +2549,11 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // `line` is formatted only where the trace is kept (and out of line).
+  // `line` is formatted only where the trace is kept (and out of line; it
+  // is copied into the closure there, not referred to: as decide()'s).
   template <class Line>
-  void trace(const SimThread& t, Line&& line) {
-    if (keep_trace_) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
+  void trace(const SimThread& t, Line line) {
+    if (keep_trace_) r_->trace.push_back(out_of_line([&t, line] { return t.name() + " " + line(); }));
   }
 
   void finish() {
