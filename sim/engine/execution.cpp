@@ -1332,7 +1332,9 @@ class Run final : public Door, public HostApi {
     if (mm_->has_findings()) collect_findings();
     if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
       trace(current(), [&, w, result] {
-        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+        // (Lowered again here, as its caller lowered it: `op` need not be kept in memory for the line.)
+        const Lowering l = lower(e);
+        return ptx_name(l.ops[l.count - 1]) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
     return result;
   }
