@@ -1314,7 +1314,7 @@ class Run final : public Door, public HostApi {
       changed_shared_state(t);
     } else {
       w = choose_read(m, e, local);
-      result = mm_->info(w).value;
+      result = read_value_;
       if (fails_cas(e, result)) {
         // A compare-and-swap that fails writes nothing: it is the load part
         // alone (C++ [atomics.types.operations]: "Otherwise ... atomically
@@ -1364,10 +1364,9 @@ class Run final : public Door, public HostApi {
   }
 
   // For the explorer: 1 + the step whose write `w` is, 0 for an initial write.
-  std::size_t made_by(WriteId w) const {
-    const WriteInfo& i = mm_->info(w);
-    return i.initial ? 0 : events_[i.event].step + 1;
-  }
+  std::size_t made_by(WriteId w) const { return made_by(mm_->info(w)); }
+  // The same of the write the model tells `i` of.
+  std::size_t made_by(const WriteInfo& i) const { return i.initial ? 0 : events_[i.event].step + 1; }
 
   // Write `m` at a coherence slot the chooser decides. For the explorer, its
   // step also records the earlier steps whose writes it may be placed before
@@ -1668,7 +1667,8 @@ class Run final : public Door, public HostApi {
     }
   }
   // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
-  // returns: a read decision; the step learns what it read. Most reads have
+  // returns (its value into read_value_, the model asked once for both):
+  // a read decision; the step learns what it read. Most reads have
   // one write to return: their decision, with no choice, is logged with no
   // choice point (as decide() logs one of one alternative: it asks no
   // chooser).
@@ -1692,8 +1692,10 @@ class Run final : public Door, public HostApi {
       i = decide<ChoiceKind::read>(c, [&](unsigned k) { return read_text(t, m, e, k); });
       p = &c;
     }
+    const WriteInfo& read = mm_->info(cand[i]);
+    read_value_ = read.value;
     if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-      current_step().reads_from = p != nullptr ? p->made[i] : made_by(cand[0]);  // (made_by(cand[i]))
+      current_step().reads_from = p != nullptr ? p->made[i] : made_by(read);
     if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
     return cand[i];
   }
@@ -2843,6 +2845,7 @@ class Run final : public Door, public HostApi {
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
+  std::uint64_t read_value_ = 0;           // the value of the write the last read returned (pick_read())
   std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by the address's block
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };
