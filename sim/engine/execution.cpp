@@ -1220,12 +1220,16 @@ class Run final : public Door, public HostApi {
   }
 
   // A shared array: one allocation per declaration (its site, `e.addr`) and
-  // block, made when the block's first thread declares it.
+  // block, made when the block's first thread declares it. (The entry last
+  // looked up, last_shared_, is asked first: a block's threads declare theirs
+  // one after another.)
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
     const auto key = std::make_pair(e.addr, current().block);
+    if (key == last_shared_.first) return last_shared_.second;
     const auto it = shared_.find(key);
-    if (it != shared_.end()) return it->second;
-    return new_shared(e, key);
+    if (it == shared_.end()) return new_shared(e, key);
+    last_shared_ = *it;
+    return it->second;
   }
   // (Out of line: once a block and declaration.)
   [[gnu::noinline]] std::uintptr_t new_shared(const Event& e, std::pair<std::uintptr_t, std::uint32_t> key) {
@@ -1235,7 +1239,7 @@ class Run final : public Door, public HostApi {
     char digits[16];
     name.append(digits, std::to_chars(digits, digits + sizeof digits, key.second).ptr).push_back(']');
     const auto p = reinterpret_cast<std::uintptr_t>(alloc(name, e.size, e.operand));
-    shared_.emplace(key, p);
+    last_shared_ = *shared_.emplace(key, p).first;
     return p;
   }
 
@@ -2610,7 +2614,10 @@ class Run final : public Door, public HostApi {
     visitors_.clear();
     threads_.clear();
     if (!warps_.empty()) warps_.clear();
-    if (!shared_.empty()) shared_.clear();
+    if (!shared_.empty()) {
+      shared_.clear();
+      last_shared_ = {};
+    }
     scratch_.release();
     blocks_.clear();
     undispatched_ = 0;
@@ -2691,6 +2698,9 @@ class Run final : public Door, public HostApi {
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
+  // The entry of shared_ last looked up (a block's threads declare a shared
+  // array one after another); none where its site is 0 (shared_ is empty).
+  std::pair<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> last_shared_{};
   struct EventRef {
     ThreadId thread;
     Where where;
