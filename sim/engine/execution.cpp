@@ -853,12 +853,20 @@ class Run final : public Door, public HostApi {
 
   // The record of the run's next thread (its id: the number before it), unborn.
   [[gnu::always_inline]] SimThread& new_thread() {
+    SimThread& t = add_thread();
+    threads_moved();
+    return t;
+  }
+  // The same, where the records may have moved (threads_moved() not called
+  // yet: a grid's threads call it once, after the last).
+  [[gnu::always_inline]] SimThread& add_thread() {
     if (threads_.size() % 64 == 0) waiting_.emplace_back(0);
-    SimThread& t = threads_.add(&scratch_);
-    // (The records may have moved.)
+    return threads_.add(&scratch_);
+  }
+  // The thread records may have moved: what points into them is made again.
+  void threads_moved() {
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     current_ = threads_.begin() + cur_;
-    return t;
   }
 
   // Files thread `id` (its record `t`) by the state it was just given: on,
@@ -2125,7 +2133,7 @@ class Run final : public Door, public HostApi {
       blk.count = nt;
       blk.live = nt;
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread& t = new_thread();
+        SimThread& t = add_thread();
         t.name_ = &shape.names[b * nt + i];
         t.block = first_block + b;
         t.coords = &shape.coords[b * nt + i];
@@ -2133,6 +2141,7 @@ class Run final : public Door, public HostApi {
         t.kernel = &d.body;  // ops_ keeps it where it is
       }
     }
+    threads_moved();
     mm_->spawn_all(shape.places);
   }
 
@@ -2720,7 +2729,7 @@ class Run final : public Door, public HostApi {
   EventRef* events_end_ = nullptr;
   ThreadId cur_ = 0;
   // Invariant: &threads_[cur_], once the run made its host's record (kept
-  // where either changes: advance(), new_thread()), so that the running
+  // where either changes: advance(), threads_moved()), so that the running
   // thread's record, asked for at every event, is one load.
   SimThread* current_ = nullptr;
   SimThread& current() { return *current_; }
@@ -2744,7 +2753,7 @@ class Run final : public Door, public HostApi {
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
-  // for every 64 threads (new_thread()).
+  // for every 64 threads (add_thread()).
   // (A Boost.Container vector, as SimThread::reads.)
   boost::container::vector<std::uint64_t> waiting_;
   // Invariant: next_thread_'s keys are the State::runnable threads, in id
@@ -2851,7 +2860,7 @@ class Run final : public Door, public HostApi {
   std::vector<std::uint64_t> shuffled_;    // try_complete_warp()'s: a shuffle's results
   // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
-  // threads' next steps are (new_thread()).
+  // threads' next steps are (threads_moved()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
