@@ -1866,7 +1866,8 @@ class Run final : public Door, public HostApi {
       if (warp * 32 + lane >= b.count) break;  // (as is every lane above it)
       if (threads_[lane0 + lane].state != State::done) return false;
     }
-    std::vector<ThreadId>& who = collective_;
+    // (Where there is a step, straight into its joins.)
+    std::vector<ThreadId>& who = step_ < steps_ ? listing().joins : collective_;
     who.assign(w.arrived.begin(), w.arrived.end());
     const EventKind kind = w.kind;
     const std::uint32_t lanes = w.lanes;
@@ -1902,7 +1903,6 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
-    if (step_ < steps_) listing().joins = who;
     return true;
   }
 
