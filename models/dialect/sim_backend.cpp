@@ -14,7 +14,6 @@ void no_door() { throw std::logic_error("a dialect operation ran outside the sim
 [[gnu::noinline]] std::uint64_t perform_lowered(Door& door, const Event& ev, const Lowering& lowering) {
   std::uint64_t regs[LocalState::saved_registers];
 #if defined(__x86_64__)
-  regs[6] = 0;  // (x86-64 has six)
   asm volatile(
       "mov %%rbx, 0(%0)\n\tmov %%r12, 16(%0)\n\tmov %%r13, 24(%0)\n\t"
       "mov %%r14, 32(%0)\n\tmov %%r15, 40(%0)"

@@ -81,7 +81,11 @@ struct Event {
 // perform it. None (nullptr): unknown; an operation that reads nothing
 // passes none (the dialect's perform_no_read: no read of it looks at one).
 struct LocalState {
-  static constexpr std::size_t saved_registers = 7;
+#if defined(__x86_64__)
+  static constexpr std::size_t saved_registers = 6;  // rbx, rbp, r12-r15
+#else
+  static constexpr std::size_t saved_registers = 7;  // AArch64's x19-x25 (elsewhere: zero)
+#endif
   const void* caller_frame = nullptr;
   const std::uint64_t* registers = nullptr;
 };

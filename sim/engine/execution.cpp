@@ -853,12 +853,20 @@ class Run final : public Door, public HostApi {
 
   // The record of the run's next thread (its id: the number before it), unborn.
   [[gnu::always_inline]] SimThread& new_thread() {
+    SimThread& t = add_thread();
+    threads_moved();
+    return t;
+  }
+  // The same, where the records may have moved (threads_moved() not called
+  // yet: a grid's threads call it once, after the last).
+  [[gnu::always_inline]] SimThread& add_thread() {
     if (threads_.size() % 64 == 0) waiting_.emplace_back(0);
-    SimThread& t = threads_.add(&scratch_);
-    // (The records may have moved.)
+    return threads_.add(&scratch_);
+  }
+  // The thread records may have moved: what points into them is made again.
+  void threads_moved() {
     next_thread_.next = NextSteps(threads_.begin(), &SimThread::pending_shape);
     current_ = threads_.begin() + cur_;
-    return t;
   }
 
   // Files thread `id` (its record `t`) by the state it was just given: on,
@@ -866,8 +874,6 @@ class Run final : public Door, public HostApi {
   // SimThread::keyed), or sync or spin (waiting_); off, none of these (in
   // neither).
   // (Inline: every thread's end clears its bits, most of them none set.)
-  // (`Many`: as drop_key()'s.)
-  template <bool Many = false>
   [[gnu::always_inline]] void pending(SimThread& t, ThreadId id, bool on) {
     const bool runnable = on && t.state == State::runnable;
     if (t.keyed != runnable) {
@@ -875,7 +881,7 @@ class Run final : public Door, public HostApi {
       if (runnable)
         add_key(id);
       else
-        drop_key<Many>(id);
+        drop_key(id);
     }
     if (const bool waiting = on && !runnable; t.waiting != waiting) {
       t.waiting = waiting;
@@ -887,29 +893,40 @@ class Run final : public Door, public HostApi {
   // drop_key(): in a step's frame, pending() calls neither.)
   [[gnu::always_inline]] void add_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
+    if (!keys.empty() && keys.back() > id) [[unlikely]]
+      return insert_key(id);
     if (keys.size() == keys.capacity()) [[unlikely]]
       grow(keys);
     // (There is room now: push_back() grows nothing, and need not carry a
     // growth of its own, for which add_key() would save registers.)
     if (keys.size() == keys.capacity()) __builtin_unreachable();
     keys.push_back(id);
-    std::size_t k = keys.size() - 1;
-    for (; k > 0 && keys[k - 1] > id; --k) keys[k] = keys[k - 1];
-    keys[k] = id;
   }
-  // Thread `id` is runnable no more: out of the keys. The keys after it
-  // move down one by one; `Many`, where many may follow it (the lanes of a
-  // warp arrive at a collective from the lowest), in one memmove.
-  template <bool Many = false>
+  // The same where `id` is below the last key (a thread woken at a barrier
+  // whose last arrival runs on; a block's threads woken at once may all come
+  // below another block's keys): the keys after its place move up in one
+  // memmove. (Out of line: seldom.)
+  [[gnu::noinline]] void insert_key(ThreadId id) {
+    std::vector<std::uint64_t>& keys = next_thread_.keys;
+    // (Room made first, as insert() would make it: insert() then carries no
+    // growth of its own, for which insert_key() would save registers. Its
+    // place is below the last key.)
+    if (keys.size() == keys.capacity()) [[unlikely]]
+      keys.reserve(2 * keys.size());
+    if (keys.size() == keys.capacity()) __builtin_unreachable();
+    keys.insert(std::upper_bound(keys.begin(), keys.end() - 1, std::uint64_t{id}), id);
+  }
+  // Thread `id` is runnable no more: out of the keys. The keys after it move
+  // down one place, in a loop the compiler makes one memmove where there are
+  // any: many may follow it (threads mostly end, and the lanes of a warp
+  // arrive at a collective, from the lowest).
   [[gnu::always_inline]] void drop_key(ThreadId id) {
     std::vector<std::uint64_t>& keys = next_thread_.keys;
     std::size_t k = 0;
     while (keys[k] != id) [[unlikely]]
       ++k;
-    if constexpr (Many)
-      std::memmove(&keys[k], &keys[k + 1], (keys.size() - k - 1) * sizeof keys[0]);
-    else
-      for (; k + 1 < keys.size(); ++k) keys[k] = keys[k + 1];
+    std::uint64_t* const last = &keys.back();
+    for (std::uint64_t* to = &keys[k]; to != last; ++to) to[0] = to[1];
     keys.pop_back();
     keys_dropped_ = true;
   }
@@ -1128,9 +1145,11 @@ class Run final : public Door, public HostApi {
   // The decision's text is formatted only where texts are kept (a replay
   // that writes a schedule or a trace), beside the log (RunResult::texts):
   // an exploration logs decisions by key.
-  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.)
+  // (`Kind`, p's kind, a constant of each caller's: what depends on it folds.
+  // `describe_alt` copied into the text's closure, not referred to: it is
+  // then built only where a text is.)
   template <ChoiceKind Kind, class Describe>
-  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe&& describe_alt) {
+  [[gnu::always_inline]] unsigned decide(const ChoicePoint& p, Describe describe_alt) {
     unsigned i = 0;
     if (Kind == ChoiceKind::thread || p.keys.size() > 1)
       i = prefix_at_ != prefix_end_ ? *prefix_at_++ : ch_->choose(p);
@@ -1140,7 +1159,7 @@ class Run final : public Door, public HostApi {
     d.index = i;
     d.alternatives = static_cast<unsigned>(p.keys.size());
     d.key = p.keys[i];
-    if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(i)); });
+    if (keep_trace_) out_of_line([this, i, describe_alt] { r_->texts.push_back(describe_alt(i)); });
     return i;
   }
   // The run's next decision, in the place of the run before's (as steps:
@@ -1209,12 +1228,16 @@ class Run final : public Door, public HostApi {
   }
 
   // A shared array: one allocation per declaration (its site, `e.addr`) and
-  // block, made when the block's first thread declares it.
+  // block, made when the block's first thread declares it. (The entry last
+  // looked up, last_shared_, is asked first: a block's threads declare theirs
+  // one after another.)
   [[gnu::noinline]] std::uint64_t shared(const Event& e) {
     const auto key = std::make_pair(e.addr, current().block);
+    if (key == last_shared_.first) return last_shared_.second;
     const auto it = shared_.find(key);
-    if (it != shared_.end()) return it->second;
-    return new_shared(e, key);
+    if (it == shared_.end()) return new_shared(e, key);
+    last_shared_ = *it;
+    return it->second;
   }
   // (Out of line: once a block and declaration.)
   [[gnu::noinline]] std::uintptr_t new_shared(const Event& e, std::pair<std::uintptr_t, std::uint32_t> key) {
@@ -1224,7 +1247,7 @@ class Run final : public Door, public HostApi {
     char digits[16];
     name.append(digits, std::to_chars(digits, digits + sizeof digits, key.second).ptr).push_back(']');
     const auto p = reinterpret_cast<std::uintptr_t>(alloc(name, e.size, e.operand));
-    shared_.emplace(key, p);
+    last_shared_ = *shared_.emplace(key, p).first;
     return p;
   }
 
@@ -1303,7 +1326,7 @@ class Run final : public Door, public HostApi {
       changed_shared_state(t);
     } else {
       w = choose_read(m, e, local);
-      result = mm_->info(w).value;
+      result = read_value_;
       if (fails_cas(e, result)) {
         // A compare-and-swap that fails writes nothing: it is the load part
         // alone (C++ [atomics.types.operations]: "Otherwise ... atomically
@@ -1321,7 +1344,9 @@ class Run final : public Door, public HostApi {
     if (mm_->has_findings()) collect_findings();
     if (keep_trace_) [[unlikely]]  // (asked first: the line's closure is built only then)
       trace(current(), [&, w, result] {
-        return ptx_name(op) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
+        // (Lowered again here, as its caller lowered it: `op` need not be kept in memory for the line.)
+        const Lowering l = lower(e);
+        return ptx_name(l.ops[l.count - 1]) + " " + access_note(e, m, w, result) + " at " + describe(e.where);
       });
     return result;
   }
@@ -1351,10 +1376,9 @@ class Run final : public Door, public HostApi {
   }
 
   // For the explorer: 1 + the step whose write `w` is, 0 for an initial write.
-  std::size_t made_by(WriteId w) const {
-    const WriteInfo& i = mm_->info(w);
-    return i.initial ? 0 : events_[i.event].step + 1;
-  }
+  std::size_t made_by(WriteId w) const { return made_by(mm_->info(w)); }
+  // The same of the write the model tells `i` of.
+  std::size_t made_by(const WriteInfo& i) const { return i.initial ? 0 : events_[i.event].step + 1; }
 
   // Write `m` at a coherence slot the chooser decides. For the explorer, its
   // step also records the earlier steps whose writes it may be placed before
@@ -1493,14 +1517,14 @@ class Run final : public Door, public HostApi {
     auto step = [](std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL + (h >> 29); };
     std::uint64_t h0 = 0xcbf29ce484222325ULL, h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xbf58476d1ce4e5b9ULL,
                   h3 = 0x94d049bb133111ebULL;
-    static_assert(LocalState::saved_registers == 7);
+    static_assert(LocalState::saved_registers == 6 || LocalState::saved_registers == 7);
     h0 = step(h0, r[0]);
     h1 = step(h1, r[1]);
     h2 = step(h2, r[2]);
     h3 = step(h3, r[3]);
     h0 = step(h0, r[4]);
     h1 = step(h1, r[5]);
-    h2 = step(h2, r[6]);
+    if constexpr (LocalState::saved_registers == 7) h2 = step(h2, r[6]);
     for (; end - w >= 4; w += 4) {
       h0 = step(h0, w[0]);
       h1 = step(h1, w[1]);
@@ -1655,16 +1679,13 @@ class Run final : public Door, public HostApi {
     }
   }
   // Which of cand_ (what the model told besides: `seen`) read `m` of `t`
-  // returns: a read decision; the step learns what it read. Most reads have
+  // returns (its value into read_value_, the model asked once for both):
+  // a read decision; the step learns what it read. Most reads have
   // one write to return: their decision, with no choice, is logged with no
   // choice point (as decide() logs one of one alternative: it asks no
   // chooser).
   [[gnu::always_inline]] WriteId pick_read(const SimThread& t, const MemOp& m, const Event& e, const Readable& seen) {
     const std::vector<WriteId>& cand = cand_;
-    const auto describe_alt = [&](unsigned k) {
-      return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
-             format_value(e.type, mm_->info(cand[k]).value) + from(cand[k]) + " at " + describe(e.where);
-    };
     unsigned i = 0;
     const ChoicePoint* p = nullptr;  // among more than one write
     if (cand.size() == 1) [[likely]] {
@@ -1673,20 +1694,29 @@ class Run final : public Door, public HostApi {
       d.index = 0;
       d.alternatives = 1;
       d.key = cand[0];
-      if (keep_trace_) out_of_line([&] { r_->texts.push_back(describe_alt(0)); });
+      if (keep_trace_) out_of_line([&] { r_->texts.push_back(read_text(t, m, e, 0)); });
     } else {
       ChoicePoint& c = choice(ChoiceKind::read);
       for (WriteId w : cand) {
         append<std::uint64_t>(c.keys, w);
         append<std::size_t>(c.made, made_by(w));
       }
-      i = decide<ChoiceKind::read>(c, describe_alt);
+      i = decide<ChoiceKind::read>(c, [&](unsigned k) { return read_text(t, m, e, k); });
       p = &c;
     }
+    const WriteInfo& read = mm_->info(cand[i]);
+    read_value_ = read.value;
     if (in_step_ && (m.op.kind == PtxKind::ld || m.op.kind == PtxKind::atom))
-      current_step().reads_from = p != nullptr ? p->made[i] : made_by(cand[0]);  // (made_by(cand[i]))
+      current_step().reads_from = p != nullptr ? p->made[i] : made_by(read);
     if (in_step_ && m.op.kind == PtxKind::ld) current_step().hidden_by_unknown = seen.hidden_by_unknown;
     return cand[i];
+  }
+  // The text of the read decision of read `m` of `t` (of event `e`) that
+  // returns cand_[k]. (A function, not a lambda of pick_read()'s: its
+  // closure would be built at every read, for the few decisions with a text.)
+  std::string read_text(const SimThread& t, const MemOp& m, const Event& e, unsigned k) const {
+    return t.name() + " " + ptx_name(m.op) + " " + location(e.addr) + " -> " +
+           format_value(e.type, mm_->info(cand_[k]).value) + from(cand_[k]) + " at " + describe(e.where);
   }
   // `t` read `e` (what the model told besides: `seen`): into its reads.
   [[gnu::always_inline]] void note_read(SimThread& t, const Event& e, const Readable& seen) {
@@ -1792,7 +1822,7 @@ class Run final : public Door, public HostApi {
     t.lane_value = e.operand2;
     if (!try_complete_warp(w, t.block, t.place.warp)) {
       t.state = State::barrier;
-      pending<true>(t, cur_, false);
+      pending(t, cur_, false);
       wait_here();
     }
     return current().lane_value;
@@ -1836,7 +1866,8 @@ class Run final : public Door, public HostApi {
       if (warp * 32 + lane >= b.count) break;  // (as is every lane above it)
       if (threads_[lane0 + lane].state != State::done) return false;
     }
-    std::vector<ThreadId>& who = collective_;
+    // (Where there is a step, straight into its joins.)
+    std::vector<ThreadId>& who = step_ < steps_ ? listing().joins : collective_;
     who.assign(w.arrived.begin(), w.arrived.end());
     const EventKind kind = w.kind;
     const std::uint32_t lanes = w.lanes;
@@ -1872,7 +1903,6 @@ class Run final : public Door, public HostApi {
     if (kind == EventKind::syncwarp) mm_->barrier(who);
     for (ThreadId id : who)
       if (id != cur_ && threads_[id].state == State::barrier) ready(threads_[id], id, State::wake);
-    if (step_ < steps_) listing().joins = who;
     return true;
   }
 
@@ -2103,7 +2133,7 @@ class Run final : public Door, public HostApi {
       blk.count = nt;
       blk.live = nt;
       for (std::uint32_t i = 0; i < nt; ++i) {
-        SimThread& t = new_thread();
+        SimThread& t = add_thread();
         t.name_ = &shape.names[b * nt + i];
         t.block = first_block + b;
         t.coords = &shape.coords[b * nt + i];
@@ -2111,6 +2141,7 @@ class Run final : public Door, public HostApi {
         t.kernel = &d.body;  // ops_ keeps it where it is
       }
     }
+    threads_moved();
     mm_->spawn_all(shape.places);
   }
 
@@ -2535,10 +2566,11 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // `line` is formatted only where the trace is kept (and out of line).
+  // `line` is formatted only where the trace is kept (and out of line; it
+  // is copied into the closure there, not referred to: as decide()'s).
   template <class Line>
-  void trace(const SimThread& t, Line&& line) {
-    if (keep_trace_) r_->trace.push_back(out_of_line([&] { return t.name() + " " + line(); }));
+  void trace(const SimThread& t, Line line) {
+    if (keep_trace_) r_->trace.push_back(out_of_line([&t, line] { return t.name() + " " + line(); }));
   }
 
   void finish() {
@@ -2591,7 +2623,10 @@ class Run final : public Door, public HostApi {
     visitors_.clear();
     threads_.clear();
     if (!warps_.empty()) warps_.clear();
-    if (!shared_.empty()) shared_.clear();
+    if (!shared_.empty()) {
+      shared_.clear();
+      last_shared_ = {};
+    }
     scratch_.release();
     blocks_.clear();
     undispatched_ = 0;
@@ -2672,6 +2707,9 @@ class Run final : public Door, public HostApi {
   std::pmr::map<std::pair<std::uint32_t, std::uint32_t>, Warp> warps_{&scratch_};
   Reused<Region> regions_;
   std::pmr::map<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> shared_{&scratch_};
+  // The entry of shared_ last looked up (a block's threads declare a shared
+  // array one after another); none where its site is 0 (shared_ is empty).
+  std::pair<std::pair<std::uintptr_t, std::uint32_t>, std::uintptr_t> last_shared_{};
   struct EventRef {
     ThreadId thread;
     Where where;
@@ -2691,7 +2729,7 @@ class Run final : public Door, public HostApi {
   EventRef* events_end_ = nullptr;
   ThreadId cur_ = 0;
   // Invariant: &threads_[cur_], once the run made its host's record (kept
-  // where either changes: advance(), new_thread()), so that the running
+  // where either changes: advance(), threads_moved()), so that the running
   // thread's record, asked for at every event, is one load.
   SimThread* current_ = nullptr;
   SimThread& current() { return *current_; }
@@ -2715,7 +2753,7 @@ class Run final : public Door, public HostApi {
   std::optional<std::pair<Next, ThreadId>> decided_;
   // Invariant: bit k of waiting_ is set iff thread k is State::sync or spin
   // (pending()): the threads a thread decision checks for a wake-up. A word
-  // for every 64 threads (new_thread()).
+  // for every 64 threads (add_thread()).
   // (A Boost.Container vector, as SimThread::reads.)
   boost::container::vector<std::uint64_t> waiting_;
   // Invariant: next_thread_'s keys are the State::runnable threads, in id
@@ -2822,10 +2860,11 @@ class Run final : public Door, public HostApi {
   std::vector<std::uint64_t> shuffled_;    // try_complete_warp()'s: a shuffle's results
   // Kept from one thread decision to the next: its keys (pending()), the
   // thread that ran last and its step (next_thread()), and where the
-  // threads' next steps are (new_thread()).
+  // threads' next steps are (threads_moved()).
   ChoicePoint next_thread_{ChoiceKind::thread, 0, {}, {}, {}, 1};
   ChoicePoint choice_;                     // read and coherence decisions (choice())
   std::vector<WriteId> cand_, atomic_;     // a read's candidates (choose_read)
+  std::uint64_t read_value_ = 0;           // the value of the write the last read returned (pick_read())
   std::array<std::uint32_t, 64> region_hint_{};  // check_bounds()'s, by the address's block
   ChoicePoint dispatch_{ChoiceKind::dispatch, 0, {}, {}, {}, 1};
 };

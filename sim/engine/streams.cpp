@@ -64,7 +64,7 @@ void Streams::enqueued_in(StreamId s, OpList& out) const {
 
 void Streams::enqueued(OpList& out) const {
   out.clear();
-  for (OpId id = 0; id < ops_.size(); ++id) out.push_back(id);
+  for (OpId id = 0, n = static_cast<OpId>(ops_.size()); id < n; ++id) out.push_back(id);
 }
 
 void Streams::recorded(StreamEventId e, OpList& out) const {
