@@ -437,16 +437,19 @@ class Dpor final : public Chooser {
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
     const Step* const steps = r.steps.data();  // (not resized by the analysis)
+    // (`threads` counts a step's thread at its first step: one whose first
+    // step the run repeats was counted when that step was analysed.)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
-      threads = std::max<std::size_t>(threads, s.thread + 1);
       if (s.listed) [[unlikely]] {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+        if (sized < threads) sized = hold_threads(threads);
       }
-      if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
-        sized = hold_threads(threads);
+      if (s.thread >= sized) [[unlikely]]  // (seldom: the buffers are kept from search to search)
+        sized = hold_threads(std::max<std::size_t>(threads, s.thread + 1));
       if (first[s.thread] == npos) {
+        threads = std::max<std::size_t>(threads, s.thread + 1);
         first[s.thread] = j;
         stepped[stepping] = s.thread;
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
