@@ -428,7 +428,7 @@ class Dpor final : public Chooser {
     std::vector<std::size_t>& spawn = kept_.spawn;
     if (same == 0) std::fill(spawn.begin(), spawn.end(), 0);
     Locations& places = kept_.places;
-    Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
+    Earlier earlier(r.steps, same, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps; then one
@@ -773,21 +773,24 @@ class Dpor final : public Chooser {
     // (Each holds a run's steps at least: Kept::held.)
     struct Buffers {
       std::vector<Link> links;        // per step
-      std::vector<std::size_t> last;  // per location: 1 + its last step so far (0: none)
+      // Per location: 1 + its last step so far (0: none, as for every number
+      // past the locations numbered).
+      std::vector<std::size_t> last;
     };
-    // Over the first n steps, of which those before `same` are the run's
+    // Over the run's steps, of which those before `same` are the run's
     // before (their links kept, and the per-location ones of the steps since
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
-    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b) {
+    Earlier(const std::vector<Step>& steps, std::size_t same, const Locations& places, Buffers& b) {
       // Each location's last step back to the last before `same` (to none
-      // for a location first touched since, which may be numbered anew).
+      // for a location first touched since, which may be numbered anew; for
+      // every location the run before numbered, where it repeats no step).
       if (same == 0)
-        std::fill_n(b.last.begin(), n, 0);
+        std::fill_n(b.last.begin(), places.count(), 0);
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.links[j].same;
-      links_ = b.links.data();  // (read of steps before n only)
+      links_ = b.links.data();  // (read of the run's steps only)
       last_ = b.last.data();  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
