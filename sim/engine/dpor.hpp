@@ -132,6 +132,13 @@ class Dpor final : public Chooser {
     bool empty() const { return first_ == 0 && rest_.empty(); }
     // Is alternative k all it holds?
     bool just(std::size_t k) const { return k < 64 && first_ == std::uint64_t{1} << k && rest_.empty(); }
+    // empty() and just() of the set of a node with n alternatives, which
+    // holds no word beyond the first where n <= 64 (only an alternative
+    // past 63 makes one, and clear() drops them).
+    bool empty(std::size_t n) const { return first_ == 0 && (n <= 64 || rest_.empty()); }
+    bool just(std::size_t k, std::size_t n) const {
+      return k < 64 && first_ == std::uint64_t{1} << k && (n <= 64 || rest_.empty());
+    }
     // Is every alternative of `o` in this set?
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
@@ -1381,12 +1388,13 @@ class Dpor final : public Chooser {
       // runnable thread), or a thread node whose backtrack set holds its
       // choice alone, with no done thread, has no other branch, and is no
       // done node.
-      if ((top.keys.size() == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen))) &&
-          top.done.empty()) {
+      const std::size_t alternatives = top.keys.size();
+      if ((alternatives == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen, alternatives))) &&
+          top.done.empty(alternatives)) {
         stack_.pop_back();
         continue;
       }
-      const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
+      const bool listed = top.kind == ChoiceKind::thread && !top.done.empty(alternatives);  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
         if (top.kind == ChoiceKind::thread) {
