@@ -165,6 +165,11 @@ class Dpor final : public Chooser {
       first_ = 0;
       rest_.clear();
     }
+    // clear() of the set of a node with n alternatives.
+    void clear(std::size_t n) {
+      first_ = 0;
+      if (n > 64) rest_.clear();
+    }
     bool operator==(const Alternatives&) const = default;
 
    private:
@@ -256,11 +261,12 @@ class Dpor final : public Chooser {
     // and those of a value node only (banned to picks), which choose_value()
     // clears (clear_value(): bans and suspects; a node that reads since,
     // members or picks sets them when made): a thread node, most nodes,
-    // leaves them as they were.
+    // leaves them as they were. (Its keys are still those of the node it was,
+    // whose sets are cleared.)
     void clear() {
       chosen = 0;
-      backtrack.clear();
-      done.clear();
+      backtrack.clear(keys.size());
+      done.clear(keys.size());
       sleep.clear();
       preemptions = 0;
     }
