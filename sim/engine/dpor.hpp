@@ -192,8 +192,10 @@ class Dpor final : public Chooser {
       }
       return npos;
     }
-    std::uint64_t first_ = 0;         // alternatives 0..63
-    std::vector<std::uint64_t> rest_;  // 64 on, a word per 64
+    std::uint64_t first_ = 0;  // alternatives 0..63
+    // 64 on, a word per 64. (Its size kept as such: empty(), asked of most
+    // sets, is one load.)
+    boost::container::vector<std::uint64_t> rest_;
   };
 
   // A node but its shapes (Node).
