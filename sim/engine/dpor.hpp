@@ -201,7 +201,9 @@ class Dpor final : public Chooser {
   // A node but its shapes (Node).
   struct NodeFields {
     ChoiceKind kind;
-    std::vector<std::uint64_t> keys;
+    // (Its size kept as such: asked of every node the search passes, it is
+    // one load.)
+    boost::container::vector<std::uint64_t> keys;
     // Of a value node only (banned to picks; a thread node's are never read:
     // see Node::clear()). Per alternative (bytes, not bits: asked at every
     // node the run passes).
@@ -884,15 +886,17 @@ class Dpor final : public Chooser {
   // one `to` had) copied whole in place: vector::operator= is out of line,
   // and checks size and capacity anew. One or two elements (most decisions
   // have one or two alternatives) are assigned, not copied by a call to
-  // memmove.
-  template <class T>
-  static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
+  // memmove. (Copied between their data, as pointers: one memmove, where
+  // the iterators of vectors of two kinds are copied element by element.)
+  template <class To, class From>
+  static void overwrite(To& to, const From& from) {
+    const auto* const f = from.data();
     if (to.size() != from.size()) {
-      to.assign(from.begin(), from.end());
+      to.assign(f, f + from.size());
       return;
     }
     if (from.size() > 2) {
-      std::copy(from.begin(), from.end(), to.begin());
+      std::copy(f, f + from.size(), to.data());
       return;
     }
     if (from.size() == 2) to[1] = from[1];
