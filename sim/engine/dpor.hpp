@@ -206,9 +206,9 @@ class Dpor final : public Chooser {
     boost::container::vector<std::uint64_t> keys;
     // Of a value node only (banned to picks; a thread node's are never read:
     // see Node::clear()). Per alternative (bytes, not bits: asked at every
-    // node the run passes).
-    std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
-    std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    // node the run passes; their sizes kept as such, as that of keys).
+    boost::container::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
+    boost::container::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
