@@ -132,6 +132,13 @@ class Dpor final : public Chooser {
     bool empty() const { return first_ == 0 && rest_.empty(); }
     // Is alternative k all it holds?
     bool just(std::size_t k) const { return k < 64 && first_ == std::uint64_t{1} << k && rest_.empty(); }
+    // empty() and just() of the set of a node with n alternatives, which
+    // holds no word beyond the first where n <= 64 (only an alternative
+    // past 63 makes one, and clear() drops them).
+    bool empty(std::size_t n) const { return first_ == 0 && (n <= 64 || rest_.empty()); }
+    bool just(std::size_t k, std::size_t n) const {
+      return k < 64 && first_ == std::uint64_t{1} << k && (n <= 64 || rest_.empty());
+    }
     // Is every alternative of `o` in this set?
     bool includes(const Alternatives& o) const {
       return (o.first_ & ~first_) == 0 && (o.rest_.empty() || includes_far(o));
@@ -158,6 +165,11 @@ class Dpor final : public Chooser {
       first_ = 0;
       rest_.clear();
     }
+    // clear() of the set of a node with n alternatives.
+    void clear(std::size_t n) {
+      first_ = 0;
+      if (n > 64) rest_.clear();
+    }
     bool operator==(const Alternatives&) const = default;
 
    private:
@@ -180,19 +192,23 @@ class Dpor final : public Chooser {
       }
       return npos;
     }
-    std::uint64_t first_ = 0;         // alternatives 0..63
-    std::vector<std::uint64_t> rest_;  // 64 on, a word per 64
+    std::uint64_t first_ = 0;  // alternatives 0..63
+    // 64 on, a word per 64. (Its size kept as such: empty(), asked of most
+    // sets, is one load.)
+    boost::container::vector<std::uint64_t> rest_;
   };
 
   // A node but its shapes (Node).
   struct NodeFields {
     ChoiceKind kind;
-    std::vector<std::uint64_t> keys;
+    // (Its size kept as such: asked of every node the search passes, it is
+    // one load.)
+    boost::container::vector<std::uint64_t> keys;
     // Of a value node only (banned to picks; a thread node's are never read:
     // see Node::clear()). Per alternative (bytes, not bits: asked at every
-    // node the run passes).
-    std::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
-    std::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
+    // node the run passes; their sizes kept as such, as that of keys).
+    boost::container::vector<std::uint8_t> banned;   // dispatch: orders of a set already explored in increasing order
+    boost::container::vector<std::uint8_t> suspect;  // read of a half-asleep thread: older writes (see repeats())
     std::size_t since = 0;      // read of a half-asleep thread: the step from which it sleeps
     // Dispatch: the threads of each alternative's block (first id, count).
     std::vector<std::pair<ThreadId, std::uint32_t>> members;
@@ -249,11 +265,12 @@ class Dpor final : public Chooser {
     // and those of a value node only (banned to picks), which choose_value()
     // clears (clear_value(): bans and suspects; a node that reads since,
     // members or picks sets them when made): a thread node, most nodes,
-    // leaves them as they were.
+    // leaves them as they were. (Its keys are still those of the node it was,
+    // whose sets are cleared.)
     void clear() {
       chosen = 0;
-      backtrack.clear();
-      done.clear();
+      backtrack.clear(keys.size());
+      done.clear(keys.size());
       sleep.clear();
       preemptions = 0;
     }
@@ -428,7 +445,7 @@ class Dpor final : public Chooser {
     std::vector<std::size_t>& spawn = kept_.spawn;
     if (same == 0) std::fill(spawn.begin(), spawn.end(), 0);
     Locations& places = kept_.places;
-    Earlier earlier(r.steps, same, n, places, kept_.earlier);  // (before the steps from `same` are numbered again)
+    Earlier earlier(r.steps, same, places, kept_.earlier);  // (before the steps from `same` are numbered again)
     places.resume(same, n);
     // One pass over the steps the run does not repeat: the threads they name,
     // the threads' first steps, their locations and earlier steps; then one
@@ -437,16 +454,19 @@ class Dpor final : public Chooser {
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
     const Step* const steps = r.steps.data();  // (not resized by the analysis)
+    // (`threads` counts a step's thread at its first step: one whose first
+    // step the run repeats was counted when that step was analysed.)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
-      threads = std::max<std::size_t>(threads, s.thread + 1);
       if (s.listed) [[unlikely]] {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
+        if (sized < threads) sized = hold_threads(threads);
       }
-      if (sized < threads) [[unlikely]]  // (seldom: the buffers are kept from search to search)
-        sized = hold_threads(threads);
+      if (s.thread >= sized) [[unlikely]]  // (seldom: the buffers are kept from search to search)
+        sized = hold_threads(std::max<std::size_t>(threads, s.thread + 1));
       if (first[s.thread] == npos) {
+        threads = std::max<std::size_t>(threads, s.thread + 1);
         first[s.thread] = j;
         stepped[stepping] = s.thread;
         columns.of[s.thread] = static_cast<std::uint32_t>(stepping++);
@@ -770,21 +790,24 @@ class Dpor final : public Chooser {
     // (Each holds a run's steps at least: Kept::held.)
     struct Buffers {
       std::vector<Link> links;        // per step
-      std::vector<std::size_t> last;  // per location: 1 + its last step so far (0: none)
+      // Per location: 1 + its last step so far (0: none, as for every number
+      // past the locations numbered).
+      std::vector<std::size_t> last;
     };
-    // Over the first n steps, of which those before `same` are the run's
+    // Over the run's steps, of which those before `same` are the run's
     // before (their links kept, and the per-location ones of the steps since
     // forgotten, from `places` as the run before numbered them); each later
     // step linked in order (link()).
-    Earlier(const std::vector<Step>& steps, std::size_t same, std::size_t n, const Locations& places, Buffers& b) {
+    Earlier(const std::vector<Step>& steps, std::size_t same, const Locations& places, Buffers& b) {
       // Each location's last step back to the last before `same` (to none
-      // for a location first touched since, which may be numbered anew).
+      // for a location first touched since, which may be numbered anew; for
+      // every location the run before numbered, where it repeats no step).
       if (same == 0)
-        std::fill_n(b.last.begin(), n, 0);
+        std::fill_n(b.last.begin(), places.count(), 0);
       else
         for (std::size_t j = places.numbered(); j-- > same;)
           if (places.of[j] != npos) b.last[places.of[j]] = b.links[j].same;
-      links_ = b.links.data();  // (read of steps before n only)
+      links_ = b.links.data();  // (read of the run's steps only)
       last_ = b.last.data();  // (n steps touch at most n locations; those not touched yet have none)
       if (same > 0) {
         const StepShape& s = steps[same - 1].shape;
@@ -863,15 +886,17 @@ class Dpor final : public Chooser {
   // one `to` had) copied whole in place: vector::operator= is out of line,
   // and checks size and capacity anew. One or two elements (most decisions
   // have one or two alternatives) are assigned, not copied by a call to
-  // memmove.
-  template <class T>
-  static void overwrite(std::vector<T>& to, const std::vector<T>& from) {
+  // memmove. (Copied between their data, as pointers: one memmove, where
+  // the iterators of vectors of two kinds are copied element by element.)
+  template <class To, class From>
+  static void overwrite(To& to, const From& from) {
+    const auto* const f = from.data();
     if (to.size() != from.size()) {
-      to.assign(from.begin(), from.end());
+      to.assign(f, f + from.size());
       return;
     }
     if (from.size() > 2) {
-      std::copy(from.begin(), from.end(), to.begin());
+      std::copy(f, f + from.size(), to.data());
       return;
     }
     if (from.size() == 2) to[1] = from[1];
@@ -1375,12 +1400,13 @@ class Dpor final : public Chooser {
       // runnable thread), or a thread node whose backtrack set holds its
       // choice alone, with no done thread, has no other branch, and is no
       // done node.
-      if ((top.keys.size() == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen))) &&
-          top.done.empty()) {
+      const std::size_t alternatives = top.keys.size();
+      if ((alternatives == 1 || (top.kind == ChoiceKind::thread && top.backtrack.just(top.chosen, alternatives))) &&
+          top.done.empty(alternatives)) {
         stack_.pop_back();
         continue;
       }
-      const bool listed = top.kind == ChoiceKind::thread && !top.done.empty();  // (the last of done_nodes_)
+      const bool listed = top.kind == ChoiceKind::thread && !top.done.empty(alternatives);  // (the last of done_nodes_)
       if (top.kind == ChoiceKind::thread) top.done.insert(top.chosen);
       if (const unsigned k = following_at(top, top.chosen, top.done); k != no_branch) {
         if (top.kind == ChoiceKind::thread) {
