@@ -1376,6 +1376,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   return id;
 }
 
+// (The entries a kept view's clock adds past the thread's, mostly a few,
+// zeroed element by element: a call of memset costs more than they do.)
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
   Thread& t = s.threads[id];
@@ -1407,7 +1412,11 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 // see Thread). The borrowed clocks mostly have one lender, copied (the
 // first one's) and joined no more; each one's event, its own entry, goes
 // straight into all's clock (no clock knows more of a thread than the
-// thread itself).
+// thread itself). (The entries past the first one's, mostly a few, zeroed
+// element by element: a call of memset costs more than they do.)
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   std::size_t width = 0;
