@@ -725,9 +725,12 @@ struct PtxModel::State {
   // are), without the parts for the others.
   template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
-  // PtxModel::readable() where hiding() finds no write, or of an RMW: as
+  // PtxModel::readable() of a load where hiding() finds no write: as
   // hidden() marks the writes of `l` for thread t.
-  [[gnu::noinline]] Readable readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
+  [[gnu::noinline]] Readable readable(const Location& l, const Thread& t, std::vector<WriteId>& out);
+  // PtxModel::readable() of an RMW: those of the writes the thread does not
+  // hide that keep it atomic.
+  [[gnu::noinline]] Readable readable_rmw(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
   // For fingerprint(), of a location with commuting RMWs: the sum of the
   // edge terms within its runs of them, and, taken off `rf`, the reads-from
   // terms that coherence and the runs' atomicity imply (see there). (Out of
@@ -1147,18 +1150,25 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   if (idle != end) learn(s.threads[idle].view);
 }
 
-Readable PtxModel::State::readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+Readable PtxModel::State::readable(const Location& l, const Thread& t, std::vector<WriteId>& out) {
   const std::size_t n = l.co.size();
   const Readable seen{hidden(l, t), n};
   const Mark* const m = marks.data();
-  if (r.op.kind != PtxKind::atom) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!m[i].hidden) out.push_back(l.co[i]);
-    return seen;
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!m[i].hidden) out.push_back(l.co[i]);
+  return seen;
+}
+
+// (Where hiding() finds a write, the writes from it on, as a load's: none
+// hidden there, and hidden() is not asked.)
+Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  const std::size_t n = l.co.size();
+  const std::size_t p = hiding(l, t);
+  const Readable seen{p == n && hidden(l, t), n};
+  const Mark* const m = marks.data();
   MemOp rmw = r;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m[i].hidden) continue;
+  for (std::size_t i = p == n ? 0 : p; i < n; ++i) {
+    if (p == n && m[i].hidden) continue;
     const WriteId w = l.co[i];
     // Atomicity: two morally strong RMWs never read the same write.
     bool taken = false;
@@ -1188,12 +1198,14 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
-  if (r.op.kind != PtxKind::atom)
+  if (r.op.kind != PtxKind::atom) {
     if (const std::size_t p = s.hiding(l, t); p < n) {
       for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
       return {false, n};
     }
-  return s.readable(r, l, t, out);
+    return s.readable(l, t, out);
+  }
+  return s.readable_rmw(r, l, t, out);
 }
 
 void PtxModel::read(const MemOp& r, WriteId w) {
