@@ -721,6 +721,10 @@ struct PtxModel::State {
   // calls it again.)
   [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l);
   [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l);
+  // PtxModel::read(); `weak`: of a weak read (most are), without the parts
+  // for a strong one.
+  template <bool weak>
+  [[gnu::noinline]] void read(const MemOp& r, WriteId w);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -1208,11 +1212,19 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   return s.readable_rmw(r, l, t, out);
 }
 
+// (Each way a call of its own, as write()'s.)
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
+  if (is_strong(r.op.sem)) return s.read<false>(r, w);
+  s.read<true>(r, w);
+}
+
+template <bool weak>
+void PtxModel::State::read(const MemOp& r, WriteId w) {
+  State& s = *this;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  const bool strong = is_strong(r.op.sem);
+  const bool strong = !weak;
   s.race_check(r, l, false, strong);
   const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, strong, r.op.scope, r.event});
@@ -1227,7 +1239,7 @@ void PtxModel::read(const MemOp& r, WriteId w) {
   t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
-  if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
+  if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(s.of(s.chain_of(x)));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
