@@ -729,6 +729,8 @@ struct PtxModel::State {
   // are), without the parts for the others.
   template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
+  // PtxModel::readable() under sc: the newest write.
+  [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
   // PtxModel::readable() of a load where hiding() finds no write: as
   // hidden() marks the writes of `l` for thread t.
   [[gnu::noinline]] Readable readable(const Location& l, const Thread& t, std::vector<WriteId>& out);
@@ -1163,6 +1165,12 @@ Readable PtxModel::State::readable(const Location& l, const Thread& t, std::vect
   return seen;
 }
 
+Readable PtxModel::State::readable_sc(const MemOp& r, std::vector<WriteId>& out) {
+  const Location& l = locs[location(r)];
+  out.assign(1, l.co.back());
+  return {false, l.co.size()};
+}
+
 // (Where hiding() finds a write, the writes from it on, as a load's: none
 // hidden there, and hidden() is not asked.)
 Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
@@ -1194,12 +1202,9 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
 // read whatever else is in the list; hidden() tells the others apart.)
 Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
+  if (s.opt.sequential) return s.readable_sc(r, out);
   const Location& l = s.locs[s.location(r)];
   out.clear();
-  if (s.opt.sequential) {
-    out.push_back(l.co.back());
-    return {false, l.co.size()};
-  }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
   if (r.op.kind != PtxKind::atom) {
