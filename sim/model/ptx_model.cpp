@@ -778,8 +778,7 @@ struct PtxModel::State {
     auto check = [&](const Visit& a) __attribute__((always_inline)) {
       if (a.thread == op.thread || knows(t, a)) return;
       if (!strong || !a.strong) {
-        findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
-                            "conflicting accesses, at least one plain, not ordered by causality"});
+        data_race(op, a);
       } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
         findings.push_back({FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
                             "conflicting atomics whose scopes do not include each other's threads"});
@@ -788,6 +787,13 @@ struct PtxModel::State {
     for (const Visit& a : l.writes) check(a);
     if (is_write)
       for (const Visit& a : l.last_read) check(a);
+  }
+  // The finding of access `op` and visit `a`, unordered by causality, at
+  // least one plain. (Out of line: inline, it had every weak access save
+  // registers for it.)
+  [[gnu::noinline]] void data_race(const MemOp& op, const Visit& a) {
+    findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
+                        "conflicting accesses, at least one plain, not ordered by causality"});
   }
 
   void note_read(Location& l, const Visit& a) {
