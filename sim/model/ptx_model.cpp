@@ -721,6 +721,16 @@ struct PtxModel::State {
   // calls it again.)
   [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l);
   [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l);
+  // Thread t read write `w` of `l`, not its last: the writes after it
+  // that the thread knows go beside it in read_beside. (Out of line: w is
+  // mostly the last.)
+  [[gnu::noinline]] void note_beside(Location& l, const Thread& t, WriteId w) {
+    // (From the last back: w is mostly near it.)
+    std::size_t i = l.co.size() - 1;
+    do
+      if (knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
+    while (l.co[--i] != w);
+  }
   // PtxModel::read(); `weak`: of a weak read (most are), without the parts
   // for a strong one.
   template <bool weak>
@@ -1239,9 +1249,7 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   s.race_check(r, l, false, strong);
   const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, strong, r.op.scope, r.event});
-  // (The writes after w, from the last back: w is mostly the last or near it.)
-  for (std::size_t i = l.co.size(); l.co[--i] != w;)
-    if (s.knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
+  if (l.co.back() != w) s.note_beside(l, t, w);
   Write& x = s.writes[w];
   ++x.reads;
   if (x.info.uninitialised)
