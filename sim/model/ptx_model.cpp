@@ -1182,6 +1182,7 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
 }
 
 Readable PtxModel::State::readable(const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  out.clear();
   const std::size_t n = l.co.size();
   const Readable seen{hidden(l, t), n};
   const Mark* const m = marks.data();
@@ -1234,7 +1235,13 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   const std::size_t n = l.co.size();
   if (r.op.kind != PtxKind::atom) {
     if (const std::size_t p = s.hiding(l, t); p < n) {
-      for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
+      for (std::size_t i = p; i < n; ++i) {
+        // (Where `out` has no room, hidden() tells the same writes: the
+        // pushes then make no call, and this saves no registers for one.)
+        if (out.size() == out.capacity()) [[unlikely]]
+          return s.readable(l, t, out);
+        out.push_back(l.co[i]);
+      }
       return {false, n};
     }
     return s.readable(l, t, out);
