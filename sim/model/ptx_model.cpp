@@ -739,6 +739,10 @@ struct PtxModel::State {
   // are), without the parts for the others.
   template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
+  // PtxModel::placements() of a write `w` to `l` that neither goes last nor
+  // has the last slot alone: its positions, kept for write(). (Out of line:
+  // seldom.)
+  [[gnu::noinline]] unsigned placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes);
   // PtxModel::readable() under sc: the newest write.
   [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
   // PtxModel::readable() of a load where hiding() finds no write: as
@@ -1295,9 +1299,13 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   if (s.goes_last(w)) return 1;
   const Location& l = s.locs[s.location(w)];
   if (s.after_last(w, l)) return 1;  // (the last slot alone: write() tells so as cheaply)
-  std::vector<std::size_t>& at = s.placed_positions;
-  s.positions(w, l, at);
-  s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
+  return s.placements(w, l, precedes);
+}
+
+unsigned PtxModel::State::placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes) {
+  std::vector<std::size_t>& at = placed_positions;
+  positions(w, l, at);
+  placed = Placed{w.thread, w.event, w.addr, w.rmw_source, writes.size()};
   if (precedes != nullptr)
     if (const std::size_t first = *std::min_element(at.begin(), at.end()); first < l.co.size())
       precedes->assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
