@@ -745,7 +745,8 @@ struct PtxModel::State {
   [[gnu::noinline]] unsigned placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes);
   // PtxModel::readable() under sc: the newest write.
   [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
-  // PtxModel::readable() of a load where hiding() finds no write: as
+  // PtxModel::readable() of a load where hiding() finds no write, or where
+  // `out` has no room for those it finds (into `out`, cleared first): as
   // hidden() marks the writes of `l` for thread t.
   [[gnu::noinline]] Readable readable(const Location& l, const Thread& t, std::vector<WriteId>& out);
   // PtxModel::readable() of an RMW: those of the writes the thread does not
