@@ -795,8 +795,8 @@ struct PtxModel::State {
       if (!strong || !a.strong) {
         data_race(op, a);
       } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
-        note({FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
-              "conflicting atomics whose scopes do not include each other's threads"});
+        note(ModelFinding{FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
+                          "conflicting atomics whose scopes do not include each other's threads"});
       }
     };
     for (const Visit& a : l.writes) check(a);
@@ -807,16 +807,20 @@ struct PtxModel::State {
   // least one plain. (Out of line: inline, it had every weak access save
   // registers for it.)
   [[gnu::noinline]] void data_race(const MemOp& op, const Visit& a) {
-    note({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
-          "conflicting accesses, at least one plain, not ordered by causality"});
+    note(FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
+         "conflicting accesses, at least one plain, not ordered by causality");
   }
-  // Finding `f` noted, where findings has room for it, without a call; the
-  // list grown out of line (note_growing()), seldom past a search's first
-  // runs, so that a noter saves no registers for it.
-  [[gnu::always_inline]] void note(const ModelFinding& f) {
+  // The finding made of `args` (a ModelFinding's fields, or a whole one)
+  // noted, made in place where findings has room for it, without a call;
+  // the list grown out of line (note_growing()), seldom past a search's
+  // first runs, so that a noter saves no registers for it. (data_race(),
+  // out of line, passes the fields, its finding made in place; the checks
+  // inline pass a whole one, which keeps their code smaller.)
+  template <class... Args>
+  [[gnu::always_inline]] void note(const Args&... args) {
     if (findings.size() == findings.capacity()) [[unlikely]]
-      return note_growing(f);
-    findings.push_back(f);
+      return note_growing(ModelFinding{args...});
+    findings.emplace_back(args...);
   }
   [[gnu::noinline]] void note_growing(const ModelFinding& f) { findings.push_back(f); }
 
@@ -1274,8 +1278,8 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   Write& x = s.writes[w];
   ++x.reads;
   if (x.info.uninitialised)
-    s.note({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
-            "read of simulated memory that was never written"});
+    s.note(ModelFinding{FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
+                        "read of simulated memory that was never written"});
   t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
