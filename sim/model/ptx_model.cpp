@@ -721,13 +721,37 @@ struct PtxModel::State {
   // calls it again.)
   [[gnu::noinline]] WriteId first_write(const MemOp& w, Location& l);
   [[gnu::noinline]] WriteId first_write_making_room(const MemOp& w, Location& l);
+  // Thread t read write `w` of `l`, not its last: the writes after it
+  // that the thread knows go beside it in read_beside. (Out of line: w is
+  // mostly the last.)
+  [[gnu::noinline]] void note_beside(Location& l, const Thread& t, WriteId w) {
+    // (From the last back: w is mostly near it.)
+    std::size_t i = l.co.size() - 1;
+    do
+      if (knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
+    while (l.co[--i] != w);
+  }
+  // PtxModel::read(); `weak`: of a weak read (most are), without the parts
+  // for a strong one.
+  template <bool weak>
+  [[gnu::noinline]] void read(const MemOp& r, WriteId w);
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
   [[gnu::noinline]] WriteId write(const MemOp& w, unsigned placement, std::vector<WriteId>* unordered);
-  // PtxModel::readable() where hiding() finds no write, or of an RMW: as
+  // PtxModel::placements() of a write `w` to `l` that neither goes last nor
+  // has the last slot alone: its positions, kept for write(). (Out of line:
+  // seldom.)
+  [[gnu::noinline]] unsigned placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes);
+  // PtxModel::readable() under sc: the newest write.
+  [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
+  // PtxModel::readable() of a load where hiding() finds no write, or where
+  // `out` has no room for those it finds (into `out`, cleared first): as
   // hidden() marks the writes of `l` for thread t.
-  [[gnu::noinline]] Readable readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
+  [[gnu::noinline]] Readable readable(const Location& l, const Thread& t, std::vector<WriteId>& out);
+  // PtxModel::readable() of an RMW: those of the writes the thread does not
+  // hide that keep it atomic.
+  [[gnu::noinline]] Readable readable_rmw(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out);
   // For fingerprint(), of a location with commuting RMWs: the sum of the
   // edge terms within its runs of them, and, taken off `rf`, the reads-from
   // terms that coherence and the runs' atomicity imply (see there). (Out of
@@ -769,17 +793,36 @@ struct PtxModel::State {
     auto check = [&](const Visit& a) __attribute__((always_inline)) {
       if (a.thread == op.thread || knows(t, a)) return;
       if (!strong || !a.strong) {
-        findings.push_back({FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
-                            "conflicting accesses, at least one plain, not ordered by causality"});
+        data_race(op, a);
       } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
-        findings.push_back({FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
-                            "conflicting atomics whose scopes do not include each other's threads"});
+        note(ModelFinding{FindingKind::scoped_race, a.thread, op.thread, a.event, op.event, op.addr,
+                          "conflicting atomics whose scopes do not include each other's threads"});
       }
     };
     for (const Visit& a : l.writes) check(a);
     if (is_write)
       for (const Visit& a : l.last_read) check(a);
   }
+  // The finding of access `op` and visit `a`, unordered by causality, at
+  // least one plain. (Out of line: inline, it had every weak access save
+  // registers for it.)
+  [[gnu::noinline]] void data_race(const MemOp& op, const Visit& a) {
+    note(FindingKind::data_race, a.thread, op.thread, a.event, op.event, op.addr,
+         "conflicting accesses, at least one plain, not ordered by causality");
+  }
+  // The finding made of `args` (a ModelFinding's fields, or a whole one)
+  // noted, made in place where findings has room for it, without a call;
+  // the list grown out of line (note_growing()), seldom past a search's
+  // first runs, so that a noter saves no registers for it. (data_race(),
+  // out of line, passes the fields, its finding made in place; the checks
+  // inline pass a whole one, which keeps their code smaller.)
+  template <class... Args>
+  [[gnu::always_inline]] void note(const Args&... args) {
+    if (findings.size() == findings.capacity()) [[unlikely]]
+      return note_growing(ModelFinding{args...});
+    findings.emplace_back(args...);
+  }
+  [[gnu::noinline]] void note_growing(const ModelFinding& f) { findings.push_back(f); }
 
   void note_read(Location& l, const Visit& a) {
     for (Visit& r : l.last_read)
@@ -1147,18 +1190,32 @@ void PtxModel::join_all(ThreadId waiter, ThreadId first, std::uint32_t count) {
   if (idle != end) learn(s.threads[idle].view);
 }
 
-Readable PtxModel::State::readable(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+Readable PtxModel::State::readable(const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  out.clear();
   const std::size_t n = l.co.size();
   const Readable seen{hidden(l, t), n};
   const Mark* const m = marks.data();
-  if (r.op.kind != PtxKind::atom) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!m[i].hidden) out.push_back(l.co[i]);
-    return seen;
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!m[i].hidden) out.push_back(l.co[i]);
+  return seen;
+}
+
+Readable PtxModel::State::readable_sc(const MemOp& r, std::vector<WriteId>& out) {
+  const Location& l = locs[location(r)];
+  out.assign(1, l.co.back());
+  return {false, l.co.size()};
+}
+
+// (Where hiding() finds a write, the writes from it on, as a load's: none
+// hidden there, and hidden() is not asked.)
+Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const Thread& t, std::vector<WriteId>& out) {
+  const std::size_t n = l.co.size();
+  const std::size_t p = hiding(l, t);
+  const Readable seen{p == n && hidden(l, t), n};
+  const Mark* const m = marks.data();
   MemOp rmw = r;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (m[i].hidden) continue;
+  for (std::size_t i = p == n ? 0 : p; i < n; ++i) {
+    if (p == n && m[i].hidden) continue;
     const WriteId w = l.co[i];
     // Atomicity: two morally strong RMWs never read the same write.
     bool taken = false;
@@ -1180,42 +1237,53 @@ Readable PtxModel::State::readable(const MemOp& r, const Location& l, const Thre
 // read whatever else is in the list; hidden() tells the others apart.)
 Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
+  if (s.opt.sequential) return s.readable_sc(r, out);
   const Location& l = s.locs[s.location(r)];
   out.clear();
-  if (s.opt.sequential) {
-    out.push_back(l.co.back());
-    return {false, l.co.size()};
-  }
   const Thread& t = s.threads[r.thread];
   const std::size_t n = l.co.size();
-  if (r.op.kind != PtxKind::atom)
+  if (r.op.kind != PtxKind::atom) {
     if (const std::size_t p = s.hiding(l, t); p < n) {
-      for (std::size_t i = p; i < n; ++i) out.push_back(l.co[i]);
+      for (std::size_t i = p; i < n; ++i) {
+        // (Where `out` has no room, hidden() tells the same writes: the
+        // pushes then make no call, and this saves no registers for one.)
+        if (out.size() == out.capacity()) [[unlikely]]
+          return s.readable(l, t, out);
+        out.push_back(l.co[i]);
+      }
       return {false, n};
     }
-  return s.readable(r, l, t, out);
+    return s.readable(l, t, out);
+  }
+  return s.readable_rmw(r, l, t, out);
 }
 
+// (Each way a call of its own, as write()'s.)
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
+  if (is_strong(r.op.sem)) return s.read<false>(r, w);
+  s.read<true>(r, w);
+}
+
+template <bool weak>
+void PtxModel::State::read(const MemOp& r, WriteId w) {
+  State& s = *this;
   Location& l = s.locs[s.location(r)];
   Thread& t = s.threads[r.thread];
-  const bool strong = is_strong(r.op.sem);
+  const bool strong = !weak;
   s.race_check(r, l, false, strong);
   const std::uint32_t seq = State::step(t);
   s.note_read(l, {r.thread, seq, strong, r.op.scope, r.event});
-  // (The writes after w, from the last back: w is mostly the last or near it.)
-  for (std::size_t i = l.co.size(); l.co[--i] != w;)
-    if (s.knows_later(t, l.co[i])) l.read_beside.emplace_back(w, l.co[i]);
+  if (l.co.back() != w) s.note_beside(l, t, w);
   Write& x = s.writes[w];
   ++x.reads;
   if (x.info.uninitialised)
-    s.findings.push_back({FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
-                          "read of simulated memory that was never written"});
+    s.note(ModelFinding{FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
+                        "read of simulated memory that was never written"});
   t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
-  if (is_strong(r.op.sem) && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
+  if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(s.of(s.chain_of(x)));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
@@ -1236,9 +1304,13 @@ unsigned PtxModel::placements(const MemOp& w, std::vector<WriteId>* precedes) {
   if (s.goes_last(w)) return 1;
   const Location& l = s.locs[s.location(w)];
   if (s.after_last(w, l)) return 1;  // (the last slot alone: write() tells so as cheaply)
-  std::vector<std::size_t>& at = s.placed_positions;
-  s.positions(w, l, at);
-  s.placed = State::Placed{w.thread, w.event, w.addr, w.rmw_source, s.writes.size()};
+  return s.placements(w, l, precedes);
+}
+
+unsigned PtxModel::State::placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes) {
+  std::vector<std::size_t>& at = placed_positions;
+  positions(w, l, at);
+  placed = Placed{w.thread, w.event, w.addr, w.rmw_source, writes.size()};
   if (precedes != nullptr)
     if (const std::size_t first = *std::min_element(at.begin(), at.end()); first < l.co.size())
       precedes->assign(l.co.begin() + static_cast<std::ptrdiff_t>(first), l.co.end());
@@ -1376,6 +1448,11 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   return id;
 }
 
+// (The entries a kept view's clock adds past the thread's, mostly a few,
+// zeroed element by element: a call of memset costs more than they do.)
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
 void PtxModel::fence(ThreadId id, const PtxOp& f) {
   State& s = *s_;
   Thread& t = s.threads[id];
@@ -1407,7 +1484,11 @@ Scope PtxModel::scope(Scope s) const { return s_->scope(s); }
 // see Thread). The borrowed clocks mostly have one lender, copied (the
 // first one's) and joined no more; each one's event, its own entry, goes
 // straight into all's clock (no clock knows more of a thread than the
-// thread itself).
+// thread itself). (The entries past the first one's, mostly a few, zeroed
+// element by element: a call of memset costs more than they do.)
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::optimize("no-tree-loop-distribute-patterns")]]
+#endif
 void PtxModel::barrier(const std::vector<ThreadId>& participants) {
   State& s = *s_;
   std::size_t width = 0;
