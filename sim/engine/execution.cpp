@@ -193,7 +193,7 @@ struct SimThread {
   bool keyed = false;    // among the thread decision's keys (Run::pending())
   bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
-  // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
+  // run_body()'s frame on its fiber: the thread's own frames lie below it (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
   // the model's program, a stream operation's thread its operation:
@@ -788,21 +788,27 @@ class Run final : public Door, public HostApi {
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
-    SimThread& t = r.threads_[r.cur_];
-    // Above this frame the fiber holds nothing of the thread's own, and
-    // nothing that changes while it runs.
-    t.body_frame = __builtin_frame_address(0);
     try {
-      if (t.kernel != nullptr)
-        (*t.kernel)();
-      else if (t.op != no_op)
-        r.perform_op(t.op);
-      else
-        r.m_->program(r, *r.c_);
+      run_body(r, r.threads_[r.cur_]);
       r.end_current();
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
+  }
+  // The body of thread `t`, the one that runs, in a frame of its own whose
+  // address is the thread's body_frame. Above it the fiber holds nothing of
+  // the thread's own, and nothing that changes while the thread runs: its
+  // return address, and run_current()'s frame, which only run_current()
+  // writes (so spin-assume, local_state(), neither copies nor hashes them).
+  [[gnu::noinline]] static void run_body(Run& r, SimThread& t) {
+    t.body_frame = __builtin_frame_address(0);
+    if (t.kernel != nullptr)
+      (*t.kernel)();
+    else if (t.op != no_op)
+      r.perform_op(t.op);
+    else
+      r.m_->program(r, *r.c_);
+    asm volatile("");  // (no tail call: the frame stays, under the body's, while it runs)
   }
   // The running thread's body returned: the thread ends on its own fiber
   // (pass_on()).
