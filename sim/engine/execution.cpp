@@ -193,7 +193,7 @@ struct SimThread {
   bool keyed = false;    // among the thread decision's keys (Run::pending())
   bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
-  // run_body()'s frame on its fiber: the thread's own frames lie below it (local_state()).
+  // Where run_body()'s frame ends on its fiber: the thread's own frames lie below (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
   // the model's program, a stream operation's thread its operation:
@@ -795,13 +795,24 @@ class Run final : public Door, public HostApi {
       r.reach_limit("out of memory");
     }
   }
-  // The body of thread `t`, the one that runs, in a frame of its own whose
-  // address is the thread's body_frame. Above it the fiber holds nothing of
-  // the thread's own, and nothing that changes while the thread runs: its
-  // return address, and run_current()'s frame, which only run_current()
-  // writes (so spin-assume, local_state(), neither copies nor hashes them).
+  // The body of thread `t`, the one that runs, in a frame of its own, which
+  // ends at the thread's body_frame: the slot of the return address of its
+  // call below. Above it the fiber holds nothing of the thread's own, and
+  // nothing that changes while the thread runs: that return address, this
+  // frame and run_current()'s, which only they write (so spin-assume,
+  // local_state(), neither copies nor hashes them).
   [[gnu::noinline]] static void run_body(Run& r, SimThread& t) {
+#if defined(__x86_64__)
+    const char* sp;
+    asm volatile("mov %%rsp, %0" : "=r"(sp));
+    t.body_frame = sp - sizeof(void*);  // (a call puts its return address just below)
+#elif defined(__aarch64__)
+    const char* sp;
+    asm volatile("mov %0, sp" : "=r"(sp));
+    t.body_frame = sp;  // (a call leaves its return address in a register)
+#else
     t.body_frame = __builtin_frame_address(0);
+#endif
     if (t.kernel != nullptr)
       (*t.kernel)();
     else if (t.op != no_op)
