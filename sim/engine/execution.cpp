@@ -213,10 +213,7 @@ struct SimThread {
   // once a second read comes to its spot with the same `mods`, as most reads
   // are the first at theirs: the spot's entry (in `spots`) holds the first
   // read there since `mods` last changed, and that read's state (registers,
-  // then stack words), kept to be hashed if a second read comes. (An entry of
-  // an earlier `mods` is dead: the next read at its spot takes it over, and
-  // its words, which it overwrites where they suffice, as at one program
-  // point they usually do.)
+  // then stack words), kept to be hashed if a second read comes.
   struct Visit {
     WriteId write;
     std::uint32_t state_words;  // a spot's entry: of `state`, those kept (0: LocalState::caller_frame unknown)
@@ -227,38 +224,38 @@ struct SimThread {
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
   std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
-  // The spots' entries, by program point and location (where_key(), address):
-  // every read looks its spot up, and nearly every one is the first there
-  // and makes its entry (a map's node cost each about 130 instructions).
-  // Kept from run to run with their capacity, emptied by clear() (an
-  // entry's kept state is in the run's scratch memory); a spot is never
-  // taken out within a run.
+  // The spots' entries of the reads since `mods` last changed (an epoch),
+  // by program point and location (where_key(), address): every read looks
+  // its spot up, and nearly every one is the first there in its epoch and
+  // makes its entry. An entry of an earlier epoch is dead: an epoch's
+  // entries take the places of the one before's, and their kept states'
+  // words, which they overwrite where they suffice (at one program point
+  // they usually do). An epoch's entries are looked through one by one, as
+  // they are mostly few; past `scanned` of them, through a table of their
+  // hashes. Kept from run to run, their places too, emptied by clear().
   class Spots {
    public:
-    // The entry of spot (where, addr), and whether it was there; a new one
-    // is Visit{} (valid until the next new one).
-    std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      const std::size_t n = entries_n_;
-      if (2 * (n + 1) > slots_.size()) [[unlikely]]
-        grow();
-      const std::size_t mask = slots_.size() - 1;
-      std::size_t i = slot(where, addr) & mask;
-      for (; slots_[i] != 0; i = (i + 1) & mask) {
-        Entry& k = entries_[slots_[i] - 1];
-        if (k.where == where && k.addr == addr) return {&k.visit, true};
+    // The entry of spot (where, addr) in the epoch of `mods`, and whether
+    // it was there; a new one has the kept state of the one in its place
+    // (valid until the next new one).
+    std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr, std::uint64_t mods) {
+      if (mods != mods_) {
+        mods_ = mods;
+        n_ = 0;
+        hashed_ = false;
       }
-      Entry& k = entries_.emplace_back();
-      k.where = where;
-      k.addr = addr;
-      slots_[i] = static_cast<std::uint32_t>(n + 1);
-      entries_n_ = n + 1;
-      return {&k.visit, false};
+      const std::size_t n = n_;
+      if (n > scanned) [[unlikely]]
+        return find_hashed(where, addr);
+      for (std::size_t k = 0; k < n; ++k)
+        if (entries_[k].where == where && entries_[k].addr == addr) return {&entries_[k].visit, true};
+      return {&add(where, addr), false};
     }
+    // (The places stay, with no kept state: it was in the run's scratch memory.)
     void clear() {
-      if (entries_n_ == 0) return;
-      entries_.clear();
-      entries_n_ = 0;
-      std::fill(slots_.begin(), slots_.end(), 0);
+      for (std::size_t k = 0; k < made_; ++k) entries_[k].visit.state_capacity = 0;
+      n_ = 0;
+      hashed_ = false;
     }
 
    private:
@@ -267,21 +264,57 @@ struct SimThread {
       std::uintptr_t addr;
       Visit visit;
     };
+    static constexpr std::size_t scanned = 16;
+    // The epoch's next entry, of spot (where, addr).
+    Visit& add(std::uint64_t where, std::uintptr_t addr) {
+      if (n_ == made_) [[unlikely]]
+        make();
+      Entry& k = entries_[n_++];
+      k.where = where;
+      k.addr = addr;
+      return k.visit;
+    }
+    // A new place for an entry, with no kept state. (Out of line: seldom
+    // past a search's first runs.)
+    [[gnu::noinline]] void make() {
+      entries_.emplace_back();
+      ++made_;
+    }
+    // find() past `scanned` entries: through the table, made first where
+    // it holds another epoch's. (Out of line: seldom.)
+    [[gnu::noinline]] std::pair<Visit*, bool> find_hashed(std::uint64_t where, std::uintptr_t addr) {
+      if (!hashed_ || 2 * (n_ + 1) > slots_.size()) {
+        slots_.assign(std::bit_ceil(std::max({std::size_t{16}, slots_.size(), 4 * n_})), 0);
+        for (std::size_t k = 0; k < n_; ++k)
+          slots_[free_slot(entries_[k].where, entries_[k].addr)] = static_cast<std::uint32_t>(k + 1);
+        hashed_ = true;
+      }
+      const std::size_t mask = slots_.size() - 1;
+      std::size_t i = slot(where, addr) & mask;
+      for (; slots_[i] != 0; i = (i + 1) & mask) {
+        Entry& k = entries_[slots_[i] - 1];
+        if (k.where == where && k.addr == addr) return {&k.visit, true};
+      }
+      Visit& v = add(where, addr);
+      slots_[i] = static_cast<std::uint32_t>(n_);
+      return {&v, false};
+    }
     static std::size_t slot(std::uint64_t where, std::uintptr_t addr) {
       return ((where ^ addr * 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL) >> 32;
     }
-    // Twice as many slots (at least 8), the entries placed again.
-    [[gnu::noinline]] void grow() {
-      slots_.assign(std::max<std::size_t>(8, 2 * slots_.size()), 0);
+    // The first free slot from (where, addr)'s.
+    std::size_t free_slot(std::uint64_t where, std::uintptr_t addr) const {
       const std::size_t mask = slots_.size() - 1;
-      for (std::size_t k = 0; k < entries_.size(); ++k) {
-        std::size_t i = slot(entries_[k].where, entries_[k].addr) & mask;
-        while (slots_[i] != 0) i = (i + 1) & mask;
-        slots_[i] = static_cast<std::uint32_t>(k + 1);
-      }
+      std::size_t i = slot(where, addr) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      return i;
     }
-    std::vector<Entry> entries_;
-    std::size_t entries_n_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
+    std::vector<Entry> entries_;  // the epoch's first (n_ of them), then dead ones
+    std::size_t made_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
+    std::size_t n_ = 0;
+    std::uint64_t mods_ = 0;  // the epoch's `mods`
+    // Invariant: where set, slots_ holds the epoch's entries (find_hashed()).
+    bool hashed_ = false;
     // Open addressing: 1 + an index into entries_, 0 where free; a power of
     // two, at least twice as many as the entries.
     std::vector<std::uint32_t> slots_;
@@ -1600,8 +1633,8 @@ class Run final : public Door, public HostApi {
     // (Nothing below waits: `t` stays where it is.)
     SimThread& t = current();
     const std::uint64_t where = where_key(e.where);
-    const auto [spot, known] = t.spots.find(where, e.addr);
-    if (known && spot->mods == t.mods) [[unlikely]]
+    const auto [spot, known] = t.spots.find(where, e.addr, t.mods);
+    if (known) [[unlikely]]
       return read_again(m, e, local, *spot, where);
     // The first read at its spot since `mods` changed repeats nothing: its
     // visit is the spot's entry, not keyed (SimThread::Visit).
