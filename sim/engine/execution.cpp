@@ -193,7 +193,7 @@ struct SimThread {
   bool keyed = false;    // among the thread decision's keys (Run::pending())
   bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
-  // run_current()'s frame on its fiber: the thread's own frames lie below it (local_state()).
+  // Where run_body()'s frame ends on its fiber: the thread's own frames lie below (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
   // the model's program, a stream operation's thread its operation:
@@ -213,75 +213,108 @@ struct SimThread {
   // once a second read comes to its spot with the same `mods`, as most reads
   // are the first at theirs: the spot's entry (in `spots`) holds the first
   // read there since `mods` last changed, and that read's state (registers,
-  // then stack words), kept to be hashed if a second read comes. (An entry of
-  // an earlier `mods` is dead: the next read at its spot takes it over, and
-  // its words, which it overwrites where they suffice, as at one program
-  // point they usually do.)
+  // then stack words), kept to be hashed if a second read comes.
   struct Visit {
     WriteId write;
-    std::uint32_t state_words;  // a spot's entry: of `state`, those kept (0: LocalState::caller_frame unknown)
     std::uint64_t mods;
     std::size_t read_index;
-    std::uint64_t* state;           // a spot's entry: in the run's scratch memory
-    std::uint32_t state_capacity;   // a spot's entry: of `state`
     bool repeated;  // a spot's entry: its visits since `mods` are keyed; else it is the only one
   };
   std::map<SpinKey, Visit, std::less<SpinKey>, ScratchAllocator<std::pair<const SpinKey, Visit>>> visits;
-  // The spots' entries, by program point and location (where_key(), address):
-  // every read looks its spot up, and nearly every one is the first there
-  // and makes its entry (a map's node cost each about 130 instructions).
-  // Kept from run to run with their capacity, emptied by clear() (an
-  // entry's kept state is in the run's scratch memory); a spot is never
-  // taken out within a run.
+  // A spot's entry: the visit of its first read since `mods` changed, and
+  // that read's state, in room kept from epoch to epoch and run to run.
+  struct Spot {
+    std::uint64_t where;
+    std::uintptr_t addr;
+    Visit visit;
+    std::uint32_t state_words;  // of `state`, those kept (0: LocalState::caller_frame unknown)
+    std::uint32_t state_capacity;  // of `state`, those it has room for
+    std::unique_ptr<std::uint64_t[]> state;
+  };
+  // The spots' entries of the reads since `mods` last changed (an epoch),
+  // by program point and location (where_key(), address): every read looks
+  // its spot up, and nearly every one is the first there in its epoch and
+  // makes its entry. An entry of an earlier epoch is dead: an epoch's
+  // entries take the places of the one before's, and their kept states'
+  // words, which they overwrite where they suffice (at one program point
+  // they usually do). An epoch's entries are looked through one by one, as
+  // they are mostly few; past `scanned` of them, through a table of their
+  // hashes. Kept from run to run, their places too, emptied by clear().
   class Spots {
    public:
-    // The entry of spot (where, addr), and whether it was there; a new one
-    // is Visit{} (valid until the next new one).
-    std::pair<Visit*, bool> find(std::uint64_t where, std::uintptr_t addr) {
-      const std::size_t n = entries_n_;
-      if (2 * (n + 1) > slots_.size()) [[unlikely]]
-        grow();
-      const std::size_t mask = slots_.size() - 1;
-      std::size_t i = slot(where, addr) & mask;
-      for (; slots_[i] != 0; i = (i + 1) & mask) {
-        Entry& k = entries_[slots_[i] - 1];
-        if (k.where == where && k.addr == addr) return {&k.visit, true};
+    // The entry of spot (where, addr) in the epoch of `mods`, and whether
+    // it was there; a new one has the kept state of the one in its place
+    // (valid until the next new one).
+    std::pair<Spot*, bool> find(std::uint64_t where, std::uintptr_t addr, std::uint64_t mods) {
+      if (mods != mods_) {
+        mods_ = mods;
+        n_ = 0;
+        hashed_ = false;
       }
-      Entry& k = entries_.emplace_back();
-      k.where = where;
-      k.addr = addr;
-      slots_[i] = static_cast<std::uint32_t>(n + 1);
-      entries_n_ = n + 1;
-      return {&k.visit, false};
+      const std::size_t n = n_;
+      if (n > scanned) [[unlikely]]
+        return find_hashed(where, addr);
+      for (std::size_t k = 0; k < n; ++k)
+        if (entries_[k].where == where && entries_[k].addr == addr) return {&entries_[k], true};
+      return {&add(where, addr), false};
     }
     void clear() {
-      if (entries_n_ == 0) return;
-      entries_.clear();
-      entries_n_ = 0;
-      std::fill(slots_.begin(), slots_.end(), 0);
+      n_ = 0;
+      hashed_ = false;
     }
 
    private:
-    struct Entry {
-      std::uint64_t where;
-      std::uintptr_t addr;
-      Visit visit;
-    };
+    static constexpr std::size_t scanned = 16;
+    // The epoch's next entry, of spot (where, addr).
+    Spot& add(std::uint64_t where, std::uintptr_t addr) {
+      if (n_ == made_) [[unlikely]]
+        make();
+      Spot& k = entries_[n_++];
+      k.where = where;
+      k.addr = addr;
+      return k;
+    }
+    // A new place for an entry, with no room for a state. (Out of line:
+    // seldom past a search's first runs.)
+    [[gnu::noinline]] void make() {
+      entries_.emplace_back();
+      ++made_;
+    }
+    // find() past `scanned` entries: through the table, made first where
+    // it holds another epoch's. (Out of line: seldom.)
+    [[gnu::noinline]] std::pair<Spot*, bool> find_hashed(std::uint64_t where, std::uintptr_t addr) {
+      if (!hashed_ || 2 * (n_ + 1) > slots_.size()) {
+        slots_.assign(std::bit_ceil(std::max({std::size_t{16}, slots_.size(), 4 * n_})), 0);
+        for (std::size_t k = 0; k < n_; ++k)
+          slots_[free_slot(entries_[k].where, entries_[k].addr)] = static_cast<std::uint32_t>(k + 1);
+        hashed_ = true;
+      }
+      const std::size_t mask = slots_.size() - 1;
+      std::size_t i = slot(where, addr) & mask;
+      for (; slots_[i] != 0; i = (i + 1) & mask) {
+        Spot& k = entries_[slots_[i] - 1];
+        if (k.where == where && k.addr == addr) return {&k, true};
+      }
+      Spot& k = add(where, addr);
+      slots_[i] = static_cast<std::uint32_t>(n_);
+      return {&k, false};
+    }
     static std::size_t slot(std::uint64_t where, std::uintptr_t addr) {
       return ((where ^ addr * 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL) >> 32;
     }
-    // Twice as many slots (at least 8), the entries placed again.
-    [[gnu::noinline]] void grow() {
-      slots_.assign(std::max<std::size_t>(8, 2 * slots_.size()), 0);
+    // The first free slot from (where, addr)'s.
+    std::size_t free_slot(std::uint64_t where, std::uintptr_t addr) const {
       const std::size_t mask = slots_.size() - 1;
-      for (std::size_t k = 0; k < entries_.size(); ++k) {
-        std::size_t i = slot(entries_[k].where, entries_[k].addr) & mask;
-        while (slots_[i] != 0) i = (i + 1) & mask;
-        slots_[i] = static_cast<std::uint32_t>(k + 1);
-      }
+      std::size_t i = slot(where, addr) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      return i;
     }
-    std::vector<Entry> entries_;
-    std::size_t entries_n_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
+    std::vector<Spot> entries_;  // the epoch's first (n_ of them), then dead ones
+    std::size_t made_ = 0;  // entries_.size(), counted apart (a size is a division by an entry's)
+    std::size_t n_ = 0;
+    std::uint64_t mods_ = 0;  // the epoch's `mods`
+    // Invariant: where set, slots_ holds the epoch's entries (find_hashed()).
+    bool hashed_ = false;
     // Open addressing: 1 + an index into entries_, 0 where free; a power of
     // two, at least twice as many as the entries.
     std::vector<std::uint32_t> slots_;
@@ -788,21 +821,38 @@ class Run final : public Door, public HostApi {
   // Every thread's fiber: runs the body of the thread advance() resumes.
   static void run_current(void* run) {
     Run& r = *static_cast<Run*>(run);
-    SimThread& t = r.threads_[r.cur_];
-    // Above this frame the fiber holds nothing of the thread's own, and
-    // nothing that changes while it runs.
-    t.body_frame = __builtin_frame_address(0);
     try {
-      if (t.kernel != nullptr)
-        (*t.kernel)();
-      else if (t.op != no_op)
-        r.perform_op(t.op);
-      else
-        r.m_->program(r, *r.c_);
+      run_body(r, r.threads_[r.cur_]);
       r.end_current();
     } catch (const std::bad_alloc&) {
       r.reach_limit("out of memory");
     }
+  }
+  // The body of thread `t`, the one that runs, in a frame of its own, which
+  // ends at the thread's body_frame: the slot of the return address of its
+  // call below. Above it the fiber holds nothing of the thread's own, and
+  // nothing that changes while the thread runs: that return address, this
+  // frame and run_current()'s, which only they write (so spin-assume,
+  // local_state(), neither copies nor hashes them).
+  [[gnu::noinline]] static void run_body(Run& r, SimThread& t) {
+#if defined(__x86_64__)
+    const char* sp;
+    asm volatile("mov %%rsp, %0" : "=r"(sp));
+    t.body_frame = sp - sizeof(void*);  // (a call puts its return address just below)
+#elif defined(__aarch64__)
+    const char* sp;
+    asm volatile("mov %0, sp" : "=r"(sp));
+    t.body_frame = sp;  // (a call leaves its return address in a register)
+#else
+    t.body_frame = __builtin_frame_address(0);
+#endif
+    if (t.kernel != nullptr)
+      (*t.kernel)();
+    else if (t.op != no_op)
+      r.perform_op(t.op);
+    else
+      r.m_->program(r, *r.c_);
+    asm volatile("");  // (no tail call: the frame stays, under the body's, while it runs)
   }
   // The running thread's body returned: the thread ends on its own fiber
   // (pass_on()).
@@ -1537,25 +1587,29 @@ class Run final : public Door, public HostApi {
     return step(step(step(h0, h1), h2), h3);
   }
   // The state of a spot's first read since `mods` changed, kept unhashed in
-  // the spot's entry (SimThread::Visit), and its hash once a second comes.
-  static void keep_state(SimThread& t, SimThread::Visit& spot, LocalState l) {
+  // the spot's entry (SimThread::Spot), and its hash once a second comes.
+  static void keep_state(const SimThread& t, SimThread::Spot& spot, LocalState l) {
     spot.state_words = 0;
     if (l.caller_frame == nullptr || t.body_frame == nullptr) return;
     const auto* w = static_cast<const std::uint64_t*>(l.caller_frame);
     const auto* end = static_cast<const std::uint64_t*>(t.body_frame);
     const auto words = static_cast<std::uint32_t>(LocalState::saved_registers + (end - w));
-    if (words > spot.state_capacity) {
-      spot.state = ScratchAllocator<std::uint64_t>(t.visits.get_allocator()).allocate(words);
-      spot.state_capacity = words;
-    }
+    if (words > spot.state_capacity) [[unlikely]]
+      make_room(spot, words);
     // (A fixed size: copied inline, where std::copy_n called memmove.)
-    std::memcpy(spot.state, l.registers, LocalState::saved_registers * sizeof(std::uint64_t));
-    std::copy(w, end, spot.state + LocalState::saved_registers);
+    std::memcpy(spot.state.get(), l.registers, LocalState::saved_registers * sizeof(std::uint64_t));
+    std::copy(w, end, spot.state.get() + LocalState::saved_registers);
     spot.state_words = words;
   }
-  static std::uint64_t kept_state(const SimThread::Visit& spot) {
+  // Room in `spot` for a state of `words`. (Out of line: seldom past a
+  // search's first runs.)
+  [[gnu::noinline]] static void make_room(SimThread::Spot& spot, std::uint32_t words) {
+    spot.state = std::make_unique_for_overwrite<std::uint64_t[]>(words);
+    spot.state_capacity = words;
+  }
+  static std::uint64_t kept_state(const SimThread::Spot& spot) {
     if (spot.state_words == 0) return 0;
-    const std::uint64_t* r = spot.state;
+    const std::uint64_t* r = spot.state.get();
     return state_hash(r, r + LocalState::saved_registers, r + spot.state_words);
   }
 
@@ -1583,34 +1637,34 @@ class Run final : public Door, public HostApi {
     // (Nothing below waits: `t` stays where it is.)
     SimThread& t = current();
     const std::uint64_t where = where_key(e.where);
-    const auto [spot, known] = t.spots.find(where, e.addr);
-    if (known && spot->mods == t.mods) [[unlikely]]
+    const auto [spot, known] = t.spots.find(where, e.addr, t.mods);
+    if (known) [[unlikely]]
       return read_again(m, e, local, *spot, where);
     // The first read at its spot since `mods` changed repeats nothing: its
     // visit is the spot's entry, not keyed (SimThread::Visit).
-    spot->mods = t.mods;
-    spot->repeated = false;
+    spot->visit.mods = t.mods;
+    spot->visit.repeated = false;
     keep_state(t, *spot, local);
     const Readable seen = readable(m, e, cand_);
     const WriteId w = pick_read(t, m, e, seen);
-    spot->write = w;
-    spot->read_index = t.reads.size();
+    spot->visit.write = w;
+    spot->visit.read_index = t.reads.size();
     note_read(t, e, seen);
     return w;
   }
   // A read at a spot read before since `mods` last changed (its entry
   // `spot`): a second keys both visits, by their states. (Out of line: most
   // reads are the first at their spot.)
-  [[gnu::noinline]] WriteId read_again(const MemOp& m, const Event& e, LocalState local, SimThread::Visit& spot,
+  [[gnu::noinline]] WriteId read_again(const MemOp& m, const Event& e, LocalState local, SimThread::Spot& spot,
                                       std::uint64_t where) {
     SpinKey vkey{where, 0, e.addr};
     {
       SimThread& t = current();
-      if (!spot.repeated) {
+      if (!spot.visit.repeated) {
         if (t.visits.empty()) visitors_.push_back(cur_);
-        t.visits.insert_or_assign({vkey.where, kept_state(spot), vkey.addr}, spot);
+        t.visits.insert_or_assign({vkey.where, kept_state(spot), vkey.addr}, spot.visit);
       }
-      spot.repeated = true;
+      spot.visit.repeated = true;
       vkey.state = local_state(local, t.body_frame);
     }
     std::size_t wait = Step::unknown;  // the step that waited, once this read blocked in one
