@@ -600,12 +600,14 @@ struct PtxModel::State {
     return false;
   }
 
+  // Is `op`'s location the last one looked up?
+  bool looked_up_last(const MemOp& op) const { return last_addr == op.addr && last_size == op.size; }
   // The location `op` accesses: the last one looked up, or one looked up
   // lately; the others out of line (locate()), the last run's next one
   // first (a run's first access of a location, mostly its host's weak
   // write, is first_write()'s, and the others find it looked up).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
-    if (last_addr == op.addr && last_size == op.size) return last_location;
+    if (looked_up_last(op)) return last_location;
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
     return locate(op);
   }
@@ -735,6 +737,18 @@ struct PtxModel::State {
   // for a strong one.
   template <bool weak>
   [[gnu::noinline]] void read(const MemOp& r, WriteId w);
+  // PtxModel::read() of a weak read that needs no call: of the location
+  // looked up last (readable() looked it up), its last write, of a thread
+  // that knows every other thread's write of it (no race), initialised, and
+  // with room for the thread's entry in its last reads: most. The others,
+  // which it tells before it changes anything, read<true>()'s, in tail
+  // position, so that this one saves few registers. (Flattened: its push
+  // into the last reads, with room, is then inline, and makes no call.)
+  [[gnu::noinline, gnu::flatten]] void read_alone(const MemOp& r, WriteId w);
+  // The term in the reads-from hash of thread t's read `seq` of write `x`.
+  static std::uint64_t rf_term(ThreadId t, std::uint32_t seq, const Write& x) {
+    return pair_term(t, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
+  }
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -785,13 +799,16 @@ struct PtxModel::State {
     return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
   }
 
+  // Is visit `a` of another thread than t (whose id is `id`), one it does
+  // not know (a race, where one of the two accesses writes)?
+  bool unordered(const Thread& t, ThreadId id, const Visit& a) const { return a.thread != id && !knows(t, a); }
   // (`strong`: is_strong(op.op.sem), as the caller knows it. Inline, the
   // check of each access too: a call of either saved and restored more
   // registers than a check costs.)
   [[gnu::always_inline]] void race_check(const MemOp& op, const Location& l, bool is_write, bool strong) {
     const Thread& t = threads[op.thread];
     auto check = [&](const Visit& a) __attribute__((always_inline)) {
-      if (a.thread == op.thread || knows(t, a)) return;
+      if (!unordered(t, op.thread, a)) return;
       if (!strong || !a.strong) {
         data_race(op, a);
       } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
@@ -825,12 +842,18 @@ struct PtxModel::State {
   [[gnu::noinline]] void note_growing(const ModelFinding& f) { findings.push_back(f); }
 
   void note_read(Location& l, const Visit& a) {
+    if (Visit* const last = last_read(l, a.thread))
+      *last = a;
+    else
+      l.last_read.push_back(a);
+  }
+  // Thread t's entry in l.last_read, if any. (Its only one: searched to the
+  // end, without a branch for each.)
+  static Visit* last_read(Location& l, ThreadId t) {
+    Visit* last = nullptr;
     for (Visit& r : l.last_read)
-      if (r.thread == a.thread) {
-        r = a;
-        return;
-      }
-    l.last_read.push_back(a);
+      if (r.thread == t) last = &r;
+    return last;
   }
 
   // A new event of thread t (its clock unchanged: see Thread).
@@ -1262,7 +1285,30 @@ Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   if (is_strong(r.op.sem)) return s.read<false>(r, w);
-  s.read<true>(r, w);
+  s.read_alone(r, w);
+}
+
+void PtxModel::State::read_alone(const MemOp& r, WriteId w) {
+  if (!looked_up_last(r)) [[unlikely]]
+    return read<true>(r, w);
+  Location& l = locs[last_location];
+  if (l.co.back() != w) return read<true>(r, w);
+  Thread& t = threads[r.thread];
+  for (const Visit& a : l.writes)
+    if (unordered(t, r.thread, a)) return read<true>(r, w);
+  Write& x = writes[w];
+  if (x.info.uninitialised) return read<true>(r, w);
+  Visit* const last = last_read(l, r.thread);
+  if (last == nullptr && l.last_read.size() == l.last_read.capacity()) return read<true>(r, w);
+  const std::uint32_t seq = step(t);
+  const Visit a{r.thread, seq, false, r.op.scope, r.event};
+  if (last != nullptr)
+    *last = a;
+  else
+    l.last_read.push_back(a);  // (with room: no call)
+  ++x.reads;
+  t.last_rf_term = rf_term(r.thread, seq, x);
+  rf_hash += t.last_rf_term;
 }
 
 template <bool weak>
@@ -1280,7 +1326,7 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.note(ModelFinding{FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                         "read of simulated memory that was never written"});
-  t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
+  t.last_rf_term = rf_term(r.thread, seq, x);
   s.rf_hash += t.last_rf_term;
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
