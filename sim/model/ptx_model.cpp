@@ -271,7 +271,7 @@ struct alignas(128) Thread {
   ThreadId id = 0;  // its index in State::threads, set when the record is made (clear() keeps it)
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
-  std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
+  std::uint64_t last_rf_term = 0;     // the last strong read's term in the reads-from hash (an RMW's read is strong)
   // Back to a new Thread.
   void clear() {
     view.clear();
@@ -1307,8 +1307,7 @@ void PtxModel::State::read_alone(const MemOp& r, WriteId w) {
   else
     l.last_read.push_back(a);  // (with room: no call)
   ++x.reads;
-  t.last_rf_term = rf_term(r.thread, seq, x);
-  rf_hash += t.last_rf_term;
+  rf_hash += rf_term(r.thread, seq, x);
 }
 
 template <bool weak>
@@ -1326,8 +1325,9 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.note(ModelFinding{FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                         "read of simulated memory that was never written"});
-  t.last_rf_term = rf_term(r.thread, seq, x);
-  s.rf_hash += t.last_rf_term;
+  const std::uint64_t term = rf_term(r.thread, seq, x);
+  s.rf_hash += term;
+  if (strong) t.last_rf_term = term;  // (an RMW's write takes it next: see Write::rf_term)
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(s.of(s.chain_of(x)));
