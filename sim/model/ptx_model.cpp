@@ -570,9 +570,11 @@ struct PtxModel::State {
   // (Inline, but for the search of the observed writes, mostly none: every
   // read and write asks it of a few writes.)
   [[gnu::always_inline]] bool knows_later(const Thread& t, WriteId w) const {
-    const Write& x = writes[w];
-    if (x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq)) return true;  // (its own: see Thread)
-    return !t.view.observed.empty() && observed(t, w);
+    return knows_in_order(t, writes[w]) || (!t.view.observed.empty() && observed(t, w));
+  }
+  // Does thread t know write x in order (by its clock), not only observed?
+  [[gnu::always_inline]] static bool knows_in_order(const Thread& t, const Write& x) {
+    return x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq);  // (its own: see Thread)
   }
   [[gnu::noinline]] static bool observed(const Thread& t, WriteId w) {
     return std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
@@ -602,6 +604,11 @@ struct PtxModel::State {
 
   // Is `op`'s location the last one looked up?
   bool looked_up_last(const MemOp& op) const { return last_addr == op.addr && last_size == op.size; }
+  // `op`'s location where one looked up lately, else no_location.
+  std::uint32_t looked_up_lately(const MemOp& op) const {
+    const std::uint32_t id = looked_up(op.addr);
+    return id != no_location && locs[id].size == op.size ? id : no_location;
+  }
   // The location `op` accesses: the last one looked up, or one looked up
   // lately; the others out of line (locate()), the last run's next one
   // first (a run's first access of a location, mostly its host's weak
@@ -757,6 +764,9 @@ struct PtxModel::State {
   // has the last slot alone: its positions, kept for write(). (Out of line:
   // seldom.)
   [[gnu::noinline]] unsigned placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes);
+  // PtxModel::readable() of the loads it does not tell itself, and of RMWs,
+  // from `l` (null: not looked up lately, looked up here).
+  [[gnu::noinline]] Readable readable_at(const MemOp& r, const Location* l, std::vector<WriteId>& out);
   // PtxModel::readable() under sc: the newest write.
   [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
   // PtxModel::readable() of a load where hiding() finds no write, or where
@@ -796,8 +806,12 @@ struct PtxModel::State {
     std::size_t p = l.co.size() - 1;
     while (p > 0 && !knows_later(t, l.co[p])) --p;
     const Span known = writes[l.co[p]].known_before;
-    return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
+    return p == 0 || knew_all_before(known, p) ? p : l.co.size();
   }
+  // Did a write at index p > 0 of its location's list, which knew the writes
+  // `known` of it when written, know each one before it but the initial
+  // write (and so hide them all straight from a thread that knows it)?
+  static bool knew_all_before(Span known, std::size_t p) { return known.end - known.begin == p - 1; }
 
   // Is visit `a` of another thread than t (whose id is `id`), one it does
   // not know (a race, where one of the two accesses writes)?
@@ -1258,27 +1272,49 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
 
 // (The writes hidden straight by known ones are what the thread would not
 // read whatever else is in the list; hidden() tells the others apart.)
-Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
+// (A load of a location looked up lately whose last write its thread knows
+// in order, and whose writer knew every write before it (hiding() finds it
+// at once): that write alone, told here with no call but in tail position
+// (flattened: its push, with room, is inline), so that this saves few
+// registers; the others by State::readable_at(), which saves them for its
+// calls.)
+[[gnu::flatten]] Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   if (s.opt.sequential) return s.readable_sc(r, out);
-  const Location& l = s.locs[s.location(r)];
+  const std::uint32_t id = s.looked_up_last(r) ? s.last_location : s.looked_up_lately(r);
+  if (id == State::no_location) [[unlikely]]
+    return s.readable_at(r, nullptr, out);
+  const Location& l = s.locs[id];
+  if (r.op.kind == PtxKind::atom) return s.readable_at(r, &l, out);
+  const std::size_t n = l.co.size();
+  const Write& last = s.writes[l.co[n - 1]];
+  if (n == 1 || !State::knows_in_order(s.threads[r.thread], last) ||
+      !State::knew_all_before(last.known_before, n - 1) || out.capacity() == 0)
+    return s.readable_at(r, &l, out);
   out.clear();
-  const Thread& t = s.threads[r.thread];
+  out.push_back(l.co[n - 1]);  // (with room: no call)
+  return {false, n};
+}
+
+Readable PtxModel::State::readable_at(const MemOp& r, const Location* at, std::vector<WriteId>& out) {
+  const Location& l = at != nullptr ? *at : locs[locate(r)];
+  out.clear();
+  const Thread& t = threads[r.thread];
   const std::size_t n = l.co.size();
   if (r.op.kind != PtxKind::atom) {
-    if (const std::size_t p = s.hiding(l, t); p < n) {
+    if (const std::size_t p = hiding(l, t); p < n) {
       for (std::size_t i = p; i < n; ++i) {
         // (Where `out` has no room, hidden() tells the same writes: the
         // pushes then make no call, and this saves no registers for one.)
         if (out.size() == out.capacity()) [[unlikely]]
-          return s.readable(l, t, out);
+          return readable(l, t, out);
         out.push_back(l.co[i]);
       }
       return {false, n};
     }
-    return s.readable(l, t, out);
+    return readable(l, t, out);
   }
-  return s.readable_rmw(r, l, t, out);
+  return readable_rmw(r, l, t, out);
 }
 
 // (Each way a call of its own, as write()'s.)
