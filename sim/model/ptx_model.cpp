@@ -628,11 +628,7 @@ struct PtxModel::State {
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
-    if (const std::uint32_t after = last_location + 1;
-        after < made && locs[after].addr == op.addr && locs[after].size == op.size) {
-      remember(op.addr, after);
-      return after;
-    }
+    if (const std::uint32_t after = made_after_last(op); after != no_location) return after;
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
@@ -642,6 +638,14 @@ struct PtxModel::State {
     }
     remember(op.addr, next->second);
     return next->second;
+  }
+  // `op`'s location where it is the one made after the last one looked up
+  // (remembered), else no_location.
+  std::uint32_t made_after_last(const MemOp& op) {
+    const std::uint32_t after = last_location + 1;
+    if (after >= made || locs[after].addr != op.addr || locs[after].size != op.size) return no_location;
+    remember(op.addr, after);
+    return after;
   }
   // The last run's location of loc_at[at], one this run has not made yet,
   // made again where no two of locs overlap (so that it overlaps none this
@@ -1297,7 +1301,11 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
 }
 
 Readable PtxModel::State::readable_at(const MemOp& r, const Location* at, std::vector<WriteId>& out) {
-  const Location& l = at != nullptr ? *at : locs[locate(r)];
+  if (at == nullptr) {  // (mostly the one made after the last one looked up, a loop's over an array: no call)
+    const std::uint32_t after = made_after_last(r);
+    at = &locs[after != no_location ? after : locate(r)];
+  }
+  const Location& l = *at;
   out.clear();
   const Thread& t = threads[r.thread];
   const std::size_t n = l.co.size();
