@@ -814,7 +814,8 @@ struct PtxModel::State {
   }
   // Did a write at index p > 0 of its location's list, which knew the writes
   // `known` of it when written, know each one before it but the initial
-  // write (and so hide them all straight from a thread that knows it)?
+  // write (and so hide them all straight from a thread that knows it)? (At
+  // 0, the initial write's, false: p - 1 wraps.)
   static bool knew_all_before(Span known, std::size_t p) { return known.end - known.begin == p - 1; }
 
   // Is visit `a` of another thread than t (whose id is `id`), one it does
@@ -1276,12 +1277,12 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
 
 // (The writes hidden straight by known ones are what the thread would not
 // read whatever else is in the list; hidden() tells the others apart.)
-// (A load of a location looked up lately whose last write its thread knows
-// in order, and whose writer knew every write before it (hiding() finds it
-// at once): that write alone, told here with no call but in tail position
-// (flattened: its push, with room, is inline), so that this saves few
-// registers; the others by State::readable_at(), which saves them for its
-// calls.)
+// (A load of a location looked up lately whose last write, not the initial
+// one, its thread knows in order, and whose writer knew every write before
+// it (hiding() finds it at once): that write alone, told here with no call
+// but in tail position (flattened: its push, with room, is inline), so that
+// this saves few registers; the others by State::readable_at(), which saves
+// them for its calls.)
 [[gnu::flatten]] Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   if (s.opt.sequential) return s.readable_sc(r, out);
@@ -1292,8 +1293,8 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
   if (r.op.kind == PtxKind::atom) return s.readable_at(r, &l, out);
   const std::size_t n = l.co.size();
   const Write& last = s.writes[l.co[n - 1]];
-  if (n == 1 || !State::knows_in_order(s.threads[r.thread], last) ||
-      !State::knew_all_before(last.known_before, n - 1) || out.capacity() == 0)
+  if (!State::knows_in_order(s.threads[r.thread], last) || !State::knew_all_before(last.known_before, n - 1) ||
+      out.capacity() == 0)
     return s.readable_at(r, &l, out);
   out.clear();
   out.push_back(l.co[n - 1]);  // (with room: no call)
