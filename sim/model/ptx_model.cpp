@@ -271,7 +271,7 @@ struct alignas(128) Thread {
   ThreadId id = 0;  // its index in State::threads, set when the record is made (clear() keeps it)
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
-  std::uint64_t last_rf_term = 0;     // the last read's term in the reads-from hash
+  std::uint64_t last_rf_term = 0;     // the last strong read's term in the reads-from hash (an RMW's read is strong)
   // Back to a new Thread.
   void clear() {
     view.clear();
@@ -570,9 +570,11 @@ struct PtxModel::State {
   // (Inline, but for the search of the observed writes, mostly none: every
   // read and write asks it of a few writes.)
   [[gnu::always_inline]] bool knows_later(const Thread& t, WriteId w) const {
-    const Write& x = writes[w];
-    if (x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq)) return true;  // (its own: see Thread)
-    return !t.view.observed.empty() && observed(t, w);
+    return knows_in_order(t, writes[w]) || (!t.view.observed.empty() && observed(t, w));
+  }
+  // Does thread t know write x in order (by its clock), not only observed?
+  [[gnu::always_inline]] static bool knows_in_order(const Thread& t, const Write& x) {
+    return x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq);  // (its own: see Thread)
   }
   [[gnu::noinline]] static bool observed(const Thread& t, WriteId w) {
     return std::binary_search(t.view.observed.begin(), t.view.observed.end(), w);
@@ -600,12 +602,19 @@ struct PtxModel::State {
     return false;
   }
 
+  // Is `op`'s location the last one looked up?
+  bool looked_up_last(const MemOp& op) const { return last_addr == op.addr && last_size == op.size; }
+  // `op`'s location where one looked up lately, else no_location.
+  std::uint32_t looked_up_lately(const MemOp& op) const {
+    const std::uint32_t id = looked_up(op.addr);
+    return id != no_location && locs[id].size == op.size ? id : no_location;
+  }
   // The location `op` accesses: the last one looked up, or one looked up
   // lately; the others out of line (locate()), the last run's next one
   // first (a run's first access of a location, mostly its host's weak
   // write, is first_write()'s, and the others find it looked up).
   [[gnu::always_inline]] std::uint32_t location(const MemOp& op) {
-    if (last_addr == op.addr && last_size == op.size) return last_location;
+    if (looked_up_last(op)) return last_location;
     if (const std::uint32_t id = looked_up(op.addr); id != no_location && locs[id].size == op.size) return id;
     return locate(op);
   }
@@ -619,11 +628,7 @@ struct PtxModel::State {
   [[gnu::noinline]] std::uint32_t locate(const MemOp& op) {
     if (remade_next(op)) return remake();
     if (loc_at.empty() || loc_at.back().first < op.addr) return make_location(op, loc_at.end());
-    if (const std::uint32_t after = last_location + 1;
-        after < made && locs[after].addr == op.addr && locs[after].size == op.size) {
-      remember(op.addr, after);
-      return after;
-    }
+    if (const std::uint32_t after = made_after_last(op); after != no_location) return after;
     const auto next = at_or_above(op.addr);
     if (next == loc_at.end() || next->first != op.addr || locs[next->second].size != op.size)
       return make_location(op, next);
@@ -633,6 +638,14 @@ struct PtxModel::State {
     }
     remember(op.addr, next->second);
     return next->second;
+  }
+  // `op`'s location where it is the one made after the last one looked up
+  // (remembered), else no_location.
+  std::uint32_t made_after_last(const MemOp& op) {
+    const std::uint32_t after = last_location + 1;
+    if (after >= made || locs[after].addr != op.addr || locs[after].size != op.size) return no_location;
+    remember(op.addr, after);
+    return after;
   }
   // The last run's location of loc_at[at], one this run has not made yet,
   // made again where no two of locs overlap (so that it overlaps none this
@@ -735,6 +748,18 @@ struct PtxModel::State {
   // for a strong one.
   template <bool weak>
   [[gnu::noinline]] void read(const MemOp& r, WriteId w);
+  // PtxModel::read() of a weak read that needs no call: of the location
+  // looked up last (readable() looked it up), its last write, of a thread
+  // that knows every other thread's write of it (no race), initialised, and
+  // with room for the thread's entry in its last reads: most. The others,
+  // which it tells before it changes anything, read<true>()'s, in tail
+  // position, so that this one saves few registers. (Flattened: its push
+  // into the last reads, with room, is then inline, and makes no call.)
+  [[gnu::noinline, gnu::flatten]] void read_alone(const MemOp& r, WriteId w);
+  // The term in the reads-from hash of thread t's read `seq` of write `x`.
+  static std::uint64_t rf_term(ThreadId t, std::uint32_t seq, const Write& x) {
+    return pair_term(t, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
+  }
   // PtxModel::write() of any other; `weak`: of a weak write, not an RMW (most
   // are), without the parts for the others.
   template <bool weak>
@@ -743,6 +768,9 @@ struct PtxModel::State {
   // has the last slot alone: its positions, kept for write(). (Out of line:
   // seldom.)
   [[gnu::noinline]] unsigned placements(const MemOp& w, const Location& l, std::vector<WriteId>* precedes);
+  // PtxModel::readable() of the loads it does not tell itself, and of RMWs,
+  // from `l` (null: not looked up lately, looked up here).
+  [[gnu::noinline]] Readable readable_at(const MemOp& r, const Location* l, std::vector<WriteId>& out);
   // PtxModel::readable() under sc: the newest write.
   [[gnu::noinline]] Readable readable_sc(const MemOp& r, std::vector<WriteId>& out);
   // PtxModel::readable() of a load where hiding() finds no write, or where
@@ -782,16 +810,24 @@ struct PtxModel::State {
     std::size_t p = l.co.size() - 1;
     while (p > 0 && !knows_later(t, l.co[p])) --p;
     const Span known = writes[l.co[p]].known_before;
-    return p == 0 || known.end - known.begin == p - 1 ? p : l.co.size();
+    return p == 0 || knew_all_before(known, p) ? p : l.co.size();
   }
+  // Did a write at index p > 0 of its location's list, which knew the writes
+  // `known` of it when written, know each one before it but the initial
+  // write (and so hide them all straight from a thread that knows it)? (At
+  // 0, the initial write's, false: p - 1 wraps.)
+  static bool knew_all_before(Span known, std::size_t p) { return known.end - known.begin == p - 1; }
 
+  // Is visit `a` of another thread than t (whose id is `id`), one it does
+  // not know (a race, where one of the two accesses writes)?
+  bool unordered(const Thread& t, ThreadId id, const Visit& a) const { return a.thread != id && !knows(t, a); }
   // (`strong`: is_strong(op.op.sem), as the caller knows it. Inline, the
   // check of each access too: a call of either saved and restored more
   // registers than a check costs.)
   [[gnu::always_inline]] void race_check(const MemOp& op, const Location& l, bool is_write, bool strong) {
     const Thread& t = threads[op.thread];
     auto check = [&](const Visit& a) __attribute__((always_inline)) {
-      if (a.thread == op.thread || knows(t, a)) return;
+      if (!unordered(t, op.thread, a)) return;
       if (!strong || !a.strong) {
         data_race(op, a);
       } else if (!ms(a.thread, true, a.scope, op.thread, true, op.op.scope)) {
@@ -825,12 +861,18 @@ struct PtxModel::State {
   [[gnu::noinline]] void note_growing(const ModelFinding& f) { findings.push_back(f); }
 
   void note_read(Location& l, const Visit& a) {
+    if (Visit* const last = last_read(l, a.thread))
+      *last = a;
+    else
+      l.last_read.push_back(a);
+  }
+  // Thread t's entry in l.last_read, if any. (Its only one: searched to the
+  // end, without a branch for each.)
+  static Visit* last_read(Location& l, ThreadId t) {
+    Visit* last = nullptr;
     for (Visit& r : l.last_read)
-      if (r.thread == a.thread) {
-        r = a;
-        return;
-      }
-    l.last_read.push_back(a);
+      if (r.thread == t) last = &r;
+    return last;
   }
 
   // A new event of thread t (its clock unchanged: see Thread).
@@ -1235,34 +1277,82 @@ Readable PtxModel::State::readable_rmw(const MemOp& r, const Location& l, const 
 
 // (The writes hidden straight by known ones are what the thread would not
 // read whatever else is in the list; hidden() tells the others apart.)
-Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
+// (A load of a location looked up lately whose last write, not the initial
+// one, its thread knows in order, and whose writer knew every write before
+// it (hiding() finds it at once): that write alone, told here with no call
+// but in tail position (flattened: its push, with room, is inline), so that
+// this saves few registers; the others by State::readable_at(), which saves
+// them for its calls.)
+[[gnu::flatten]] Readable PtxModel::readable(const MemOp& r, std::vector<WriteId>& out) {
   State& s = *s_;
   if (s.opt.sequential) return s.readable_sc(r, out);
-  const Location& l = s.locs[s.location(r)];
+  const std::uint32_t id = s.looked_up_last(r) ? s.last_location : s.looked_up_lately(r);
+  if (id == State::no_location) [[unlikely]]
+    return s.readable_at(r, nullptr, out);
+  const Location& l = s.locs[id];
+  if (r.op.kind == PtxKind::atom) return s.readable_at(r, &l, out);
+  const std::size_t n = l.co.size();
+  const Write& last = s.writes[l.co[n - 1]];
+  if (!State::knows_in_order(s.threads[r.thread], last) || !State::knew_all_before(last.known_before, n - 1) ||
+      out.capacity() == 0)
+    return s.readable_at(r, &l, out);
   out.clear();
-  const Thread& t = s.threads[r.thread];
+  out.push_back(l.co[n - 1]);  // (with room: no call)
+  return {false, n};
+}
+
+Readable PtxModel::State::readable_at(const MemOp& r, const Location* at, std::vector<WriteId>& out) {
+  if (at == nullptr) {  // (mostly the one made after the last one looked up, a loop's over an array: no call)
+    const std::uint32_t after = made_after_last(r);
+    at = &locs[after != no_location ? after : locate(r)];
+  }
+  const Location& l = *at;
+  out.clear();
+  const Thread& t = threads[r.thread];
   const std::size_t n = l.co.size();
   if (r.op.kind != PtxKind::atom) {
-    if (const std::size_t p = s.hiding(l, t); p < n) {
+    if (const std::size_t p = hiding(l, t); p < n) {
       for (std::size_t i = p; i < n; ++i) {
         // (Where `out` has no room, hidden() tells the same writes: the
         // pushes then make no call, and this saves no registers for one.)
         if (out.size() == out.capacity()) [[unlikely]]
-          return s.readable(l, t, out);
+          return readable(l, t, out);
         out.push_back(l.co[i]);
       }
       return {false, n};
     }
-    return s.readable(l, t, out);
+    return readable(l, t, out);
   }
-  return s.readable_rmw(r, l, t, out);
+  return readable_rmw(r, l, t, out);
 }
 
 // (Each way a call of its own, as write()'s.)
 void PtxModel::read(const MemOp& r, WriteId w) {
   State& s = *s_;
   if (is_strong(r.op.sem)) return s.read<false>(r, w);
-  s.read<true>(r, w);
+  s.read_alone(r, w);
+}
+
+void PtxModel::State::read_alone(const MemOp& r, WriteId w) {
+  if (!looked_up_last(r)) [[unlikely]]
+    return read<true>(r, w);
+  Location& l = locs[last_location];
+  if (l.co.back() != w) return read<true>(r, w);
+  Thread& t = threads[r.thread];
+  for (const Visit& a : l.writes)
+    if (unordered(t, r.thread, a)) return read<true>(r, w);
+  Write& x = writes[w];
+  if (x.info.uninitialised) return read<true>(r, w);
+  Visit* const last = last_read(l, r.thread);
+  if (last == nullptr && l.last_read.size() == l.last_read.capacity()) return read<true>(r, w);
+  const std::uint32_t seq = step(t);
+  const Visit a{r.thread, seq, false, r.op.scope, r.event};
+  if (last != nullptr)
+    *last = a;
+  else
+    l.last_read.push_back(a);  // (with room: no call)
+  ++x.reads;
+  rf_hash += rf_term(r.thread, seq, x);
 }
 
 template <bool weak>
@@ -1280,8 +1370,9 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   if (x.info.uninitialised)
     s.note(ModelFinding{FindingKind::uninitialised_read, r.thread, r.thread, r.event, r.event, r.addr,
                         "read of simulated memory that was never written"});
-  t.last_rf_term = pair_term(r.thread, seq, x.info.thread, x.seq + (x.info.initial ? 0x1000000ULL : 0));
-  s.rf_hash += t.last_rf_term;
+  const std::uint64_t term = rf_term(r.thread, seq, x);
+  s.rf_hash += term;
+  if (strong) t.last_rf_term = term;  // (an RMW's write takes it next: see Write::rf_term)
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     t.view.observe(s.of(s.chain_of(x)));
