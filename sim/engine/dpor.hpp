@@ -454,10 +454,17 @@ class Dpor final : public Chooser {
     // (A thread a step learns has ended, so a step before named it: its
     // spawn. A wait at a kernel's end learns every thread of the kernel.)
     const Step* const steps = r.steps.data();  // (not resized by the analysis)
+    // The steps that read, ascending: those before `same` are the run
+    // before's, each later one listed as the pass meets it.
+    std::size_t* const reads = grown(kept_.reads, n);
+    std::size_t reading = kept_.reading;
+    while (reading > 0 && reads[reading - 1] >= same) --reading;
     // (`threads` counts a step's thread at its first step: one whose first
     // step the run repeats was counted when that step was analysed.)
     for (std::size_t j = same; j < n; ++j) {
       const Step& s = steps[j];
+      reads[reading] = j;
+      reading += s.shape.reads;
       if (s.listed) [[unlikely]] {
         for (ThreadId t : s.joins) threads = std::max<std::size_t>(threads, t + 1);
         for (const ThreadRun& run : s.spawned) threads = std::max<std::size_t>(threads, run.first + run.count);
@@ -477,6 +484,7 @@ class Dpor final : public Chooser {
       for (std::size_t j = same; j < n; ++j) wake_commuting_sleepers(steps[j].shape, j);
     kept_.stepping = stepping;
     kept_.threads = threads;
+    kept_.reading = reading;
     std::size_t rows_kept = same;  // the steps whose clock rows are kept
     // The rows kept of the run before keep their layout while the width does.
     if (same == 0 || stepping > columns.width) {
@@ -497,10 +505,12 @@ class Dpor final : public Chooser {
     // beside a racing one decides which side of it the RMW falls on), and
     // that a load is no longer its thread's only one of its location (run
     // earlier, with fewer writes to choose from, a spin wait may repeat it).
-    // (A read tells only of an earlier step: step j's is written where it is
-    // met, before any later step changes it, so `now` is not cleared first.)
+    // A step that reads nothing tells nothing, and is told only that an RMW
+    // read its write: the pass meets the reads alone, over bytes cleared
+    // first. (A read tells only of an earlier step: step j's is written
+    // where it is met, before any later step changes it.)
     std::vector<Told>& now = kept_.told_now;
-    grown(now, n);
+    std::fill_n(grown(now, n), n, Told{0});
     // Per location and column, tagged with this analysis (Kept::reader): an
     // entry of an earlier one reads as none, so the table is not cleared.
     std::vector<std::uint64_t>& reader = kept_.reader;
@@ -516,12 +526,9 @@ class Dpor final : public Chooser {
       const std::size_t* const place = places.of.data();
       const std::uint32_t* const column = columns.of.data();
       const std::size_t width = columns.width;
-      for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t k = 0; k < reading; ++k) {
+        const std::size_t j = reads[k];
         const Step& s = steps[j];
-        if (!s.shape.reads) {  // (of a step that reads nothing the walk asks only whether an RMW read its write)
-          told[j] = 0;
-          continue;
-        }
         Told t = static_cast<Told>((s.counted ? told_counted : 0) | (s.respun ? told_respun : 0));
         if (s.shape.addr != 0) {
           std::uint64_t& one = read_by[place[j] * width + column[s.thread]];
@@ -1956,7 +1963,7 @@ class Dpor final : public Chooser {
   // the next (kept(), passed on whole by pointer, not moved member by
   // member): their capacity carries over, and from one run of a
   // search to the next what analyse() keeps of the steps the next run
-  // repeats (analysed_: the step clocks, told, rested, threads,
+  // repeats (analysed_: the step clocks, told, reads, rested, threads,
   // first_step, stepped, spawn, places, earlier;
   // structural_kept_: the structural clocks).
   struct Kept {
@@ -1967,6 +1974,8 @@ class Dpor final : public Chooser {
     StepClocks::Buffers step_clocks;  // analyse()'s
     std::vector<Told> told;      // analyse()'s, per step
     std::vector<Told> told_now;  // (a run's, made beside the run before's, then swapped with it)
+    Unfilled<std::size_t> reads;  // analyse()'s: the steps that read, ascending
+    std::size_t reading = 0;      // (their number)
     // analyse(): the steps whose races with commuting RMWs asked Witnesses,
     // and 1 + the reader the answers rested on (npos: every later step)
     std::vector<std::pair<std::size_t, std::size_t>> rested;

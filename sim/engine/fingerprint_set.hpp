@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 namespace scopesim {
 
@@ -46,8 +47,8 @@ class FingerprintSet {
     }
   }
   void grow() {
-    std::vector<std::uint64_t> old(slots_.empty() ? 16 : 2 * slots_.size(), 0);
-    old.swap(slots_);
+    const Slots old(std::move(slots_));  // (empty before the first table)
+    slots_.assign(old.empty() ? kFirst : 2 * old.size(), 0);
     shift_ = 64;
     for (std::size_t n = slots_.size(); n > 1; n >>= 1) --shift_;
     mask_ = slots_.size() - 1;
@@ -57,7 +58,11 @@ class FingerprintSet {
       if (f != 0) place(f);
   }
 
-  std::vector<std::uint64_t> slots_;  // 0: free
+  // The first table inline: most explorations see a few distinct
+  // executions, and their set then allocates nothing.
+  static constexpr std::size_t kFirst = 16;
+  using Slots = boost::container::small_vector<std::uint64_t, kFirst>;
+  Slots slots_;  // 0: free
   std::size_t held_ = 0;              // slots in use
   std::size_t most_ = 0;              // slots in use at most before the table grows: three quarters
   std::size_t mask_ = 0;              // slots_.size() - 1
