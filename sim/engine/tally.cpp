@@ -1,6 +1,7 @@
 #include "sim/engine/tally.hpp"
 
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 namespace scopesim {
@@ -20,10 +21,12 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     // outcome's is copied.)
     thread_local std::string made;
     r.outcome.write_text(made);
-    auto at = first_from(made);
-    if (!holds(at, made)) at = insert(at, made, r.outcome, r.bad, 0, r.log);
-    ++at->second.count;
-    text = &made;
+    auto it = outcomes.lower_bound(made);
+    if (it == outcomes.end() || outcomes.key_comp()(made, it->first))
+      it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(made),
+                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+    ++it->second.count;
+    text = &it->first;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
     const std::size_t at = finding_of(r.finding_keys[k]);
@@ -44,11 +47,11 @@ void Tally::add(Tally&& later) {
   decisions += later.decisions;
   fingerprints_.insert(std::move(later.fingerprints_));
   for (auto& [text, o] : later.outcomes) {
-    const auto at = first_from(text);
-    if (holds(at, text))
-      at->second.count += o.count;
+    auto [it, fresh] = outcomes.try_emplace(text);
+    if (fresh)
+      it->second = std::move(o);
     else
-      insert(at, text, std::move(o));
+      it->second.count += o.count;
   }
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
     FindingSummary& f = later.findings[k];

@@ -9,12 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
-#include <tuple>
-#include <utility>
 #include <vector>
-
-#include <boost/container/small_vector.hpp>
 
 #include "sim/engine/execution.hpp"
 #include "sim/engine/fingerprint_set.hpp"
@@ -76,35 +73,11 @@ class Tally {
   std::uint64_t redundant = 0;
   std::uint64_t decisions = 0;   // scheduling decisions over every run
   std::uint64_t distinct() const { return fingerprints_.size(); }
-  // Of explored runs: each outcome with its text, in the texts' order
-  // (TextOrder); and the findings in order of first appearance. (The
-  // outcomes in a vector, its first few inline: most explorations see a
-  // few, and none is then a node of its own to allocate.)
-  using Outcomes = boost::container::small_vector<std::pair<std::string, OutcomeSummary>, 8>;
-  Outcomes outcomes;
+  // Of explored runs: by outcome text; and in order of first appearance.
+  std::map<std::string, OutcomeSummary, TextOrder> outcomes;
   std::vector<FindingSummary> findings;
 
  private:
-  // The first outcome whose text is not before `text`; and whether it is
-  // the outcome of `text`.
-  Outcomes::iterator first_from(const std::string& text) {
-    return std::lower_bound(outcomes.begin(), outcomes.end(), text,
-                            [](const Outcomes::value_type& o, const std::string& t) { return TextOrder{}(o.first, t); });
-  }
-  bool holds(Outcomes::iterator at, const std::string& text) const {
-    return at != outcomes.end() && !TextOrder{}(text, at->first);
-  }
-  // A new outcome of `text`, made of `args`, before `at` (first_from()).
-  // (Made at the end, in place, and moved to its place from there; out of
-  // line: most runs find theirs.)
-  template <class... Args>
-  [[gnu::noinline]] Outcomes::iterator insert(Outcomes::iterator at, const std::string& text, Args&&... args) {
-    const std::ptrdiff_t k = at - outcomes.begin();
-    outcomes.emplace_back(std::piecewise_construct, std::forward_as_tuple(text),
-                          std::forward_as_tuple(std::forward<Args>(args)...));
-    std::rotate(outcomes.begin() + k, outcomes.end() - 1, outcomes.end());
-    return outcomes.begin() + k;
-  }
   FingerprintSet fingerprints_;  // an unended run's marked apart
   // Each finding's key, by its place in `findings`. (Searched in turn: an
   // exploration sees few findings.)
