@@ -262,6 +262,10 @@ grep -q "Scaling" out.txt && fail "bench --only exploration ran scaling" || pass
 expect_code 0 "bench exploration with --min-time 0" -- "$bin" bench --only exploration --repeat 2 --min-time 0 litmus.CoRW
 grep -q "litmus.CoRW" out.txt && pass || fail "bench exploration with --min-time 0"
 expect_code 2 "bench negative --min-time" -- "$bin" bench --only exploration --min-time -1 litmus.CoRW
+expect_code 0 "bench exploration in rounds" -- "$bin" bench --only exploration --repeat 1 --min-time 0 --rounds 2 litmus.CoRW
+grep -q "litmus.CoRW" out.txt && grep -q "fiber switch" out.txt && pass || fail "bench exploration in rounds"
+expect_code 2 "bench exploration without rounds" -- "$bin" bench --only exploration --rounds 0 litmus.CoRW
+grep -q -- "--rounds" err.txt && pass || fail "bench --rounds 0 message: $(cat err.txt)"
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4
