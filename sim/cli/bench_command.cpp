@@ -191,7 +191,7 @@ void exploration_section(const BenchSettings& s) {
 
   // Rounds over every configuration in turn, not the rounds of one
   // configuration together: a machine that runs slow for a few seconds (a
-  // virtual CPU that shares its core with other work, as on a cloud host)
+  // cloud host's virtual CPU at times: docs/performance.md, "slow stretches")
   // slows a stretch of configurations in one round, and each configuration
   // keeps its fastest round, as the fiber switch keeps its fastest trial
   // (fiber_switch_ns(), measured once a round).
