@@ -266,6 +266,17 @@ expect_code 0 "bench exploration in rounds" -- "$bin" bench --only exploration -
 grep -q "litmus.CoRW" out.txt && grep -q "fiber switch" out.txt && pass || fail "bench exploration in rounds"
 expect_code 2 "bench exploration without rounds" -- "$bin" bench --only exploration --rounds 0 litmus.CoRW
 grep -q -- "--rounds" err.txt && pass || fail "bench --rounds 0 message: $(cat err.txt)"
+# --progress: what is being measured, a line a second on stderr (the litmus family's 34 configurations,
+# three rounds of at least 0.05 s each: over 5 s); stdout holds the report alone.
+expect_code 0 "bench progress" -- "$bin" bench --only exploration --progress --rounds 3 litmus
+grep -qE "^scopesim: bench: exploration, round [123] of 3: [0-9]+ of 34, litmus\." err.txt &&
+  ! grep -q "scopesim: bench:" out.txt && grep -q "median cost per scheduling decision" out.txt &&
+  pass || fail "bench progress: $(head -c 300 err.txt)"
+if command -v script >/dev/null; then  # on a terminal: one line, erased before the section's report
+  script -qc "$(printf '%q ' "$bin" bench --only exploration --rounds 3 litmus)" /dev/null >tty.txt 2>&1
+  grep -q "scopesim: bench: exploration, round" tty.txt && grep -q $'\r\033\[K\r$' tty.txt &&
+    grep -q "^== Exhaustive exploration" tty.txt && pass || fail "bench live progress"
+fi
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4

@@ -31,6 +31,7 @@
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/input.hpp"
+#include "sim/cli/search_options.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/report/report.hpp"
 
@@ -52,6 +53,8 @@ struct BenchSettings {
   unsigned parallel_block = 14;       // parallel: threads per block of the workload (two per bin)
   unsigned parallel_repeat = 1;       // parallel: rounds over every N; each N's median round is shown
   bool markdown = false;
+  bool progress = false;              // --progress
+  Progress* line = nullptr;           // what is being measured, on stderr (run_bench())
 };
 
 // Nanoseconds per switch between two Boost.Context fibers that do nothing
@@ -123,11 +126,18 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// A section's title and table go to stdout once its measures are taken; the
+// progress line on stderr is erased first (a terminal shows both).
 void heading(const BenchSettings& s, const std::string& title) {
+  s.line->clear();
   if (s.markdown)
     fmt::print("\n### {}\n\n", title);
   else
     fmt::print("\n== {}\n\n", title);
+}
+void print_table(const BenchSettings& s, const Table& t) {
+  s.line->clear();
+  t.print(s.markdown);
 }
 
 std::string launch(const models::Config& c) {
@@ -197,7 +207,10 @@ void exploration_section(const BenchSettings& s) {
   // (fiber_switch_ns(), measured once a round).
   double fiber_ns = 0;
   for (unsigned round = 0; round < s.rounds; ++round) {
-    for (Row& r : rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      Row& r = rows[i];
+      s.line->doing(fmt::format("exploration, round {} of {}: {} of {}, {}", round + 1, s.rounds, i + 1, rows.size(),
+                                r.name));
       const ExploreOptions o = exhaustive(r.config, 0);
       if (round == 0) explore(*r.model, r.config, o);  // warm: source positions resolved, stacks mapped
       // At least --repeat explorations and --min-time seconds of them: the
@@ -231,7 +244,7 @@ void exploration_section(const BenchSettings& s) {
            std::to_string(r.x.redundant), std::to_string(r.x.decisions), fmt::format("{:.4f}s", r.seconds),
            fmt::format("{:.0f}", ns)});
   }
-  t.print(s.markdown);
+  print_table(s, t);
   const double per_decision_median = median(per_decision);
   fmt::print("\n{} configurations: {} explored, {} distinct, worst ratio {:.2f}\n", rows.size(), explored, distinct,
              worst);
@@ -268,6 +281,7 @@ void first_bug_section(const BenchSettings& s) {
       std::vector<double> execs, times;
       unsigned missing = 0;
       for (unsigned seed = 1; seed <= s.seeds; ++seed) {
+        s.line->doing(fmt::format("first-bug: {}, seed {} of {}", label, seed, s.seeds));
         ExploreOptions o = exhaustive(c, s.time_limit);
         o.mode = Mode::pct;
         o.seed = seed;
@@ -289,7 +303,7 @@ void first_bug_section(const BenchSettings& s) {
              times.empty() ? "-" : milliseconds(*std::max_element(times.begin(), times.end()))});
     }
   }
-  t.print(s.markdown);
+  print_table(s, t);
 }
 
 // ---- chapter: exhaustive at the chapter's large launches ----
@@ -301,11 +315,14 @@ void chapter_section(const BenchSettings& s) {
                            "counter.hierarchical"}) {
     const models::Model* m = find(name);
     if (m == nullptr) continue;
-    const Exploration x = explore(*m, m->chapter, exhaustive(m->chapter, s.time_limit));
+    s.line->doing(fmt::format("chapter: {} {}", name, launch(m->chapter)));
+    ExploreOptions o = exhaustive(m->chapter, s.time_limit);
+    o.progress = s.line->callback();
+    const Exploration x = explore(*m, m->chapter, o);
     t.add({name, launch(m->chapter), std::to_string(x.executions), std::to_string(x.distinct),
            std::to_string(x.redundant), x.complete ? "complete" : "stopped by " + x.stopped_by, seconds(x.seconds)});
   }
-  t.print(s.markdown);
+  print_table(s, t);
 }
 
 // ---- scaling: exhaustive against threads per block ----
@@ -350,7 +367,10 @@ void scaling_section(const BenchSettings& s) {
         explored.push_back(0);
         continue;
       }
-      const Exploration x = explore(*m, c, exhaustive(c, s.time_limit));
+      s.line->doing(fmt::format("scaling: {} at {} threads per block", name, n));
+      ExploreOptions o = exhaustive(c, s.time_limit);
+      o.progress = s.line->callback();
+      const Exploration x = explore(*m, c, o);
       t.add({name, std::to_string(n), std::to_string(x.executions), std::to_string(x.distinct),
              x.complete ? "complete" : "stopped by " + x.stopped_by, x.bad() ? "yes" : "no", seconds(x.seconds)});
       times.push_back(std::round(x.seconds * 100) / 100);
@@ -359,7 +379,7 @@ void scaling_section(const BenchSettings& s) {
     time_lines.push_back({name, times});
     explored_lines.push_back({name, explored});
   }
-  t.print(s.markdown);
+  print_table(s, t);
   if (s.markdown && !xs.empty()) {
     chart("Exhaustive exploration time", "seconds", xs, time_lines);
     chart("Executions explored", "executions", xs, explored_lines);
@@ -468,9 +488,12 @@ void parallel_section(const BenchSettings& s) {
     Switches switches;
     std::string json;
   };
-  auto measure = [&](unsigned n) {
+  auto measure = [&](unsigned n, unsigned round) {
+    s.line->doing(fmt::format("parallel: {} job{}{}", n, n == 1 ? "" : "s",
+                              s.parallel_repeat > 1 ? fmt::format(", round {} of {}", round + 1, s.parallel_repeat) : ""));
     ExploreOptions o = exhaustive(c, 0);
     o.jobs = n;
+    o.progress = s.line->callback();
     Measure r;
     const double cpu_before = process_cpu_seconds();
     const Switches switches_before = process_switches();
@@ -488,7 +511,7 @@ void parallel_section(const BenchSettings& s) {
   // --json is the first one's.
   std::vector<std::vector<Measure>> rounds(jobs.size());
   for (unsigned k = 0; k < s.parallel_repeat; ++k)
-    for (std::size_t i = 0; i < jobs.size(); ++i) rounds[i].push_back(measure(jobs[i]));
+    for (std::size_t i = 0; i < jobs.size(); ++i) rounds[i].push_back(measure(jobs[i], k));
   double first_seconds = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     std::vector<Measure>& mine = rounds[i];
@@ -501,6 +524,7 @@ void parallel_section(const BenchSettings& s) {
       return r.json == rounds[0].front().json;
     });
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
+    if (n > 1) s.line->doing(fmt::format("parallel: what the machine gives {} independent explorations", n));
     const double machine = n == 1 ? 1.0 : machine_speedup(*m, small, n, alone);
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
            fmt::format("{:.0f}%", 100 * speedup / n), identical ? "yes" : "NO", seconds(median.cpu),
@@ -510,7 +534,7 @@ void parallel_section(const BenchSettings& s) {
            std::to_string(x.sharing.runs_lost), seconds(x.sharing.waiting),
            seconds(x.sharing.passing)});
   }
-  t.print(s.markdown);
+  print_table(s, t);
 }
 
 struct Section {
@@ -559,10 +583,13 @@ int run_bench(const BenchSettings& s) {
         return 2;
       }
   fmt::print("{}\n", build_description());
+  BenchSettings with_line = s;
+  Progress line(Output{.progress = s.progress}, "bench");
+  with_line.line = &line;
   for (const Section& sec : sections) {
     const bool wanted = s.only.empty() || std::find(s.only.begin(), s.only.end(), sec.name) != s.only.end();
     if (!wanted || std::find(s.skip.begin(), s.skip.end(), sec.name) != s.skip.end()) continue;
-    sec.run(s);
+    sec.run(with_line);
   }
   return 0;
 }
@@ -627,6 +654,9 @@ Command add_bench_command(CLI::App& app) {
                 "that round's other columns (default 1)")
       ->check(whole(1, 9));
   b->add_flag("--markdown", s->markdown, "Print Markdown tables and, for scaling, Mermaid xychart plots");
+  b->add_flag("--progress", s->progress,
+              "Print what is being measured to stderr every second (on a terminal, without it: one line kept up to "
+              "date from the second second on)");
   return {b, [s] { return run_bench(*s); }};
 }
 

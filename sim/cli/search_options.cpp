@@ -115,7 +115,7 @@ void add_schedule_options(CLI::App& app, Output& out) {
 }
 
 Progress::Progress(const Output& out, std::string label)
-    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_) {
+    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_), doing_since_(start_) {
   if (out.progress) {
     mode_ = Mode::lines;
   } else if (!out.quiet && isatty(STDERR_FILENO)) {
@@ -124,11 +124,13 @@ Progress::Progress(const Output& out, std::string label)
   }
 }
 
-Progress::~Progress() {
-  if (shown_) {
-    fmt::print(stderr, "\r\033[K");  // back to the start of the line, cleared
-    std::fflush(stderr);
-  }
+Progress::~Progress() { clear(); }
+
+void Progress::clear() {
+  if (!shown_) return;
+  fmt::print(stderr, "\r\033[K");  // back to the start of the line, cleared
+  std::fflush(stderr);
+  shown_ = false;
 }
 
 std::function<void(std::uint64_t)> Progress::callback() {
@@ -137,18 +139,35 @@ std::function<void(std::uint64_t)> Progress::callback() {
 }
 
 void Progress::show(std::uint64_t executions) {
+  if (!due()) return;
+  const std::string doing = doing_.empty() ? "" : doing_ + ": ";
+  if (mode_ == Mode::lines) return print(fmt::format("{}{} executions so far", doing, executions));
+  const double seconds = std::chrono::duration<double>(last_ - doing_since_).count();
+  if (seconds < 1) return print(fmt::format("{}{} executions", doing, executions));
+  print(fmt::format("{}{} executions in {:.0f} s ({:.0f}/s)", doing, executions, seconds,
+                    static_cast<double>(executions) / seconds));
+}
+
+void Progress::doing(std::string_view what) {
+  doing_ = what;
+  doing_since_ = std::chrono::steady_clock::now();
+  if (mode_ == Mode::off || !due()) return;
+  print(fmt::format("{} ({:.0f} s)", doing_, std::chrono::duration<double>(last_ - start_).count()));
+}
+
+bool Progress::due() {
   using namespace std::chrono_literals;
   const auto now = std::chrono::steady_clock::now();
+  if (mode_ == Mode::lines ? now - last_ < 1s : now - start_ < 2s || (shown_ && now - last_ < 250ms)) return false;
+  last_ = now;
+  return true;
+}
+
+void Progress::print(std::string line) {
+  line = fmt::format("scopesim: {}: {}", label_, line);
   if (mode_ == Mode::lines) {
-    if (now - last_ < 1s) return;
-    last_ = now;
-    fmt::print(stderr, "scopesim: {}: {} executions so far\n", label_, executions);
+    fmt::print(stderr, "{}\n", line);
   } else {
-    if (now - start_ < 2s || (shown_ && now - last_ < 250ms)) return;
-    last_ = now;
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    std::string line = fmt::format("scopesim: {}: {} executions in {:.0f} s ({:.0f}/s)", label_, executions, seconds,
-                                   static_cast<double>(executions) / seconds);
     if (line.size() > 79) line.resize(79);  // one terminal line, so that \r returns to its start
     fmt::print(stderr, "\r{}\033[K", line);
     shown_ = true;

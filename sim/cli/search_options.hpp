@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -63,11 +64,11 @@ void add_output_options(CLI::App& app, Output& out);
 // --schedules and --no-schedules alone (add_output_options includes them).
 void add_schedule_options(CLI::App& app, Output& out);
 
-// Progress on stderr while one search runs (ExploreOptions::progress): with
-// --progress, a line a second; else, when stderr is a terminal and the report
-// is not --quiet, one line kept up to date once the search has run two
-// seconds, and erased when the Progress ends; else nothing. Only stderr:
-// stdout is the same for the same options.
+// Progress on stderr while one search (ExploreOptions::progress), or a
+// command's sequence of them, runs: with --progress, a line a second; else,
+// when stderr is a terminal and the report is not --quiet, one line kept up
+// to date once the work has run two seconds, and erased when the Progress
+// ends; else nothing. Only stderr: stdout is the same for the same options.
 class Progress {
  public:
   Progress(const Output& out, std::string label);
@@ -76,14 +77,23 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
   // For ExploreOptions::progress; valid while this Progress lives.
   std::function<void(std::uint64_t)> callback();
+  // What the command is doing now: shown when a line is due, and before the
+  // executions of each search from then on.
+  void doing(std::string_view what);
+  // Erases the line kept up to date, if shown (before stdout is written).
+  void clear();
 
  private:
   enum class Mode { off, lines, live };
   void show(std::uint64_t executions);
+  bool due();  // a line is to be shown now (then counted as shown)
+  void print(std::string line);
   Mode mode_ = Mode::off;
   std::string label_;
   std::chrono::steady_clock::time_point start_, last_;
   bool shown_ = false;  // a live line is on the terminal
+  std::string doing_;   // (doing())
+  std::chrono::steady_clock::time_point doing_since_;  // when doing() was last called, else start_
 };
 
 }  // namespace scopesim::cli
