@@ -1,35 +1,42 @@
 #include "sim/core/source_position.hpp"
 
-#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <unistd.h>
 
-#include <cstdio>
+#include <future>
 #include <map>
 #include <mutex>
-#include <string_view>
 
 namespace scopesim {
 
 namespace {
 
+// "file:line" of the code at return address `pc` (the call lies just before
+// it): its row of the line table, the innermost of the functions inlined
+// there. Read with elfutils from the debug information of the process's
+// modules (the executable, its libraries), reported once; "?" without it.
+// One caller at a time: a libdwfl session is not for concurrent use.
 std::string resolve(std::uintptr_t pc) {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fname == nullptr) return "?";
-  // The return address points after the call; step back into it.
-  const std::uintptr_t offset = pc - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-  char cmd[1024];
-  std::snprintf(cmd, sizeof cmd, "addr2line -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
-                static_cast<unsigned long>(offset));
-  std::string out;
-  if (FILE* p = popen(cmd, "r")) {
-    char buf[1024];
-    if (std::fgets(buf, sizeof buf, p)) out = buf;
-    pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  const auto paren = out.find(" (");
-  if (paren != std::string::npos) out.resize(paren);
-  if (out.empty() || out[0] == '?') return "?";
-  return source_path(out);
+  static std::mutex lock;
+  std::lock_guard<std::mutex> g(lock);
+  static Dwfl* const session = [] {
+    static const Dwfl_Callbacks callbacks{dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+    Dwfl* d = dwfl_begin(&callbacks);
+    if (d == nullptr) return d;
+    dwfl_report_begin(d);
+    if (dwfl_linux_proc_report(d, getpid()) != 0 || dwfl_report_end(d, nullptr, nullptr) != 0) {
+      dwfl_end(d);
+      return static_cast<Dwfl*>(nullptr);
+    }
+    return d;
+  }();
+  if (session == nullptr) return "?";
+  const Dwarf_Addr at = pc - 1;
+  Dwfl_Module* module = dwfl_addrmodule(session, at);
+  Dwfl_Line* row = module != nullptr ? dwfl_module_getsrc(module, at) : nullptr;
+  int line = 0;
+  const char* file = row != nullptr ? dwfl_lineinfo(row, nullptr, &line, nullptr, nullptr, nullptr) : nullptr;
+  return file != nullptr && line > 0 ? source_path(file) + ":" + std::to_string(line) : "?";
 }
 
 }  // namespace
@@ -39,18 +46,28 @@ std::string describe(const Where& w) {
   if (w.pc == 0) return "?";
   // Every run of a racy model describes its findings again, on each thread
   // of a parallel search: each thread keeps what it has described, and only a
-  // position new to it takes the lock of the shared cache (where resolving a
-  // new one runs addr2line once).
+  // position new to it looks in the shared cache, under its lock.
   thread_local std::map<std::uintptr_t, std::string> mine;
   if (auto it = mine.find(w.pc); it != mine.end()) return it->second;
   static std::mutex lock;
   static std::map<std::uintptr_t, std::string> cache;
-  std::string text;
   {
     std::lock_guard<std::mutex> g(lock);
-    auto it = cache.find(w.pc);
-    if (it == cache.end()) it = cache.emplace(w.pc, resolve(w.pc)).first;
-    text = it->second;
+    if (auto it = cache.find(w.pc); it != cache.end()) return mine.emplace(w.pc, it->second).first->second;
+  }
+  // A position new to the process is resolved on a thread of its own, which
+  // no slice limit stops: the caller, mostly a simulated thread's fiber, only
+  // waits (in the C++ runtime, where FiberPool puts a stop off), and holds no
+  // lock of the resolver's should it be stopped all the same.
+  std::string text;
+  try {
+    text = std::async(std::launch::async, resolve, w.pc).get();
+  } catch (const std::system_error&) {
+    text = "?";  // (no thread to be had)
+  }
+  {
+    std::lock_guard<std::mutex> g(lock);
+    cache.emplace(w.pc, text);
   }
   return mine.emplace(w.pc, std::move(text)).first->second;
 }

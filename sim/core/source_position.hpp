@@ -1,6 +1,6 @@
 // Source positions as text: "models/publish/publish.cpp:31". Positions taken
 // from std::source_location are exact; return addresses are resolved once each
-// through the binary's debug information (addr2line) and cached.
+// through the process's debug information (elfutils' libdw) and cached.
 #pragma once
 #include <string>
 

@@ -2478,8 +2478,7 @@ class Run final : public Door, public HostApi {
   // `f` (in allocation `r`), formatted into a finding of the run, and kept
   // so for later runs (formatted_). (Out of line, with its texts: see
   // out_of_line(); and aside, off the fiber's stack: every run of a new model
-  // with a racy access formats one, and describes source positions new to
-  // the OS thread, with addr2line, in frames several KB deep.)
+  // with a racy access formats one, in frames several KB deep.)
   [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
     fiber::FiberPool::aside([&] { format_model_finding_here(f, r); });
   }
