@@ -6,6 +6,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <system_error>
 
 namespace scopesim {
 
