@@ -58,8 +58,8 @@ std::string describe(const Where& w) {
   }
   // A position new to the process is resolved on a thread of its own, which
   // no slice limit stops: the caller, mostly a simulated thread's fiber, only
-  // waits (in the C++ runtime, where FiberPool puts a stop off), and holds no
-  // lock of the resolver's should it be stopped all the same.
+  // waits (in the C++ runtime, where FiberPool puts a stop off in a dynamic
+  // build), and holds no lock of the resolver's should it be stopped all the same.
   std::string text;
   try {
     text = std::async(std::launch::async, resolve, w.pc).get();
