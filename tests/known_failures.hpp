@@ -23,7 +23,7 @@ inline const std::string* known_engine_failure(const std::string& model) {
 }
 
 // Redundancy: models whose exhaustive search explores some of their derived
-// executions more than once (docs/performance.md, "What is left").
+// executions more than once (docs/performance-history.md, "What is left above 1.05").
 inline const std::map<std::string, std::string>& known_redundancies() {
   static const std::map<std::string, std::string> list{
   };

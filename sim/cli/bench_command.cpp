@@ -201,7 +201,7 @@ void exploration_section(const BenchSettings& s) {
 
   // Rounds over every configuration in turn, not the rounds of one
   // configuration together: a machine that runs slow for a few seconds (a
-  // cloud host's virtual CPU at times: docs/performance.md, "slow stretches")
+  // cloud host's virtual CPU at times: docs/performance-history.md, "slow stretches")
   // slows a stretch of configurations in one round, and each configuration
   // keeps its fastest round, as the fiber switch keeps its fastest trial
   // (fiber_switch_ns(), measured once a round).
@@ -464,7 +464,7 @@ void parallel_section(const BenchSettings& s) {
   // explorations of a small workload (the speed-up no search can beat there)
   // and the speed-up against it; the threads' context switches (sleeps: each
   // hands a CPU back, and on a virtual machine a woken thread reaches one
-  // late; preemptions: more threads runnable than CPUs, docs/performance.md,
+  // late; preemptions: more threads runnable than CPUs, docs/performance-history.md,
   // "Eighth round"). How the work was shared: subtrees walked on
   // other threads and taken over, their runs (and those thrown away), and how long the search's own walk waited for a subtree's runs
   // and passed them on to the explorer (the rest of its time it made runs).

@@ -17,8 +17,8 @@ struct DporSearch {
   // With jobs > 1: while a thread has no task, or fewer than `stock` wait
   // beyond those the idle threads will take, subtrees are handed over at
   // nodes with at least `split_above` thread decisions below them on the
-  // stack, at most `offered` waiting per walk (docs/performance.md: tuned
-  // on histogram.plain_rmw). None changes what reaches `take`.
+  // stack, at most `offered` waiting per walk (docs/performance-history.md:
+  // tuned on histogram.plain_rmw). None changes what reaches `take`.
   std::size_t split_above = 12;
   std::size_t offered = 4;
   // A walk that reaches a branch it handed out before a thread started it
