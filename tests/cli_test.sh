@@ -102,9 +102,15 @@ json_error "litmus --json, a replay of no file" "--replay takes exactly one litm
   "$bin" litmus --json --replay x.schedule a.litmus b.litmus
 json_error "compare --json, no results" "cannot read 'no-such.jsonl'" "$bin" compare --all --gpu no-such.jsonl --json
 "$bin" explore no.such.model >out.txt 2>/dev/null; [ ! -s out.txt ] && pass || fail "without --json, an error prints nothing on stdout"
-# A launch larger than the kernel's shared tile (256 elements) is refused, not explored.
-expect_code 2 "a block larger than tile's shared array" -- "$bin" explore tile.barrier --block 512
-grep -q "tile.barrier <<<1,512>>>: tile holds at most 256 threads per block" err.txt && pass || fail "tile block message"
+# A launch the kernel was not written for is refused, not explored: histogram's
+# threads share out its bins, so a block must be a multiple of them.
+expect_code 2 "a block that does not share out histogram's bins" -- "$bin" explore histogram.shared_atomic --block 12
+grep -q "histogram.shared_atomic <<<1,12>>>: the block's threads must be a multiple of bins (8)" err.txt && pass ||
+  fail "histogram block message"
+# CUDA's largest block fits the tile: every load is before the barrier and every
+# read after it, so the one execution is clean.
+expect_code 0 "tile.barrier at 1024 threads" -- "$bin" explore tile.barrier --block 1024 --no-schedules
+grep -q "nothing bad" out.txt && pass || fail "tile.barrier <<<1,1024>>>: $(tail -2 out.txt)"
 # Schedules that cannot be written: the results still print, with one warning, not one per witness.
 touch not_a_dir
 expect_code 1 "explore with an unwritable schedule directory" -- "$bin" explore publish.relaxed --schedules not_a_dir/s

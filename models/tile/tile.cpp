@@ -10,7 +10,7 @@
 namespace scopesim::models::tile {
 using namespace scopesim::dialect;
 
-constexpr unsigned kMaxBlock = 256;
+constexpr unsigned kMaxBlock = 1024;  // the most threads a CUDA block has
 using Tile = plain<int>[kMaxBlock];
 
 // Whose element a thread adds to its own.
