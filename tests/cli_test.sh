@@ -287,6 +287,11 @@ if command -v script >/dev/null; then  # on a terminal: one line, erased before 
 fi
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
+# Below its 8 bins histogram counts into as many bins as threads: its increments'
+# results are unused and read only after the barrier, so they commute (one
+# execution), as tile's barrier orders every load before every read.
+grep -q "| histogram.shared_atomic | 4 (4 bins) | 1 | 1 | complete | no |" out.txt &&
+  grep -q "| tile.barrier | 4 | 1 | 1 | complete | no |" out.txt && pass || fail "bench scaling at 4 threads: $(cat out.txt)"
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4
 # one row per job count (1, 2), each the same result as one job's
 [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && ! grep -q "NO" out.txt && pass || fail "bench parallel table"

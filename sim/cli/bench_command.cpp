@@ -351,7 +351,8 @@ void scaling_section(const BenchSettings& s) {
   std::vector<unsigned> xs;
   for (unsigned n = 2; n <= s.max_threads; n *= 2) xs.push_back(n);
   // "bad": a bad outcome or a finding. A launch the kernel does not support
-  // (models::misfit) is not explored; it plots as 0.
+  // (models::misfit) is not explored; it plots as 0. Histogram's 8 bins take
+  // 8 threads: a smaller block counts into as many bins as it has threads.
   Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
   std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
   for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
@@ -361,6 +362,7 @@ void scaling_section(const BenchSettings& s) {
     for (unsigned n : xs) {
       models::Config c = m->chapter;
       c.block = n;
+      if (std::string_view(name) == "histogram.shared_atomic" && n < c.param("bins", 8)) c.params["bins"] = n;
       if (const std::string why = models::misfit(*m, c); !why.empty()) {
         t.add({name, std::to_string(n), "-", "-", "does not fit: " + why, "-", "-"});
         times.push_back(0);
@@ -371,7 +373,8 @@ void scaling_section(const BenchSettings& s) {
       ExploreOptions o = exhaustive(c, s.time_limit);
       o.progress = s.line->callback();
       const Exploration x = explore(*m, c, o);
-      t.add({name, std::to_string(n), std::to_string(x.executions), std::to_string(x.distinct),
+      t.add({name, std::to_string(n) + (c.params.count("bins") ? fmt::format(" ({} bins)", c.param("bins", 0)) : ""),
+             std::to_string(x.executions), std::to_string(x.distinct),
              x.complete ? "complete" : "stopped by " + x.stopped_by, x.bad() ? "yes" : "no", seconds(x.seconds)});
       times.push_back(std::round(x.seconds * 100) / 100);
       explored.push_back(static_cast<double>(x.executions));
@@ -611,7 +614,8 @@ Command add_bench_command(CLI::App& app) {
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
       "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
       "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
-      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block; 'parallel' explores "
+      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block (histogram below "
+      "8 threads with as many bins as threads); 'parallel' explores "
       "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... "
       "up to --max-jobs and prints the speed-up, "
       "the efficiency and whether the result is the same as with one job. Times vary from run to run. Exit 0; "
