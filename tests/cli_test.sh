@@ -270,6 +270,11 @@ grep -q "litmus.CoRW" out.txt && grep -q "fiber switch" out.txt && pass || fail 
 head -1 out.txt | grep -qE "^build: .+, .+, engine (without a profile|optimized with its profile|instrumented for a profile); [0-9]+ hardware threads$" &&
   pass || fail "bench names its build"
 grep -q "Scaling" out.txt && fail "bench --only exploration ran scaling" || pass
+# Then the targets the section measured: CoRW's one execution, explored once, meets the
+# first; the cost's row is there, met or not (a time).
+grep -qE '^explored / distinct, every configuration +<= 1\.05 +1 configuration: worst 1\.00 \(1 explored, 1 distinct\) +yes$' out.txt &&
+  grep -qE '^cost per scheduling decision +<= 20x one fiber switch +[0-9]+ ns against [0-9.]+ ns: [0-9.]+x +(yes|no)$' out.txt &&
+  [ "$(sed -n '/Against the targets/,$p' out.txt | grep -cE '(yes|no)$')" -eq 2 ] && pass || fail "bench targets: $(cat out.txt)"
 expect_code 0 "bench exploration with --min-time 0" -- "$bin" bench --only exploration --repeat 2 --min-time 0 litmus.CoRW
 grep -q "litmus.CoRW" out.txt && pass || fail "bench exploration with --min-time 0"
 expect_code 2 "bench negative --min-time" -- "$bin" bench --only exploration --min-time -1 litmus.CoRW
@@ -297,6 +302,9 @@ grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && p
 # execution), as tile's barrier orders every load before every read.
 grep -q "| histogram.shared_atomic | 4 (4 bins) | 1 | 1 | complete | no |" out.txt &&
   grep -q "| tile.barrier | 4 | 1 | 1 | complete | no |" out.txt && pass || fail "bench scaling at 4 threads: $(cat out.txt)"
+# Every point complete, but 4 threads fall short of the target's 1024.
+grep -q "| scaling against threads per block | 2 ... 1024, every point complete | 4 of 4 points complete, 2 ... 4 | no |" out.txt &&
+  pass || fail "bench scaling target: $(tail -3 out.txt)"
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4
 # one row per job count (1, 2), each the same result as one job's
 [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && ! grep -q "NO" out.txt && pass || fail "bench parallel table"
@@ -308,6 +316,9 @@ grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+%' out.txt && g
 grep -qE '^ *jobs .* of machine +sleeps +preemptions' out.txt &&
   grep -qE '^ *2 .* yes +[0-9.]+s +[0-9.]+ +[0-9]+\.[0-9]+x +[0-9]+% +[0-9]+ +[0-9]+ ' out.txt && pass ||
   fail "bench parallel context-switch columns"
+# two jobs on a small workload cannot tell the target (16 jobs, one job >= 10 s)
+grep -qE '^--jobs 16 on an exploration >= 10 s with one job +.* 2 jobs: [0-9.]+x, .*identical: yes +not measured' out.txt &&
+  pass || fail "bench parallel target: $(tail -2 out.txt)"
 # rounds: two of each job count, the median shown, each round's result the same as the first
 expect_code 0 "bench parallel rounds" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4 --parallel-repeat 2
 grep -q "the median of 2 rounds" out.txt && [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && pass ||

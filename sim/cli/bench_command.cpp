@@ -11,6 +11,8 @@
 //                and (--markdown) Mermaid charts;
 //   parallel     one long exhaustive exploration with --jobs 1, 2, 4, ...:
 //                speed-up, efficiency, and whether every result is the same.
+// Then one table of the exploration-performance targets, each read off the
+// section that measured it: the target, its goal, what was measured, met.
 // Times vary from run to run; this command is the one place they are measured.
 #include <algorithm>
 #include <barrier>
@@ -39,6 +41,13 @@ namespace scopesim::cli {
 
 namespace {
 
+// One exploration-performance target (docs/performance.md, "Where it stands"),
+// as a section measured it. `met`: yes, no, or why it could not be told.
+struct Target {
+  std::string target, goal, measured, met;
+};
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
 struct BenchSettings {
   std::vector<std::string> models;
   unsigned repeat = 3;
@@ -55,6 +64,7 @@ struct BenchSettings {
   bool markdown = false;
   bool progress = false;              // --progress
   Progress* line = nullptr;           // what is being measured, on stderr (run_bench())
+  std::vector<Target>* targets = nullptr;  // what the sections measured of the targets (run_bench())
 };
 
 // Nanoseconds per switch between two Boost.Context fibers that do nothing
@@ -248,9 +258,17 @@ void exploration_section(const BenchSettings& s) {
   const double per_decision_median = median(per_decision);
   fmt::print("\n{} configurations: {} explored, {} distinct, worst ratio {:.2f}\n", rows.size(), explored, distinct,
              worst);
+  const double ratio = fiber_ns > 0 ? per_decision_median / fiber_ns : 0;
   fmt::print("median cost per scheduling decision {:.0f} ns; one bare Boost.Context fiber switch {:.1f} ns; "
              "ratio {:.1f}x\n",
-             per_decision_median, fiber_ns, fiber_ns > 0 ? per_decision_median / fiber_ns : 0);
+             per_decision_median, fiber_ns, ratio);
+  s.targets->push_back({"explored / distinct, every configuration", "<= 1.05",
+                        fmt::format("{} configuration{}: worst {:.2f} ({} explored, {} distinct)", rows.size(),
+                                    rows.size() == 1 ? "" : "s", worst, explored, distinct),
+                        yes_no(distinct > 0 && worst <= 1.05)});
+  s.targets->push_back({"cost per scheduling decision", "<= 20x one fiber switch",
+                        fmt::format("{:.0f} ns against {:.1f} ns: {:.1f}x", per_decision_median, fiber_ns, ratio),
+                        yes_no(ratio > 0 && ratio <= 20)});
 }
 
 // ---- first-bug: PCT executions to the first bad outcome or finding ----
@@ -271,6 +289,10 @@ void first_bug_section(const BenchSettings& s) {
                          s.seeds, s.max_executions, s.time_limit));
   Table t({"model", "launch", "found", "median executions", "max executions", "median time", "max time"},
           "llrrrrr");
+  // Over every point: the least and largest median, the largest of any seed,
+  // and the points whose median seed found nothing.
+  unsigned points_measured = 0, medians_missing = 0;
+  double least_median = 0, most_median = 0, most = 0;
   for (const auto& m : models::registry()) {
     if (m.name.rfind("litmus.", 0) == 0) continue;  // the catalogue: every model but the litmus corpus
     std::vector<std::pair<std::string, models::Config>> points;
@@ -296,6 +318,17 @@ void first_bug_section(const BenchSettings& s) {
         }
       }
       const auto whole = [](double v) { return fmt::format("{:.0f}", v); };
+      std::vector<double> sorted = execs;
+      std::sort(sorted.begin(), sorted.end());
+      const std::size_t mid = (sorted.size() + missing) / 2;
+      if (mid < sorted.size()) {
+        least_median = points_measured == medians_missing ? sorted[mid] : std::min(least_median, sorted[mid]);
+        most_median = std::max(most_median, sorted[mid]);
+      } else {
+        ++medians_missing;
+      }
+      ++points_measured;
+      if (!execs.empty()) most = std::max(most, *std::max_element(execs.begin(), execs.end()));
       t.add({label, launch(c), fmt::format("{}/{}", execs.size(), s.seeds),
              median_text(execs, missing, whole, "not found"),
              execs.empty() ? "-" : whole(*std::max_element(execs.begin(), execs.end())),
@@ -304,6 +337,13 @@ void first_bug_section(const BenchSettings& s) {
     }
   }
   print_table(s, t);
+  s.targets->push_back(
+      {"time to first bug, PCT", fmt::format("median of {} seeds <= 10,000 executions", s.seeds),
+       medians_missing > 0
+           ? fmt::format("{} broken configurations: {} not found by the median seed", points_measured, medians_missing)
+           : fmt::format("{} broken configurations: medians {:.0f}-{:.0f} executions, at most {:.0f}", points_measured,
+                         least_median, most_median, most),
+       yes_no(points_measured > 0 && medians_missing == 0 && most_median <= 10000)});
 }
 
 // ---- chapter: exhaustive at the chapter's large launches ----
@@ -311,6 +351,8 @@ void first_bug_section(const BenchSettings& s) {
 void chapter_section(const BenchSettings& s) {
   heading(s, fmt::format("Chapter configurations: exhaustive, at most {:g} s each", s.time_limit));
   Table t({"model", "launch", "explored", "distinct", "redundant", "search", "time"}, "llrrrlr");
+  std::string measured;
+  bool met = true;
   for (const char* name : {"tile.barrier", "histogram.shared_atomic", "counter.global_atomic",
                            "counter.hierarchical"}) {
     const models::Model* m = find(name);
@@ -321,8 +363,14 @@ void chapter_section(const BenchSettings& s) {
     const Exploration x = explore(*m, m->chapter, o);
     t.add({name, launch(m->chapter), std::to_string(x.executions), std::to_string(x.distinct),
            std::to_string(x.redundant), x.complete ? "complete" : "stopped by " + x.stopped_by, seconds(x.seconds)});
+    const double bound = std::string_view(name) == "tile.barrier" ? 1 : 10;  // the target's seconds
+    met = met && x.complete && x.seconds < bound;
+    measured += fmt::format("{}{} {}{}", measured.empty() ? "" : ", ", name, seconds(x.seconds),
+                            x.complete ? "" : " (incomplete)");
   }
   print_table(s, t);
+  s.targets->push_back({"chapter launches, exhaustively", "tile.barrier < 1 s, the others < 10 s", measured,
+                        yes_no(!measured.empty() && met)});
 }
 
 // ---- scaling: exhaustive against threads per block ----
@@ -355,6 +403,7 @@ void scaling_section(const BenchSettings& s) {
   // 8 threads: a smaller block counts into as many bins as it has threads.
   Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
   std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
+  unsigned points = 0, complete = 0;
   for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
     const models::Model* m = find(name);
     if (m == nullptr) continue;
@@ -363,6 +412,7 @@ void scaling_section(const BenchSettings& s) {
       models::Config c = m->chapter;
       c.block = n;
       if (std::string_view(name) == "histogram.shared_atomic" && n < c.param("bins", 8)) c.params["bins"] = n;
+      ++points;
       if (const std::string why = models::misfit(*m, c); !why.empty()) {
         t.add({name, std::to_string(n), "-", "-", "does not fit: " + why, "-", "-"});
         times.push_back(0);
@@ -376,6 +426,7 @@ void scaling_section(const BenchSettings& s) {
       t.add({name, std::to_string(n) + (c.params.count("bins") ? fmt::format(" ({} bins)", c.param("bins", 0)) : ""),
              std::to_string(x.executions), std::to_string(x.distinct),
              x.complete ? "complete" : "stopped by " + x.stopped_by, x.bad() ? "yes" : "no", seconds(x.seconds)});
+      complete += x.complete ? 1 : 0;
       times.push_back(std::round(x.seconds * 100) / 100);
       explored.push_back(static_cast<double>(x.executions));
     }
@@ -387,6 +438,10 @@ void scaling_section(const BenchSettings& s) {
     chart("Exhaustive exploration time", "seconds", xs, time_lines);
     chart("Executions explored", "executions", xs, explored_lines);
   }
+  s.targets->push_back({"scaling against threads per block", "2 ... 1024, every point complete",
+                        fmt::format("{} of {} points complete, 2 ... {}", complete, points,
+                                    xs.empty() ? 0u : xs.back()),
+                        yes_no(points > 0 && complete == points && !xs.empty() && xs.back() >= 1024)});
 }
 
 // ---- parallel: one exploration with 1, 2, 4, ... jobs ----
@@ -516,6 +571,8 @@ void parallel_section(const BenchSettings& s) {
   for (unsigned k = 0; k < s.parallel_repeat; ++k)
     for (std::size_t i = 0; i < jobs.size(); ++i) rounds[i].push_back(measure(jobs[i], k));
   double first_seconds = 0;
+  Target target{"--jobs 16 on an exploration >= 10 s with one job", ">= 80 % efficiency, identical results", "", ""};
+  bool all_identical = true;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     std::vector<Measure>& mine = rounds[i];
     std::sort(mine.begin(), mine.end(), [](const Measure& a, const Measure& b) { return a.x.seconds < b.x.seconds; });
@@ -529,6 +586,16 @@ void parallel_section(const BenchSettings& s) {
     const double speedup = x.seconds > 0 ? first_seconds / x.seconds : 0;
     if (n > 1) s.line->doing(fmt::format("parallel: what the machine gives {} independent explorations", n));
     const double machine = n == 1 ? 1.0 : machine_speedup(*m, small, n, alone);
+    all_identical = all_identical && identical;
+    if (i + 1 == jobs.size()) {  // the most jobs
+      target.measured = fmt::format("{} jobs: {:.2f}x, {:.0f} % ({:.0f} % of the machine's {:.2f}x), one job {}; "
+                                    "identical: {}",
+                                    n, speedup, 100 * speedup / n, machine > 0 ? 100 * speedup / machine : 0,
+                                    machine, seconds(first_seconds), all_identical ? "yes" : "NO");
+      target.met = !all_identical                 ? "no"
+                   : n < 16 || first_seconds < 10 ? "not measured (fewer than 16 jobs, or one job under 10 s)"
+                                                  : yes_no(100 * speedup / n >= 80);
+    }
     t.add({std::to_string(n), std::to_string(x.executions), seconds(x.seconds), fmt::format("{:.2f}x", speedup),
            fmt::format("{:.0f}%", 100 * speedup / n), identical ? "yes" : "NO", seconds(median.cpu),
            fmt::format("{:.1f}", x.seconds > 0 ? median.cpu / x.seconds : 0), fmt::format("{:.2f}x", machine),
@@ -538,6 +605,7 @@ void parallel_section(const BenchSettings& s) {
            seconds(x.sharing.passing)});
   }
   print_table(s, t);
+  s.targets->push_back(target);
 }
 
 struct Section {
@@ -589,11 +657,17 @@ int run_bench(const BenchSettings& s) {
   BenchSettings with_line = s;
   Progress line(Output{.progress = s.progress}, "bench");
   with_line.line = &line;
+  std::vector<Target> targets;
+  with_line.targets = &targets;
   for (const Section& sec : sections) {
     const bool wanted = s.only.empty() || std::find(s.only.begin(), s.only.end(), sec.name) != s.only.end();
     if (!wanted || std::find(s.skip.begin(), s.skip.end(), sec.name) != s.skip.end()) continue;
     sec.run(with_line);
   }
+  heading(with_line, "Against the targets");
+  Table t({"target", "goal", "measured", "met"}, "llll");
+  for (const Target& g : targets) t.add({g.target, g.goal, g.measured, g.met});
+  print_table(with_line, t);
   return 0;
 }
 
@@ -618,7 +692,8 @@ Command add_bench_command(CLI::App& app) {
       "8 threads with as many bins as threads); 'parallel' explores "
       "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... "
       "up to --max-jobs and prints the speed-up, "
-      "the efficiency and whether the result is the same as with one job. Times vary from run to run. Exit 0; "
+      "the efficiency and whether the result is the same as with one job. Last, 'Against the targets': each "
+      "target beside what the sections run measured of it, met or not. Times vary from run to run. Exit 0; "
       "2: usage error.");
   b->add_option("MODEL", s->models,
                 "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
