@@ -20,6 +20,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -276,12 +277,18 @@ void exploration_section(const BenchSettings& s) {
 // A broken (✗) verdict: a bad outcome is permitted or findings are required.
 bool broken(const models::Expectation& e) { return e.bad_outcome_permitted || !e.required.empty(); }
 
-// The median of values where a missing one (nullopt: not found) counts as larger than all.
-std::string median_text(std::vector<double> v, unsigned missing, const std::function<std::string(double)>& show,
-                        const std::string& none) {
+// The median of values `v` and `missing` more that count as larger than all
+// (not found): nullopt where the median is one of those.
+std::optional<double> median_of(std::vector<double> v, unsigned missing) {
   std::sort(v.begin(), v.end());
-  const std::size_t n = v.size() + missing, mid = n / 2;
-  return mid < v.size() ? show(v[mid]) : none;
+  const std::size_t mid = (v.size() + missing) / 2;
+  return mid < v.size() ? std::optional<double>(v[mid]) : std::nullopt;
+}
+// The same as text: `show` of it, or `none`.
+std::string median_text(const std::vector<double>& v, unsigned missing, const std::function<std::string(double)>& show,
+                        const std::string& none) {
+  const std::optional<double> m = median_of(v, missing);
+  return m ? show(*m) : none;
 }
 
 void first_bug_section(const BenchSettings& s) {
@@ -292,7 +299,7 @@ void first_bug_section(const BenchSettings& s) {
   // Over every point: the least and largest median, the largest of any seed,
   // and the points whose median seed found nothing.
   unsigned points_measured = 0, medians_missing = 0;
-  double least_median = 0, most_median = 0, most = 0;
+  double least_median = HUGE_VAL, most_median = 0, most = 0;
   for (const auto& m : models::registry()) {
     if (m.name.rfind("litmus.", 0) == 0) continue;  // the catalogue: every model but the litmus corpus
     std::vector<std::pair<std::string, models::Config>> points;
@@ -318,12 +325,9 @@ void first_bug_section(const BenchSettings& s) {
         }
       }
       const auto whole = [](double v) { return fmt::format("{:.0f}", v); };
-      std::vector<double> sorted = execs;
-      std::sort(sorted.begin(), sorted.end());
-      const std::size_t mid = (sorted.size() + missing) / 2;
-      if (mid < sorted.size()) {
-        least_median = points_measured == medians_missing ? sorted[mid] : std::min(least_median, sorted[mid]);
-        most_median = std::max(most_median, sorted[mid]);
+      if (const std::optional<double> m = median_of(execs, missing)) {
+        least_median = std::min(least_median, *m);
+        most_median = std::max(most_median, *m);
       } else {
         ++medians_missing;
       }
@@ -353,8 +357,12 @@ void chapter_section(const BenchSettings& s) {
   Table t({"model", "launch", "explored", "distinct", "redundant", "search", "time"}, "llrrrlr");
   std::string measured;
   bool met = true;
-  for (const char* name : {"tile.barrier", "histogram.shared_atomic", "counter.global_atomic",
-                           "counter.hierarchical"}) {
+  // The launches and the target's seconds for each.
+  const std::pair<const char*, double> launches[] = {{"tile.barrier", 1},
+                                                     {"histogram.shared_atomic", 10},
+                                                     {"counter.global_atomic", 10},
+                                                     {"counter.hierarchical", 10}};
+  for (const auto& [name, bound] : launches) {
     const models::Model* m = find(name);
     if (m == nullptr) continue;
     s.line->doing(fmt::format("chapter: {} {}", name, launch(m->chapter)));
@@ -363,7 +371,6 @@ void chapter_section(const BenchSettings& s) {
     const Exploration x = explore(*m, m->chapter, o);
     t.add({name, launch(m->chapter), std::to_string(x.executions), std::to_string(x.distinct),
            std::to_string(x.redundant), x.complete ? "complete" : "stopped by " + x.stopped_by, seconds(x.seconds)});
-    const double bound = std::string_view(name) == "tile.barrier" ? 1 : 10;  // the target's seconds
     met = met && x.complete && x.seconds < bound;
     measured += fmt::format("{}{} {}{}", measured.empty() ? "" : ", ", name, seconds(x.seconds),
                             x.complete ? "" : " (incomplete)");
