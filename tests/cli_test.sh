@@ -295,6 +295,19 @@ if command -v script >/dev/null; then  # on a terminal: one line, erased before 
   grep -q "scopesim: bench: exploration, round" tty.txt && grep -q $'\r\033\[K\r$' tty.txt &&
     grep -q "^== Exhaustive exploration" tty.txt && pass || fail "bench live progress"
 fi
+# The chapter's launches: one complete execution each (tile's barrier orders every
+# access; the counters' and bins' increments are unused and read only behind a
+# barrier or the host's synchronize, so they commute), well within their seconds.
+expect_code 0 "bench chapter" -- "$bin" bench --only chapter --time-limit 5
+[ "$(grep -cE '^(tile\.barrier|histogram\.shared_atomic|counter\.global_atomic|counter\.hierarchical) +<<<[0-9,]+>>> +1 +1 +0 +complete ' out.txt)" -eq 4 ] &&
+  grep -qE '^chapter launches, exhaustively +tile\.barrier < 1 s, the others < 10 s +tile\.barrier [0-9.]+s, .* +yes$' out.txt &&
+  pass || fail "bench chapter: $(cat out.txt)"
+# Every broken catalogue model shows itself to PCT's first seed (chapter_config_test
+# asks the same of a sample): no configuration's median is "not found".
+expect_code 0 "bench first-bug" -- "$bin" bench --only first-bug --seeds 1 --time-limit 5
+! grep -q "not found" out.txt &&
+  grep -qE '^time to first bug, PCT +median of 1 seed <= 10,000 executions +[0-9]+ broken configurations: medians [0-9]+-[0-9]+ executions, at most [0-9]+ +yes$' out.txt &&
+  pass || fail "bench first-bug: $(tail -3 out.txt)"
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
 # Below its 8 bins histogram counts into as many bins as threads: its increments'

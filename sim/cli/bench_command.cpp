@@ -342,7 +342,7 @@ void first_bug_section(const BenchSettings& s) {
   }
   print_table(s, t);
   s.targets->push_back(
-      {"time to first bug, PCT", fmt::format("median of {} seeds <= 10,000 executions", s.seeds),
+      {"time to first bug, PCT", fmt::format("median of {} seed{} <= 10,000 executions", s.seeds, s.seeds == 1 ? "" : "s"),
        medians_missing > 0
            ? fmt::format("{} broken configurations: {} not found by the median seed", points_measured, medians_missing)
            : fmt::format("{} broken configurations: medians {:.0f}-{:.0f} executions, at most {:.0f}", points_measured,
