@@ -401,24 +401,41 @@ void chart(const std::string& title, const std::string& y, const std::vector<uns
   fmt::print("```\n");
 }
 
+// A model the scaling section explores, and how its chapter launch becomes
+// one of `threads` threads per block.
+struct ScaledWorkload {
+  const char* model;
+  void (*at)(models::Config&, unsigned threads);
+};
+
+constexpr ScaledWorkload scaled_workloads[] = {
+    {"tile.barrier", [](models::Config& c, unsigned threads) { c.block = threads; }},
+    // Its bins take one thread each to zero and flush: a block smaller than the
+    // chapter's 8 bins counts into as many bins as it has threads.
+    {"histogram.shared_atomic",
+     [](models::Config& c, unsigned threads) {
+       c.block = threads;
+       if (threads < c.param("bins", 8)) c.params["bins"] = threads;
+     }},
+};
+
 void scaling_section(const BenchSettings& s) {
   heading(s, fmt::format("Scaling: exhaustive against threads per block, at most {:g} s per point", s.time_limit));
   std::vector<unsigned> xs;
   for (unsigned n = 2; n <= s.max_threads; n *= 2) xs.push_back(n);
   // "bad": a bad outcome or a finding. A launch the kernel does not support
-  // (models::misfit) is not explored; it plots as 0. Histogram's 8 bins take
-  // 8 threads: a smaller block counts into as many bins as it has threads.
+  // (models::misfit) is not explored; it plots as 0.
   Table t({"model", "threads", "explored", "distinct", "search", "bad", "time"}, "lrrrllr");
   std::vector<std::pair<std::string, std::vector<double>>> time_lines, explored_lines;
   unsigned points = 0, complete = 0;
-  for (const char* name : {"tile.barrier", "histogram.shared_atomic"}) {
+  for (const ScaledWorkload& w : scaled_workloads) {
+    const char* const name = w.model;
     const models::Model* m = find(name);
     if (m == nullptr) continue;
     std::vector<double> times, explored;
     for (unsigned n : xs) {
       models::Config c = m->chapter;
-      c.block = n;
-      if (std::string_view(name) == "histogram.shared_atomic" && n < c.param("bins", 8)) c.params["bins"] = n;
+      w.at(c, n);
       ++points;
       if (const std::string why = models::misfit(*m, c); !why.empty()) {
         t.add({name, std::to_string(n), "-", "-", "does not fit: " + why, "-", "-"});
