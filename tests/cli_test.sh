@@ -255,11 +255,6 @@ expect_code 2 "gpu without a GPU" -- "$bin" gpu --all
 docs="$repo/docs/gpu"
 expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl" --time-limit 1
 grep -q "litmus.SB.xcta" out.txt && pass || fail "compare does not list litmus.SB.xcta"
-# (The tile models' run since their tile grew to 1024 elements.)
-expect_code 0 "compare the tile models' GPU results" -- "$bin" compare tile.barrier tile.missing_barrier \
-  tile.divergent_barrier tile.bounds_participate tile.syncwarp_across_warps tile.warp_local \
-  --gpu "$docs/tile-1024/results.jsonl" --time-limit 1
-grep -q "6 models: 0 soundness failure(s), 0 failed GPU run(s)" out.txt && pass || fail "tile GPU results: $(tail -1 out.txt)"
 expect_code 2 "compare without results" -- "$bin" compare --all --gpu does-not-exist.jsonl
 printf 'not json\n' >bad.jsonl
 expect_code 2 "compare with garbage results" -- "$bin" compare --all --gpu bad.jsonl
