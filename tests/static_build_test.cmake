@@ -6,13 +6,7 @@
 # with -DSOURCE_DIR, -DWORK_DIR, -DGENERATOR, -DCXX, -DBUILD_TYPE, -DCUDA_ROOT,
 # -DREADELF and -DDYNAMIC (the dynamically linked command).
 cmake_minimum_required(VERSION 3.25)
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    list(JOIN ARGN " " cmd)
-    message(FATAL_ERROR "failed (${rc}): ${cmd}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/script_support.cmake)
 
 # (The same build type as the dynamic command's: spin-assume compares a
 # kernel's registers and stack, which its compiled code decides.)
