@@ -27,6 +27,21 @@ cmp -s j1.json j2.json && pass || fail "random --json differs between two runs"
 "$bin" explore publish.relaxed --mode pct --seed 9 --max-executions 200 --json --no-schedules >p1.json
 "$bin" explore publish.relaxed --mode pct --seed 9 --max-executions 200 --json --no-schedules >p2.json
 cmp -s p1.json p2.json && pass || fail "pct --json differs between two runs"
+# ... whatever the process's layout: every model's check, and a PCT sample of a
+# kernel that spins (spin-assume compares a thread's stack), again from another
+# directory with an environment a page and a half larger (the stack shifted
+# within its page) and without address randomization where setarch can turn it off.
+"$bin" check --json --no-schedules >l1.json
+"$bin" explore spin.coresidency_assumed --mode pct --seed 3 --max-executions 100 --json --no-schedules >l1s.json
+mkdir -p elsewhere
+no_aslr=()
+setarch "$(uname -m)" -R true 2>/dev/null && no_aslr=(setarch "$(uname -m)" -R)
+(cd elsewhere && env SCOPESIM_TEST_PADDING="$(printf '%6000s' '')" "${no_aslr[@]}" "$bin" check --json \
+  --no-schedules >../l2.json)
+(cd elsewhere && env SCOPESIM_TEST_PADDING="$(printf '%6000s' '')" "${no_aslr[@]}" "$bin" explore \
+  spin.coresidency_assumed --mode pct --seed 3 --max-executions 100 --json --no-schedules >../l2s.json)
+cmp -s l1.json l2.json && pass || fail "check --json differs with another process layout"
+cmp -s l1s.json l2s.json && pass || fail "explore spin.coresidency_assumed --json differs with another process layout"
 # --jobs: the exhaustive search on several threads prints the same JSON, schedules included.
 "$bin" explore spin.naive_grid_barrier --json --schedules sj1 >x1.json
 "$bin" explore spin.naive_grid_barrier --json --schedules sj3 --jobs 3 >x3.json
