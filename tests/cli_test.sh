@@ -36,10 +36,9 @@ cmp -s p1.json p2.json && pass || fail "pct --json differs between two runs"
 mkdir -p elsewhere
 no_aslr=()
 setarch "$(uname -m)" -R true 2>/dev/null && no_aslr=(setarch "$(uname -m)" -R)
-(cd elsewhere && env SCOPESIM_TEST_PADDING="$(printf '%6000s' '')" "${no_aslr[@]}" "$bin" check --json \
-  --no-schedules >../l2.json)
-(cd elsewhere && env SCOPESIM_TEST_PADDING="$(printf '%6000s' '')" "${no_aslr[@]}" "$bin" explore \
-  spin.coresidency_assumed --mode pct --seed 3 --max-executions 100 --json --no-schedules >../l2s.json)
+elsewhere() { (cd elsewhere && env SCOPESIM_TEST_PADDING="$(printf '%6000s' '')" "${no_aslr[@]}" "$bin" "$@"); }
+elsewhere check --json --no-schedules >l2.json
+elsewhere explore spin.coresidency_assumed --mode pct --seed 3 --max-executions 100 --json --no-schedules >l2s.json
 cmp -s l1.json l2.json && pass || fail "check --json differs with another process layout"
 cmp -s l1s.json l2s.json && pass || fail "explore spin.coresidency_assumed --json differs with another process layout"
 # --jobs: the exhaustive search on several threads prints the same JSON, schedules included.
