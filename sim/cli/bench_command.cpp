@@ -352,17 +352,23 @@ void first_bug_section(const BenchSettings& s) {
 
 // ---- chapter: exhaustive at the chapter's large launches ----
 
+// A model explored at its chapter launch, and the target's seconds for it.
+struct ChapterLaunch {
+  const char* model;
+  double bound;
+};
+
+constexpr ChapterLaunch chapter_launches[] = {{"tile.barrier", 1},
+                                              {"histogram.shared_atomic", 10},
+                                              {"counter.global_atomic", 10},
+                                              {"counter.hierarchical", 10}};
+
 void chapter_section(const BenchSettings& s) {
   heading(s, fmt::format("Chapter configurations: exhaustive, at most {:g} s each", s.time_limit));
   Table t({"model", "launch", "explored", "distinct", "redundant", "search", "time"}, "llrrrlr");
   std::string measured;
   bool met = true;
-  // The launches and the target's seconds for each.
-  const std::pair<const char*, double> launches[] = {{"tile.barrier", 1},
-                                                     {"histogram.shared_atomic", 10},
-                                                     {"counter.global_atomic", 10},
-                                                     {"counter.hierarchical", 10}};
-  for (const auto& [name, bound] : launches) {
+  for (const auto& [name, bound] : chapter_launches) {
     const models::Model* m = find(name);
     if (m == nullptr) continue;
     s.line->doing(fmt::format("chapter: {} {}", name, launch(m->chapter)));
@@ -402,21 +408,24 @@ void chart(const std::string& title, const std::string& y, const std::vector<uns
 }
 
 // A model the scaling section explores, and how its chapter launch becomes
-// one of `threads` threads per block.
+// one of `threads` threads per block (`rule`: what that changes besides the
+// block, in words, for --help; empty where nothing).
 struct ScaledWorkload {
   const char* model;
   void (*at)(models::Config&, unsigned threads);
+  const char* rule;
 };
 
 constexpr ScaledWorkload scaled_workloads[] = {
-    {"tile.barrier", [](models::Config& c, unsigned threads) { c.block = threads; }},
+    {"tile.barrier", [](models::Config& c, unsigned threads) { c.block = threads; }, ""},
     // Its bins take one thread each to zero and flush: a block smaller than the
     // chapter's 8 bins counts into as many bins as it has threads.
     {"histogram.shared_atomic",
      [](models::Config& c, unsigned threads) {
        c.block = threads;
        if (threads < c.param("bins", 8)) c.params["bins"] = threads;
-     }},
+     },
+     "below 8 threads with as many bins as threads"},
 };
 
 void scaling_section(const BenchSettings& s) {
@@ -695,12 +704,22 @@ int run_bench(const BenchSettings& s) {
   return 0;
 }
 
-}  // namespace
+// The names of `list`'s models, "a, b and c"; each followed by what `extra`
+// says of it in parentheses, where that is not empty.
+template <typename Workload, std::size_t N>
+std::string named(const Workload (&list)[N], const char* (*extra)(const Workload&) = nullptr) {
+  std::string s;
+  for (std::size_t i = 0; i < N; ++i) {
+    s += i == 0 ? "" : i + 1 == N ? " and " : ", ";
+    s += list[i].model;
+    if (const char* e = extra ? extra(list[i]) : ""; *e != '\0') s += fmt::format(" ({})", e);
+  }
+  return s;
+}
 
-Command add_bench_command(CLI::App& app) {
-  auto s = std::make_shared<BenchSettings>();
-  CLI::App* b = app.add_subcommand(
-      "bench",
+// bench's description, naming the models its sections run from their lists.
+std::string description() {
+  return fmt::format(
       "Measure exploration performance and print one report of sections: 'exploration' explores every shipped "
       "model (or the MODELs named) exhaustively at its quick configuration (else its chapter one) and at each "
       "further configuration it names: executions explored, distinct executions (by reads-from, coherence and "
@@ -710,15 +729,22 @@ Command add_bench_command(CLI::App& app) {
       "Boost.Context fiber switch measured in the same rounds (the fastest); "
       "'first-bug' runs PCT on every broken catalogue model "
       "at its chapter configuration until the first bad outcome or finding, over --seeds seeds, and prints the "
-      "median executions and time; 'chapter' explores the chapter's large launches of tile.barrier, "
-      "histogram.shared_atomic, counter.global_atomic and counter.hierarchical exhaustively; 'scaling' explores "
-      "tile.barrier and histogram.shared_atomic exhaustively at 2, 4, ... threads per block (histogram below "
-      "8 threads with as many bins as threads); 'parallel' explores "
-      "histogram.plain_rmw <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... "
+      "median executions and time; 'chapter' explores the chapter's large launches of {} exhaustively; "
+      "'scaling' explores {} exhaustively at 2, 4, ... threads per block; 'parallel' explores "
+      "{} <<<1,--parallel-block>>> (two threads per bin) exhaustively with --jobs 1, 2, 4, ... "
       "up to --max-jobs and prints the speed-up, "
       "the efficiency and whether the result is the same as with one job. Last, 'Against the targets': each "
       "target beside what the sections run measured of it, met or not. Times vary from run to run. Exit 0; "
-      "2: usage error.");
+      "2: usage error.",
+      named(chapter_launches), named(scaled_workloads, +[](const ScaledWorkload& w) { return w.rule; }),
+      parallel_model);
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto s = std::make_shared<BenchSettings>();
+  CLI::App* b = app.add_subcommand("bench", description());
   b->add_option("MODEL", s->models,
                 "Models, or families such as 'litmus', of the 'exploration' section (default: every model)");
   b->add_option("--repeat", s->repeat,
