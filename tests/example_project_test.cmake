@@ -2,7 +2,15 @@
 # the build directory, then configure, build and test tests/example_project
 # against that prefix alone. Run by ctest (tests/CMakeLists.txt) with
 # -DBUILD_DIR, -DSOURCE_DIR, -DWORK_DIR, -DGENERATOR, -DCXX, -DCUDA_ROOT.
-include(${CMAKE_CURRENT_LIST_DIR}/script_support.cmake)
+
+# Runs a command; a nonzero exit fails the script, naming the command.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    list(JOIN ARGN " " cmd)
+    message(FATAL_ERROR "failed (${rc}): ${cmd}")
+  endif()
+endfunction()
 
 file(REMOVE_RECURSE "${WORK_DIR}/prefix")
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
