@@ -4,8 +4,14 @@
 # prints (`check --json`: every model's verdict, counts and findings); both
 # are linked from the same objects (sim/CMakeLists.txt). Run by ctest
 # (tests/CMakeLists.txt) with -DSTATIC, -DDYNAMIC (the two commands),
-# -DWORK_DIR and -DREADELF.
+# -DWORK_DIR and -DREADELF; with -DMISSING (the static archives not found)
+# in place of -DSTATIC where scopesim-static could not be built.
 cmake_minimum_required(VERSION 3.25)
+
+if(DEFINED MISSING)
+  message(FATAL_ERROR "scopesim-static was not built: ${MISSING} not found; install the Debian -dev packages "
+                      "that ship them (README, \"Dependencies and why\"), then configure again")
+endif()
 
 # A static executable has no program interpreter and needs no shared library.
 execute_process(COMMAND ${READELF} --program-headers --dynamic "${STATIC}" OUTPUT_VARIABLE headers
