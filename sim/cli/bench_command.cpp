@@ -704,15 +704,16 @@ int run_bench(const BenchSettings& s) {
   return 0;
 }
 
-// The names of `list`'s models, "a, b and c"; each followed by what `extra`
-// says of it in parentheses, where that is not empty.
+// The names of `list`'s models, "a, b and c"; each followed by its rule in
+// parentheses, where it has one.
 template <typename Workload, std::size_t N>
-std::string named(const Workload (&list)[N], const char* (*extra)(const Workload&) = nullptr) {
+std::string named(const Workload (&list)[N]) {
   std::string s;
   for (std::size_t i = 0; i < N; ++i) {
     s += i == 0 ? "" : i + 1 == N ? " and " : ", ";
     s += list[i].model;
-    if (const char* e = extra ? extra(list[i]) : ""; *e != '\0') s += fmt::format(" ({})", e);
+    if constexpr (requires { list[i].rule; })
+      if (*list[i].rule != '\0') s += fmt::format(" ({})", list[i].rule);
   }
   return s;
 }
@@ -736,7 +737,7 @@ std::string description() {
       "the efficiency and whether the result is the same as with one job. Last, 'Against the targets': each "
       "target beside what the sections run measured of it, met or not. Times vary from run to run. Exit 0; "
       "2: usage error.",
-      named(chapter_launches), named(scaled_workloads, +[](const ScaledWorkload& w) { return w.rule; }),
+      named(chapter_launches), named(scaled_workloads),
       parallel_model);
 }
 
