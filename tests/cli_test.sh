@@ -311,6 +311,14 @@ expect_code 0 "bench chapter" -- "$bin" bench --only chapter --time-limit 5
 [ "$(grep -cE '^(tile\.barrier|histogram\.shared_atomic|counter\.global_atomic|counter\.hierarchical) +<<<[0-9,]+>>> +1 +1 +0 +complete ' out.txt)" -eq 4 ] &&
   grep -qE '^chapter launches, exhaustively +tile\.barrier < 1 s, the others < 10 s +tile\.barrier [0-9.]+s, .* +yes$' out.txt &&
   pass || fail "bench chapter: $(cat out.txt)"
+# bench's help names the chapter section's models as the section runs them, in
+# its words: the help is made from the section's list.
+in_words() { awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; ++i) printf "%s%s", a[i], (i < NR - 1 ? ", " : i == NR - 1 ? " and " : "") }'; }  # lines as "A, B and C"
+chapter_models=$(sed -n '/^model  *launch/,/^$/p' out.txt | awk 'NR > 1 && NF { print $1 }')
+"$bin" bench --help >help.txt 2>&1
+listed=$(echo "$chapter_models" | in_words)
+[ "$(echo "$chapter_models" | wc -l)" -eq 4 ] && grep -qF "'chapter' explores the chapter's large launches of $listed exhaustively" help.txt &&
+  pass || fail "bench help's chapter models ($listed): $(grep -o "'chapter'[^;]*" help.txt)"
 # Every broken catalogue model shows itself to PCT's first seed (chapter_config_test
 # asks the same of a sample): no configuration's median is "not found".
 expect_code 0 "bench first-bug" -- "$bin" bench --only first-bug --seeds 1 --time-limit 5
@@ -319,6 +327,11 @@ expect_code 0 "bench first-bug" -- "$bin" bench --only first-bug --seeds 1 --tim
   pass || fail "bench first-bug: $(tail -3 out.txt)"
 expect_code 0 "bench scaling" -- "$bin" bench --only scaling --max-threads 4 --time-limit 2 --markdown
 grep -q "xychart-beta" out.txt && grep -q "histogram.shared_atomic" out.txt && pass || fail "bench scaling plot"
+# ... and the scaling section's models, in the order of its table.
+scaled_models=$(grep -E '^\| [a-z]+\.[a-z_]+ \| [0-9]' out.txt | awk -F' *\\| *' '!seen[$2]++ { print $2 }')
+listed=$(echo "$scaled_models" | in_words)
+[ "$(echo "$scaled_models" | wc -l)" -eq 2 ] && grep -qF "'scaling' explores $listed (" help.txt &&
+  pass || fail "bench help's scaling models ($listed): $(grep -o "'scaling'[^;]*" help.txt)"
 # Below its 8 bins histogram counts into as many bins as threads: its increments'
 # results are unused and read only after the barrier, so they commute (one
 # execution), as tile's barrier orders every load before every read.
@@ -328,6 +341,10 @@ grep -q "| histogram.shared_atomic | 4 (4 bins) | 1 | 1 | complete | no |" out.t
 grep -q "| scaling against threads per block | 2 ... 1024, every point complete | 4 of 4 points complete, 2 ... 4 | no |" out.txt &&
   pass || fail "bench scaling target: $(tail -3 out.txt)"
 expect_code 0 "bench parallel" -- "$bin" bench --only parallel --max-jobs 2 --parallel-block 4
+# ... and the parallel section's model.
+parallel_model=$(sed -nE 's/^== Parallel exploration: ([a-z_.]+) <<<.*/\1/p' out.txt)
+[ -n "$parallel_model" ] && grep -qF "'parallel' explores $parallel_model <<<1,--parallel-block>>>" help.txt &&
+  pass || fail "bench help's parallel model ($parallel_model): $(grep -o "'parallel'[^;]*" help.txt)"
 # one row per job count (1, 2), each the same result as one job's
 [ "$(grep -cE '^ *[12] .* yes( |$)' out.txt)" -eq 2 ] && ! grep -q "NO" out.txt && pass || fail "bench parallel table"
 # where efficiency goes: the CPU time, workers busy, the machine's own speed-up for 2 independent
