@@ -46,17 +46,19 @@ class Reused {
   T& take_left() { return items_[n_++]; }
   void pop_back() { --n_; }
   void clear() { n_ = 0; }
-  // Becomes a copy of `v` (copied into the elements in place).
-  void assign(const std::vector<T>& v) {
+  // Becomes a copy of [first, last) (copied into the elements in place).
+  template <class It>
+  void assign(It first, It last) {
     n_ = 0;
-    for (const T& t : v) {
+    for (; first != last; ++first) {
       if (n_ == items_.size())
-        items_.push_back(t);
+        items_.push_back(*first);
       else
-        items_[n_] = t;
+        items_[n_] = *first;
       ++n_;
     }
   }
+  void assign(const Reused& o) { assign(o.begin(), o.end()); }
   // Empty, over the elements of `v` (their capacity is what carries over), and back.
   void adopt(std::vector<T> v) {
     items_ = std::move(v);

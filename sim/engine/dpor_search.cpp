@@ -163,8 +163,10 @@ class SubtreeSearch {
   };
   // A subtree handed to another thread: the runs below choice `prefix[root].chosen`
   // at node `root`, made on a copy of nodes 0..root as the walk expects them.
+  // (Made again over one whose last holder let it go, its nodes copied into
+  // those of its last use: see new_task().)
   struct Task {
-    std::vector<Dpor::Node> prefix;  // nodes 0..root; backtrack sets empty
+    Dpor::Nodes prefix;  // nodes 0..root; backtrack sets empty
     std::size_t root = 0;
     std::vector<std::uint64_t> order;  // the search's order: the least first
     // Into or out of `queued` only with the search's lock_ held (it guards the
@@ -283,7 +285,7 @@ class SubtreeSearch {
   // Do `a` and `b` agree in what the subtree below node e reads of nodes 0..e,
   // given the same choices above e? (the sleep sets; the done set of the last
   // thread node and the steps of its done threads as they turned out)
-  static bool agrees(const std::vector<Dpor::Node>& a, const Dpor::Nodes& b, std::size_t e) {
+  static bool agrees(const Dpor::Nodes& a, const Dpor::Nodes& b, std::size_t e) {
     const std::size_t p = thread_above(a, e);
     if (p != none) {
       if (a[p].done != b[p].done) return false;
@@ -410,7 +412,7 @@ class SubtreeSearch {
         }
         at.erase(it);
       }
-      auto t = std::make_shared<Task>();
+      TaskPtr t = new_task();
       t->root = node;
       t->prefix.assign(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(node + 1));
       for (Dpor::Node& n : t->prefix) n.backtrack.clear();
@@ -578,6 +580,41 @@ class SubtreeSearch {
     }
   };
 
+  // A task, new, or one whose last holder let it go, made new but for the
+  // buffers of its nodes and order: a subtree's copy of the nodes above it
+  // then allocates nothing, where each node's containers were allocated
+  // anew, and freed on another thread (the walk that took the subtree over).
+  TaskPtr new_task() {
+    Task* t = nullptr;
+    {
+      std::lock_guard<std::mutex> g(spare_lock_);
+      if (!spare_.empty()) {
+        t = spare_.back();
+        spare_.pop_back();
+      } else {
+        t = tasks_.emplace_back(std::make_unique<Task>()).get();
+      }
+    }
+    return TaskPtr(t, [this](Task* done) { recycle(*done); });
+  }
+  // Task `t`, let go by its last holder, made new but for the nodes' and
+  // order's buffers, to be taken again.
+  void recycle(Task& t) {
+    t.prefix.clear();
+    t.root = 0;
+    t.order.clear();
+    t.state = Task::State::queued;
+    t.runs.clear();
+    t.kept = 0;
+    t.tally = Tally{};
+    t.cut = false;
+    t.after.clear();
+    t.error = nullptr;
+    t.taker = t.maker = {};
+    std::lock_guard<std::mutex> g(spare_lock_);
+    spare_.push_back(&t);
+  }
+
   // With lock_ held, after queue_ changed.
   void changed() { queued_.store(queue_.size(), std::memory_order_relaxed); }
   void add_waiting(std::chrono::steady_clock::duration waited) {
@@ -628,6 +665,12 @@ class SubtreeSearch {
   const models::Config& c_;
   const RunOptions& o_;
   const DporSearch& s_;
+
+  // Every task made, and those to take again. (Before the queue: the tasks
+  // it holds at the end go back to spare_ as it is destroyed.)
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::mutex spare_lock_;
+  std::vector<Task*> spare_;
 
   fiber::WorkerPool* pool_ = nullptr;  // with jobs > 1, while search() runs
   bool tallied_ = false;  // the runs of a subtree walked on another thread reach the sink as one tally
