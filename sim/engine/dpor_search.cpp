@@ -666,8 +666,9 @@ class SubtreeSearch {
   const RunOptions& o_;
   const DporSearch& s_;
 
-  // Every task made, and those to take again. (Before the queue: the tasks
-  // it holds at the end go back to spare_ as it is destroyed.)
+  // Every task made, and those to take again (spare_lock_ is taken last:
+  // nothing is taken while it is held). (Before the queue: the tasks it
+  // holds at the end go back to spare_ as it is destroyed.)
   std::vector<std::unique_ptr<Task>> tasks_;
   std::mutex spare_lock_;
   std::vector<Task*> spare_;
