@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <unordered_set>
 #include <utility>
@@ -598,19 +599,17 @@ class SubtreeSearch {
     return TaskPtr(t, [this](Task* done) { recycle(*done); });
   }
   // Task `t`, let go by its last holder, made new but for the nodes' and
-  // order's buffers, to be taken again.
+  // order's buffers (emptied), to be taken again. (Made anew, not field by
+  // field: a field added to Task is new here too.)
   void recycle(Task& t) {
-    t.prefix.clear();
-    t.root = 0;
-    t.order.clear();
-    t.state = Task::State::queued;
-    t.runs.clear();
-    t.kept = 0;
-    t.tally = Tally{};
-    t.cut = false;
-    t.after.clear();
-    t.error = nullptr;
-    t.taker = t.maker = {};
+    Dpor::Nodes prefix = std::move(t.prefix);
+    std::vector<std::uint64_t> order = std::move(t.order);
+    t.~Task();
+    new (&t) Task;
+    prefix.clear();
+    order.clear();
+    t.prefix = std::move(prefix);
+    t.order = std::move(order);
     std::lock_guard<std::mutex> g(spare_lock_);
     spare_.push_back(&t);
   }
