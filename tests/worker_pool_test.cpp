@@ -2,10 +2,11 @@
 // threads run every task the source gives; a parked task resumes on the
 // thread that started it, however it was woken; a wake before the park is not
 // lost; yield lets the thread's other ready tasks run first; stop() ends
-// every parked task.
+// every parked task; and it tells where its threads were idle.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <string>
@@ -160,6 +161,49 @@ TEST(WorkerPool, StopEndsEveryParkedTask) {
   });
   EXPECT_EQ(started.load(), kTasks);
   EXPECT_EQ(ended.load(), kTasks);
+}
+
+// Two threads. The second sleeps 30 ms and more before its first task
+// (start); the first sleeps while its task waits for that one, which takes
+// 30 ms once the first is asleep (between); the second sleeps 30 ms and more
+// after its task (end), until stop().
+TEST(WorkerPool, TellsWhereItsThreadsWereIdle) {
+  using namespace std::chrono_literals;
+  std::atomic<bool> offered = false, taken = false, done = false;
+  Waiter first;
+  WorkerPool* self = nullptr;
+  // Until the pool's other thread is asleep, with nothing to run.
+  const auto until_one_asleep = [&] {
+    while (self->idle() != 1) std::this_thread::sleep_for(1ms);
+  };
+  WorkerPool pool(2, [&]() -> WorkerPool::Body {
+    if (!offered || taken.exchange(true)) return {};
+    return [&] {
+      until_one_asleep();  // the first thread, its task waiting for this one
+      std::this_thread::sleep_for(30ms);
+      done = true;
+      first.wake();
+    };
+  });
+  self = &pool;
+  const auto begun = std::chrono::steady_clock::now();
+  pool.run([&] {
+    until_one_asleep();  // the second thread, before its first task
+    std::this_thread::sleep_for(30ms);
+    offered = true;
+    self->offered();
+    while (!taken) std::this_thread::sleep_for(1ms);  // (by the second thread: this one is busy)
+    first.park_until([&] { return done.load(); });
+    until_one_asleep();  // the second thread, after its last task
+    std::this_thread::sleep_for(30ms);
+    self->stop();
+  });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+  const WorkerPool::IdleTime idle = pool.idle_time();
+  EXPECT_GE(idle.start, 0.030);
+  EXPECT_GE(idle.between, 0.025);  // (less the moments it looked for work between its sleeps)
+  EXPECT_GE(idle.end, 0.030);
+  EXPECT_LE(idle.start + idle.between + idle.end, 2 * wall);
 }
 
 }  // namespace

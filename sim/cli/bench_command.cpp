@@ -559,10 +559,12 @@ void parallel_section(const BenchSettings& s) {
   // "Eighth round"). How the work was shared: subtrees walked on
   // other threads and taken over, their runs (and those thrown away), and how long the search's own walk waited for a subtree's runs
   // and passed them on to the explorer (the rest of its time it made runs).
+  // Where the threads were idle, in seconds summed over them: before their
+  // first subtree, between subtrees, after their last.
   Table t({"jobs", "explored", "time", "speed-up", "efficiency", "same result", "CPU", "busy", "machine",
            "of machine", "sleeps", "preemptions", "subtrees", "runs ahead", "runs lost", "walk waited",
-           "walk passed on"},
-          "rrrrrlrrrrrrrrrrr");
+           "walk passed on", "idle at start", "idle between", "idle at end"},
+          "rrrrrlrrrrrrrrrrrrrr");
   // The machine's workload: <<<1,12>>> (46656 executions, 5-9 s with one job
   // on the 16-core machine; <<<1,10>>>, under a second, read 9.9x-18.0x there at
   // 16 from one call to the next), or a smaller one under a smaller --parallel-block.
@@ -635,7 +637,8 @@ void parallel_section(const BenchSettings& s) {
            fmt::format("{:.0f}%", machine > 0 ? 100 * speedup / machine : 0), std::to_string(median.switches.sleeps),
            std::to_string(median.switches.preemptions), std::to_string(x.sharing.taken_over), std::to_string(x.sharing.runs_ahead),
            std::to_string(x.sharing.runs_lost), seconds(x.sharing.waiting),
-           seconds(x.sharing.passing)});
+           seconds(x.sharing.passing), seconds(x.sharing.idle_start), seconds(x.sharing.idle_between),
+           seconds(x.sharing.idle_end)});
   }
   print_table(s, t);
   s.targets->push_back(target);

@@ -149,6 +149,10 @@ class SubtreeSearch {
     stats_.taken_over = taken_over_;
     stats_.passing = std::chrono::duration<double>(passing_).count();
     stats_.runs_lost = runs_on_workers_ - runs_ahead_;
+    const fiber::WorkerPool::IdleTime idle = pool.idle_time();
+    stats_.idle_start = idle.start;
+    stats_.idle_between = idle.between;
+    stats_.idle_end = idle.end;
     return stats_;
   }
 

@@ -41,6 +41,9 @@ struct SearchStats {
                                  // disagreed, a stopped search)
   double waiting = 0;            // seconds walks waited for a subtree's runs
   double passing = 0;            // seconds the search's first walk passed a subtree's runs on
+  // Seconds the threads slept for want of a subtree, summed over them: before
+  // their first, between, after their last (fiber::WorkerPool::IdleTime).
+  double idle_start = 0, idle_between = 0, idle_end = 0;
 };
 
 // Hands every run of the exhaustive search to `take`, in the order of the

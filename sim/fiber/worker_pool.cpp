@@ -74,6 +74,12 @@ struct WorkerPool::Worker {
   std::vector<std::unique_ptr<Task>> tasks;  // every task it started, kept until run() ends
   std::size_t live = 0;                      // of them, not ended
   StackPool stacks;
+  // Its idle time (IdleTime): when it first ran a task; then its sleeps, in
+  // all and since it last ran one (`ran`: it has, since `stretch_began`).
+  // Its own thread's only.
+  bool started = false, ran = true;
+  std::chrono::steady_clock::time_point first_task, stretch_began;
+  std::chrono::steady_clock::duration slept{}, stretch{};
 };
 
 // Threads asleep for want of a task. offers_ changes only under `lock`, so a
@@ -95,12 +101,30 @@ WorkerPool::WorkerPool(unsigned threads, Source source) : source_(std::move(sour
 WorkerPool::~WorkerPool() = default;
 
 void WorkerPool::run(Body first) {
+  using clock = std::chrono::steady_clock;
+  const clock::time_point begun = clock::now();
   Worker& mine = *workers_[0];
   mine.ready.push_back(start(mine, std::move(first)));
   std::vector<std::thread> threads;
   for (std::size_t k = 1; k < workers_.size(); ++k) threads.emplace_back([this, k] { serve(*workers_[k]); });
   serve(mine);
   for (std::thread& t : threads) t.join();
+  const clock::time_point ended = clock::now();
+  const auto seconds = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  idle_time_ = {};
+  for (const auto& w : workers_) {
+    if (!w->started) {
+      idle_time_.start += seconds(ended - begun);
+      continue;
+    }
+    idle_time_.start += seconds(w->first_task - begun);
+    if (w->ran) {
+      idle_time_.between += seconds(w->slept);
+    } else {
+      idle_time_.between += seconds(w->slept - w->stretch);
+      idle_time_.end += seconds(ended - w->stretch_began);
+    }
+  }
 }
 
 WorkerPool::Task* WorkerPool::start(Worker& me, Body body) {
@@ -144,6 +168,11 @@ void WorkerPool::serve(Worker& me) {
         if (!p->ended) wake(p.get());
       continue;
     }
+    if (!me.started) {
+      me.started = true;
+      me.first_task = std::chrono::steady_clock::now();
+    }
+    if (!stopping()) me.ran = true;  // (a task woken to end is no work)
     t->parked = false;
     running_task = t;
     t->fiber = std::move(t->fiber).resume();
@@ -162,12 +191,23 @@ void WorkerPool::sleep(Worker& me, std::uint64_t offers_seen) {
     idle_->asleep.push_back(&me);
     idle_count_.fetch_add(1, std::memory_order_relaxed);
   }
+  const auto began = std::chrono::steady_clock::now();
   {
     std::unique_lock<std::mutex> h(me.lock);
     me.asleep = true;
     me.wake.wait_for(h, kPatience, [&] { return !me.ready.empty() || me.poked || stopping(); });
     me.asleep = false;
     me.poked = false;
+  }
+  if (me.started) {  // (before: its start, IdleTime)
+    if (me.ran) {
+      me.ran = false;
+      me.stretch_began = began;
+      me.stretch = {};
+    }
+    const auto took = std::chrono::steady_clock::now() - began;
+    me.slept += took;
+    me.stretch += took;
   }
   std::lock_guard<std::mutex> g(idle_->lock);
   const auto it = std::find(idle_->asleep.begin(), idle_->asleep.end(), &me);

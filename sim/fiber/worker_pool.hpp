@@ -9,6 +9,7 @@
 // simulator.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -42,6 +43,14 @@ class WorkerPool {
   bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
   // Threads asleep for want of a task.
   std::size_t idle() const { return idle_count_.load(std::memory_order_relaxed); }
+  // Where run() left its threads idle (asleep for want of a task), in seconds
+  // summed over the threads: before a thread's first task, after its last
+  // one (from the sleep it did not leave for a task again, to the end), and
+  // between. (A matter of timing alone; valid once run() returned.)
+  struct IdleTime {
+    double start = 0, between = 0, end = 0;
+  };
+  IdleTime idle_time() const { return idle_time_; }
 
   // From inside a task:
   // The running task.
@@ -94,6 +103,7 @@ class WorkerPool {
   std::atomic<bool> stopping_ = false;
   std::atomic<std::uint64_t> offers_ = 0;  // offered() calls
   std::atomic<std::size_t> idle_count_ = 0;
+  IdleTime idle_time_;
   struct Idle;
   std::unique_ptr<Idle> idle_;
 };
