@@ -30,8 +30,7 @@ SCOPESIM_KERNEL void two_atomics(Pair* pair, Pair* seen) {
 // ---- torn.seqlock: a version number, odd while the pair is being written.
 // The reader makes one attempt and keeps the pair only when the version was
 // the same even number before and after (a real reader retries otherwise;
-// one attempt keeps every read at its own program point, see
-// docs/limitations.md, "Re-reads at one source line are spins"). ----
+// one attempt is enough to show that a kept pair is never torn). ----
 SCOPESIM_KERNEL void seqlock(plain<int>* version, Pair* pair, Pair* seen, plain<int>* valid) {
   atomic_ref<int, thread_scope_device> v(*version), a(pair->a), b(pair->b);
   if (thread_idx().x == 0) {
