@@ -111,6 +111,13 @@ json_error() {  # DESCRIPTION WORDS...: the command exits 2 and stdout is {"erro
 }
 json_error "explore --json, unknown model" "unknown model 'no.such.model'" "$bin" explore no.such.model --json
 json_error "explore --json, a bad option" "--jobs: must be" "$bin" explore publish.relaxed --json --jobs 0
+# A thread the system refuses (1024 threads' stacks past an address-space limit of about 1 GB): one
+# error, exit 2, the threads already started ended and joined, never an abort. Exhaustive and sampled.
+limited() { (ulimit -v 1000000 && "$@"); }
+json_error "explore --jobs 1024 under an address-space limit" "cannot run 1024 threads at once" \
+  limited "$bin" explore publish.relaxed --json --no-schedules --jobs 1024
+json_error "explore --mode random --jobs 1024 under an address-space limit" "cannot run 1024 threads at once" \
+  limited "$bin" explore publish.relaxed --mode random --json --no-schedules --jobs 1024
 json_error "replay --json, no such file" "cannot read 'no-such.schedule'" "$bin" replay no-such.schedule --json
 json_error "litmus --json, a replay of no file" "--replay takes exactly one litmus FILE" \
   "$bin" litmus --json --replay x.schedule a.litmus b.litmus

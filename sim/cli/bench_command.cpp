@@ -36,6 +36,7 @@
 #include "sim/cli/input.hpp"
 #include "sim/cli/search_options.hpp"
 #include "sim/engine/explorer.hpp"
+#include "sim/fiber/start_threads.hpp"
 #include "sim/report/report.hpp"
 
 namespace scopesim::cli {
@@ -514,14 +515,17 @@ constexpr const char* parallel_model = "histogram.plain_rmw";
 // explorations start together.
 double machine_speedup(const models::Model& m, const models::Config& c, unsigned n, double alone) {
   std::vector<double> took(n);
-  std::vector<std::thread> threads;
   std::barrier start(static_cast<std::ptrdiff_t>(n));
-  for (unsigned k = 0; k < n; ++k)
-    threads.emplace_back([&, k] {
-      explore(m, c, exhaustive(c, 0));
-      start.arrive_and_wait();
-      took[k] = explore(m, c, exhaustive(c, 0)).seconds;
-    });
+  std::vector<std::thread> threads = fiber::start_threads(
+      n, n,
+      [&](std::size_t k) {
+        explore(m, c, exhaustive(c, 0));
+        start.arrive_and_wait();
+        took[k] = explore(m, c, exhaustive(c, 0)).seconds;
+      },
+      [&](std::size_t started) {  // (the threads not started arrive no more: those waiting go on)
+        for (std::size_t k = started; k < n; ++k) start.arrive_and_drop();
+      });
   for (std::thread& t : threads) t.join();
   double rate = 0;
   for (double t : took) rate += t > 0 ? alone / t : 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/engine/strategies.hpp"
+#include "sim/fiber/start_threads.hpp"
 
 namespace scopesim {
 
@@ -36,14 +37,11 @@ class SamplesAhead {
  public:
   SamplesAhead(const models::Model& m, const models::Config& c, const RunOptions& o, const SamplingSearch& s)
       : m_(m), c_(c), o_(o), s_(s), slots_(8 * std::size_t{s.jobs}) {
-    for (unsigned k = 1; k < s.jobs; ++k) workers_.emplace_back([this] { work(); });
+    workers_ = fiber::start_threads(
+        s.jobs - 1, s.jobs, [this](std::size_t) { work(); }, [this](std::size_t) { stop(); });
   }
   ~SamplesAhead() {
-    {
-      std::lock_guard<std::mutex> g(lock_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
+    stop();
     for (std::thread& t : workers_) t.join();
   }
 
@@ -97,6 +95,15 @@ class SamplesAhead {
       slots_[k % slots_.size()] = std::move(made);
       changed_.notify_all();
     }
+  }
+
+  // The workers end (after the run each may be making).
+  void stop() {
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
   }
 
   const models::Model& m_;

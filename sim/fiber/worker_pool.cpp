@@ -10,6 +10,8 @@
 #include <thread>
 #include <utility>
 
+#include "sim/fiber/start_threads.hpp"
+
 namespace scopesim::fiber {
 
 namespace ctx = boost::context;
@@ -105,8 +107,11 @@ void WorkerPool::run(Body first) {
   const clock::time_point begun = clock::now();
   Worker& mine = *workers_[0];
   mine.ready.push_back(start(mine, std::move(first)));
-  std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < workers_.size(); ++k) threads.emplace_back([this, k] { serve(*workers_[k]); });
+  // (Where the system refuses a thread, those started find the pool
+  // stopping and end; `first` never runs.)
+  std::vector<std::thread> threads = start_threads(
+      workers_.size() - 1, workers_.size(), [this](std::size_t k) { serve(*workers_[k + 1]); },
+      [this](std::size_t) { stop(); });
   serve(mine);
   for (std::thread& t : threads) t.join();
   const clock::time_point ended = clock::now();
