@@ -12,6 +12,7 @@
 #include <chrono>
 #include <atomic>
 
+#include "sim/engine/dpor_search.hpp"
 #include "tests/test_kernels.hpp"
 
 namespace scopesim {
@@ -522,6 +523,45 @@ TEST(StepBound, AnInterruptEndsALongRun) {
   EXPECT_EQ(x.executions, 0u);
   EXPECT_TRUE(x.findings.empty());
   EXPECT_FALSE(x.complete);
+}
+
+// A time limit or an interrupt that comes while a finished run's races are
+// walked stops the search there too (RunOptions::cut is asked every 256
+// steps walked: a launch of thousands of threads takes longer to analyse
+// than to make): the run, whole, is passed on cut, to be counted nowhere.
+// Counted asks of a cut that never cuts tell how many the first run and
+// its analysis make; cut at the last of them, the run is then whole (the
+// ask was its analysis's, not its own) and cut.
+TEST(StepBound, ACutWhileARunIsAnalysedStopsTheSearchThere) {
+  const models::Model& m = test::model("counter.plain");
+  models::Config c = m.chapter;
+  c.grid = 1;
+  c.block = 256;  // (512 device accesses: the analysis walks more than 256 steps)
+  RunOptions o;
+  o.keep_trace = false;
+  std::size_t asks = 0, asked_by_first = 0;
+  o.cut = [&] {
+    ++asks;
+    return false;
+  };
+  dpor_search(m, c, o, DporSearch{}, [] { return true; }, [&](const RunResult&, bool) {
+    asked_by_first = asks;
+    return false;
+  });
+  ASSERT_GT(asked_by_first, 0u);
+  asks = 0;
+  o.cut = [&] { return ++asks >= asked_by_first; };
+  std::size_t taken = 0;
+  bool cut = false, whole = false;
+  dpor_search(m, c, o, DporSearch{}, [] { return true; }, [&](const RunResult& r, bool) {
+    ++taken;
+    cut = r.cut;
+    whole = r.completed;
+    return false;
+  });
+  EXPECT_EQ(taken, 1u);
+  EXPECT_TRUE(cut);
+  EXPECT_TRUE(whole);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -412,7 +413,12 @@ class Dpor final : public Chooser {
   // differ. So the race walk resumes at the first step that is new or was
   // told otherwise, from the per-step clocks kept of the run before (the
   // per-thread clocks there are rebuilt from them).
-  void analyse(const RunResult& r) {
+  //
+  // `cut` (RunOptions::cut: a time limit, an interrupt), asked every 256
+  // steps walked: true stops the analysis there, and analyse() returns
+  // false; the search then stops, its state left for no later run (the
+  // race walk of a launch of thousands of threads can take seconds).
+  bool analyse(const RunResult& r, const std::function<bool()>& cut = {}) {
     const std::size_t n = std::min(r.steps.size(), thread_nodes_.size());
     if (predicts_ && n > 0 && thread_nodes_[n - 1] != npos) {  // the last step as it turned out (choose()
                                                                // noted each earlier one at the next
@@ -567,75 +573,83 @@ class Dpor final : public Chooser {
     StepClocks clocks(kept_.step_clocks, r.steps, n, columns, spawn, threads, from);
     std::vector<std::size_t>& races = kept_.races;  // per step: its unordered dependent earlier steps (empty between)
     races.clear();
-    for (std::size_t j = from; j < n; ++j) {
-      const Step& sj = steps[j];
-      const std::uint32_t* cj = clocks.begin_learning(sj, j);
-      // A write placed last hides nothing only until another write of its
-      // location is placed: one placed after it may get an edge from it (a
-      // write of the reader's own thread that went after it, say), and a write
-      // before the end hides through that edge. So it hides nothing from step
-      // j only while no write of j's location came between them
-      // (Earlier::written_between(), asked only of such a pair).
-      std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
-      bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
-      for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
-        const std::size_t i = c.next();
-        const Step& si = steps[i];
-        if (si.thread == sj.thread) continue;
-        // Ordered: j's clock knows step i or a later step of i's thread, so
-        // all that clock knew (clocks only grow by joins of whole rows): no
-        // race, and a join would change nothing.
-        if (clocks.of(cj, si.thread) >= i + 1) continue;
-        if (!dependent(si.shape, sj.shape)) {
-          if (!commute(si.shape, sj.shape)) [[likely]]
+    // (In stretches of 256 steps, `cut` asked between them: no test of it in
+    // the walk of a step.)
+    for (std::size_t stretch = from; stretch < n; stretch += 256) {
+      if (stretch != from && cut && cut()) [[unlikely]]
+        return false;
+      const std::size_t stretch_end = std::min(n, stretch + 256);
+      for (std::size_t j = stretch; j < stretch_end; ++j) {
+        const Step& sj = steps[j];
+        const std::uint32_t* cj = clocks.begin_learning(sj, j);
+        // A write placed last hides nothing only until another write of its
+        // location is placed: one placed after it may get an edge from it (a
+        // write of the reader's own thread that went after it, say), and a write
+        // before the end hides through that edge. So it hides nothing from step
+        // j only while no write of j's location came between them
+        // (Earlier::written_between(), asked only of such a pair).
+        std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
+        bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
+        for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
+          const std::size_t i = c.next();
+          const Step& si = steps[i];
+          if (si.thread == sj.thread) continue;
+          // Ordered: j's clock knows step i or a later step of i's thread, so
+          // all that clock knew (clocks only grow by joins of whole rows): no
+          // race, and a join would change nothing.
+          if (clocks.of(cj, si.thread) >= i + 1) continue;
+          if (!dependent(si.shape, sj.shape)) {
+            if (!commute(si.shape, sj.shape)) [[likely]]
+              continue;
+            const std::size_t teller = tell_order(witnesses, r.steps, n, threads, i, j);
+            rests = std::max(rests, teller);
+            if (teller == npos) continue;
+          }
+          // A write before a load that need not see it (reads-from, not the
+          // interleaving, decides what the load returns): the load, run first,
+          // could return only writes it may return now (so too after a write
+          // placed before the end, when no write is hidden from the load only
+          // through one its thread does not know). Ordered only when it
+          // reads from it; never a race to reverse. So too a store before an
+          // RMW (its write goes right after the write it read, in either
+          // order), and an RMW before a load its thread makes once (a spin
+          // that re-reads may wait when run first; so too a load its thread
+          // re-read at spin-assume's key, Step::respun); not an RMW before an RMW:
+          // run first, the later one's write is new to the earlier one's read.
+          // Two stores the later of which was offered a coherence slot before
+          // the earlier: run the other way round, the earlier is offered a slot
+          // before the later in turn; the coherence decision already explores
+          // both orders, so the run-time order is no race to reverse. Nor is
+          // that of a weak store and a later store coherence leaves unordered
+          // with it (semantics.md, "Coherence is partial"): no edge either way,
+          // so their order is no part of the execution; reads choose by edges
+          // alone, and no write can take a slot before a weak one, so this
+          // order offers later writes every slot the other would. Unless an
+          // RMW read the weak store's write: it goes right after it, so before
+          // the later store in this order and after it in the other.
+          if (reads_choose_ &&
+              (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
             continue;
-          const std::size_t teller = tell_order(witnesses, r.steps, n, threads, i, j);
-          rests = std::max(rests, teller);
-          if (teller == npos) continue;
+          if (reads_choose_ && read_after_write(si, sj) && !sj.counted && !sj.respun &&
+              (!si.shape.reads || (told[j] & told_only_load) != 0) &&
+              (!sj.hidden_by_unknown || (!inserted(si, i) && !earlier.written_between(steps, i, j)))) {
+            if (sj.reads_from == i + 1) cj = clocks.join(j, i);
+            continue;
+          }
+          races.push_back(i);
+          raced = true;
+          cj = clocks.join(j, i);
         }
-        // A write before a load that need not see it (reads-from, not the
-        // interleaving, decides what the load returns): the load, run first,
-        // could return only writes it may return now (so too after a write
-        // placed before the end, when no write is hidden from the load only
-        // through one its thread does not know). Ordered only when it
-        // reads from it; never a race to reverse. So too a store before an
-        // RMW (its write goes right after the write it read, in either
-        // order), and an RMW before a load its thread makes once (a spin
-        // that re-reads may wait when run first; so too a load its thread
-        // re-read at spin-assume's key, Step::respun); not an RMW before an RMW:
-        // run first, the later one's write is new to the earlier one's read.
-        // Two stores the later of which was offered a coherence slot before
-        // the earlier: run the other way round, the earlier is offered a slot
-        // before the later in turn; the coherence decision already explores
-        // both orders, so the run-time order is no race to reverse. Nor is
-        // that of a weak store and a later store coherence leaves unordered
-        // with it (semantics.md, "Coherence is partial"): no edge either way,
-        // so their order is no part of the execution; reads choose by edges
-        // alone, and no write can take a slot before a weak one, so this
-        // order offers later writes every slot the other would. Unless an
-        // RMW read the weak store's write: it goes right after it, so before
-        // the later store in this order and after it in the other.
-        if (reads_choose_ &&
-            (store_may_precede(si, sj, i) || (unordered_stores(si, sj, i) && !(told[i] & told_rmw_source))))
-          continue;
-        if (reads_choose_ && read_after_write(si, sj) && !sj.counted && !sj.respun &&
-            (!si.shape.reads || (told[j] & told_only_load) != 0) &&
-            (!sj.hidden_by_unknown || (!inserted(si, i) && !earlier.written_between(steps, i, j)))) {
-          if (sj.reads_from == i + 1) cj = clocks.join(j, i);
-          continue;
-        }
-        races.push_back(i);
-        raced = true;
-        cj = clocks.join(j, i);
+        if (rests != 0) [[unlikely]]
+          rested.emplace_back(j, rests);
+        if (raced) [[unlikely]]  // (most steps have none)
+          reverse_races(r.steps, j, clocks, cj);
+        clocks.advance(sj, j);
       }
-      if (rests != 0) [[unlikely]]
-        rested.emplace_back(j, rests);
-      if (raced) [[unlikely]]  // (most steps have none)
-        reverse_races(r.steps, j, clocks, cj);
-      clocks.advance(sj, j);
     }
     analysed_ = n;
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
+    return true;
   }
   // Grows analyse()'s per-thread buffers (first_step, columns, stepped and
   // spawn, which grow together) to hold `threads` threads; their size.

@@ -241,7 +241,15 @@ class SubtreeSearch {
       d.begin_run(r);
       run_once(m_, c_, o_, d, r);
       if (floor > 0) ++on_workers.made;
-      d.analyse(r);
+      // The search stops at a run cut short (a time limit, an interrupt),
+      // or whose analysis was: passed on for the sink to stop at, counted
+      // nowhere. (A run of thousands of threads takes longer to analyse
+      // than to make.)
+      if (r.cut || !d.analyse(r, o_.cut)) [[unlikely]] {
+        r.cut = r.abandoned = true;
+        sink.take(r, true);
+        return false;
+      }
       const bool redundant = r.abandoned || d.repeats(r);
       if (!sink.take(r, redundant)) return false;
       if (pool_ != nullptr && fiber::WorkerPool::others_ready() && !pool_->stopping()) fiber::WorkerPool::yield();

@@ -496,9 +496,9 @@ class Run final : public Door, public HostApi {
     return shared(e);
   }
   // Event `e` of the running thread (returned) counts: towards RunOptions::cut,
-  // asked every 4096, and towards the thread's step bound.
+  // asked every kCutEvery, and towards the thread's step bound.
   [[gnu::always_inline]] SimThread& count_event(const Event& e) {
-    if (cuts_ && (++performed_ & 4095) == 0 && o_->cut()) {
+    if (cuts_ && (++performed_ & (kCutEvery - 1)) == 0 && o_->cut()) {
       cut_ = true;
       stopped_ = true;
       fiber::FiberPool::suspend();  // never resumed: the run ends here, abandoned (go())
@@ -2865,7 +2865,12 @@ class Run final : public Door, public HostApi {
   } ops_;
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
-  std::uint64_t performed_ = 0;  // events in this run (RunOptions::cut is asked every 4096)
+  // RunOptions::cut is asked every kCutEvery events of a run: an event of a
+  // launch of thousands of threads can take 100 us and more (its views span
+  // every thread), so that a time limit or an interrupt stops it within tens
+  // of milliseconds; a clock read every 256 events is nothing beside them.
+  static constexpr std::uint64_t kCutEvery = 256;
+  std::uint64_t performed_ = 0;  // events in this run
   std::size_t observed_ = 0;     // the run's values so far: r_->outcome's first (observe())
   bool cut_ = false;          // RunOptions::cut ended the run  // by every launch of the run so far (kMaxRunThreads)
   std::vector<GridShape> grid_shapes_;  // kept from run to run (grid_shape())

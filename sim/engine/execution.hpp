@@ -26,7 +26,7 @@ struct RunOptions {
   // limit of the simulator (SimulatorLimit). 0: none.
   double local_time_limit = 10;
   bool keep_trace = true;               // record the text trace and the decisions' texts
-  // Asked every 4096 events of a run (a time limit, an interrupt): true ends
+  // Asked every 256 events of a run (a time limit, an interrupt): true ends
   // the run there, abandoned, so that a long run does not outlast either.
   std::function<bool()> cut;
 };
