@@ -7,10 +7,15 @@
 // reported but do not fail, while a listed one that now agrees does.
 // --emit-cuda writes each test as a model of the GPU harness; --gpu puts the
 // harness's histograms beside the permitted outcomes (litmus_gpu.hpp).
+// --print, --emit-cuda and --replay each do one thing instead of running the
+// tests, and refuse the options only a run reads. Ctrl-C stops the search of
+// the test it lands in (incomplete, as at a time limit), reports it and runs
+// no later file.
 // Exit: 0 = every test ran (and agreed, with --expect; sound, with --gpu);
 // 1 = a test is unsupported, a thread faults or runs past the step bound, a
-// test disagrees, cannot be confirmed by an incomplete search, or shows a
-// forbidden outcome on the GPU; 2 = malformed input or usage error.
+// test disagrees, cannot be confirmed by an incomplete search, shows a
+// forbidden outcome on the GPU, or was not run after Ctrl-C; 2 = malformed
+// input or usage error.
 #include "sim/cli/litmus_command.hpp"
 
 #include <algorithm>
@@ -26,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/input.hpp"
+#include "sim/cli/interrupt.hpp"
 #include "sim/cli/litmus_gpu.hpp"
 #include "sim/cli/schedule_writer.hpp"
 #include "sim/cli/search_options.hpp"
@@ -65,8 +71,10 @@ std::optional<V> most_specific(const std::map<std::string, V>& by_path, const st
   return found;
 }
 
-// `path,verdict` lines; paths start with `litmus/PTX/` (dropped).
+// `path,verdict` lines; paths start with `litmus/PTX/` (dropped). A path
+// has one verdict: a second line giving it the other one is an error.
 struct VerdictFile {
+  std::string path;
   std::map<std::string, bool> verdict;  // relative path -> condition holds / test terminates
   std::optional<bool> find(const std::string& file) const { return most_specific(verdict, file); }
 };
@@ -79,6 +87,8 @@ std::string strip_prefix(std::string p) {
 
 VerdictFile read_verdicts(const std::string& path) {
   VerdictFile v;
+  v.path = path;
+  std::map<std::string, int> first_line;  // relative path -> the line that gave its verdict
   std::istringstream in(read_text(path));
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -88,7 +98,11 @@ VerdictFile read_verdicts(const std::string& path) {
     const std::string val = comma == std::string::npos ? "" : line.substr(comma + 1);
     if (comma == std::string::npos || (val != "0" && val != "1"))
       throw UsageError(fmt::format("{}:{}: expected 'path,0' or 'path,1'", path, n));
-    v.verdict[strip_prefix(line.substr(0, comma))] = val == "1";
+    const std::string rel = strip_prefix(line.substr(0, comma));
+    if (const auto [it, fresh] = v.verdict.emplace(rel, val == "1"); !fresh && it->second != (val == "1"))
+      throw UsageError(fmt::format("{}:{}: {} is given {} here and {} on line {}: a test has one verdict", path, n,
+                                   rel, val, it->second ? 1 : 0, first_line[rel]));
+    first_line.emplace(rel, n);
   }
   return v;
 }
@@ -131,6 +145,7 @@ struct Options {
   std::string replay;
   Settings search;  // what each test's search explores (sim/cli/search_options.hpp)
   Output out;       // --schedules, --no-schedules
+  std::vector<std::string> given;  // the options on the command line, by name ("--print", "FILE")
 };
 
 // ---- one test ----
@@ -164,7 +179,8 @@ struct Result {
 
 class Runner {
  public:
-  explicit Runner(const Options& o) : o_(o) {}
+  // `interrupt`: set by Ctrl-C (sim/cli/interrupt.hpp), it stops the search of the test running then.
+  Runner(const Options& o, const std::atomic<bool>* interrupt) : o_(o), interrupt_(interrupt) {}
 
   Result run(const std::string& file, const std::string& text, std::shared_ptr<const Program> p) {
     Result r;
@@ -172,7 +188,8 @@ class Runner {
     r.name = p->name;
     r.condition = litmus::print(p->condition);
     const models::Model m = litmus::to_model(p);
-    const ExploreOptions eo = explore_options();
+    ExploreOptions eo = explore_options();
+    eo.interrupt = interrupt_;
     const litmus::Verdict v = litmus::judge(m, p->condition.quantifier, eo);
     r.holds = v.holds;
     r.proved = v.proved;
@@ -208,6 +225,7 @@ class Runner {
   }
 
   const Options& o_;
+  const std::atomic<bool>* interrupt_;
   ScheduleWriter writer_{o_.out, "litmus."};
 };
 
@@ -269,7 +287,10 @@ std::string text_report(const Result& r, const Options& o) {
     s += fmt::format("  [expected: {}; {}]", *r.safety.expected ? "holds" : "does not hold",
                      agreement_word(r.safety.agreement));
   s += "\n";
-  s += fmt::format("  outcomes ({} execution(s){}):\n", r.e.executions, r.e.complete ? ", complete" : "");
+  s += fmt::format("  outcomes ({} execution(s){}):\n", r.e.executions,
+                   r.e.complete               ? ", complete"
+                   : !r.e.stopped_by.empty() ? ", stopped by " + r.e.stopped_by
+                                              : "");
   for (const OutcomeSummary& os : r.e.outcomes)
     s += fmt::format("    {}{}  ({}x)\n", outcome_text(os.outcome),
                      os.outcome.i(litmus::condition_name) != 0 ? "  [condition]" : "", os.count);
@@ -281,7 +302,10 @@ std::string text_report(const Result& r, const Options& o) {
                      r.witness_schedule.empty() ? "" : ", schedule " + r.witness_schedule);
   }
   if (o.liveness) {
-    s += fmt::format("  liveness:  {}", r.can_hang ? "can hang" : "terminates");
+    // "terminates" is absence of a hang: only a complete search proves it.
+    s += fmt::format("  liveness:  {}", r.can_hang     ? "can hang"
+                                         : r.e.complete ? "terminates"
+                                                        : "terminates (search incomplete: not proved)");
     if (r.live.expected)
       s += fmt::format("  [expected: {}; {}]", *r.live.expected ? "terminates" : "can hang",
                        agreement_word(r.live.agreement));
@@ -320,6 +344,7 @@ nlohmann::json json_report(const Result& r, const Options& o) {
   }
   j["executions"] = r.e.executions;
   j["complete"] = r.e.complete;
+  j["stopped_by"] = r.e.stopped_by;
   nlohmann::json outs = nlohmann::json::array();
   for (const OutcomeSummary& os : r.e.outcomes)
     outs.push_back({{"outcome", outcome_text(os.outcome)},
@@ -415,10 +440,16 @@ std::vector<Loaded> load(const Options& o) {
 
 // DIR/<directory>/<stem>.cu for each supported test (its harness model,
 // sim/litmus/cuda.hpp) and DIR/all.cu including them all, in the order given.
+// A name that cannot be written is refused before any file is.
 int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
   int rc = 0;
   std::map<std::string, std::string> by_name;  // harness model name -> file
-  std::vector<std::pair<const Loaded*, std::string>> chosen;
+  struct Chosen {
+    const Loaded* test;
+    std::string name;  // the harness model's
+    fs::path rel;      // its source, relative to DIR
+  };
+  std::vector<Chosen> chosen;
   for (const Loaded& t : tests) {
     if (!t.error.empty()) {
       report_file_error(t.error);
@@ -435,16 +466,20 @@ int emit_cuda(const Options& o, const std::vector<Loaded>& tests) {
     for (char c : name) space += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (auto [it, fresh] = by_name.emplace(space, t.file); !fresh)
       throw UsageError(fmt::format("{} and {} have the same GPU model name {}", it->second, t.file, name));
-    chosen.emplace_back(&t, name);
-  }
-  std::vector<std::string> sources;
-  for (const auto& [t, name] : chosen) {
     fs::path rel = fs::path(name).lexically_relative("litmus");
     rel += ".cu";
     rel = rel.lexically_normal();
     // gpu_model_name never leads out of "litmus/": nothing is written outside DIR.
     if (rel.empty() || rel.is_absolute() || *rel.begin() == "..")
-      throw UsageError(fmt::format("{}: its GPU model name {} does not name a file inside {}", t->file, name, o.emit_cuda));
+      throw UsageError(fmt::format("{}: its GPU model name {} does not name a file inside {}", t.file, name, o.emit_cuda));
+    if (!litmus::includable(rel.generic_string()))
+      throw UsageError(fmt::format("{}: its CUDA file {} cannot be included by all.cu (a '\"', a backslash or a "
+                                   "control character in its name): rename the test's file or directory",
+                                   t.file, rel.generic_string()));
+    chosen.push_back({&t, name, rel});
+  }
+  std::vector<std::string> sources;
+  for (const auto& [t, name, rel] : chosen) {
     const fs::path cu = fs::path(o.emit_cuda) / rel;
     fs::create_directories(cu.parent_path());
     std::ofstream out(cu, std::ios::binary | std::ios::trunc);
@@ -500,10 +535,45 @@ int replay_schedule(const Options& o, const Loaded& t) {
   return print_replay(m, r, h, o.replay, o.json);
 }
 
-int run(const Options& o) {
-  check_memory_model(o.search.memory_model);
-  if (o.json && (o.print || !o.emit_cuda.empty()))
+// --print, --emit-cuda and --replay each do one thing and stop: one at a
+// time, and with no option that only a run of the tests reads (a search
+// option, a verdict file, the GPU's results, a schedule directory), which
+// would be dropped unread. (--no-schedules asks for what each of them does.)
+void check_mode(const Options& o) {
+  static const std::map<std::string, std::string> modes{{"--print", "prints each test back as a listing"},
+                                                        {"--emit-cuda", "writes each test as CUDA"},
+                                                        {"--replay", "replays one schedule"}};
+  const auto given = [&o](const std::string& name) {
+    return std::find(o.given.begin(), o.given.end(), name) != o.given.end();
+  };
+  if (o.json && (given("--print") || given("--emit-cuda")))
     throw UsageError("--json does not apply to --print or --emit-cuda, which write listings and CUDA files");
+  for (const auto& [mode, what] : modes) {
+    if (!given(mode)) continue;
+    for (const std::string& other : o.given)
+      if (other != mode && other != "FILE" && other != "--json" && other != "--no-schedules")
+        throw UsageError(fmt::format("{} and {} cannot be combined: {} {} and stops, so {} would be ignored", mode,
+                                     other, mode, what, other));
+  }
+}
+
+// A verdict file that names none of the tests given is the wrong file: no
+// test would be compared. One that names some of them compares those.
+void check_names_some(const std::optional<VerdictFile>& v, const char* option, const std::vector<Loaded>& tests) {
+  if (!v) return;
+  std::size_t n = 0;
+  bool named = false;
+  for (const Loaded& t : tests)
+    if (t.error.empty()) {
+      ++n;
+      named |= v->find(t.file).has_value();
+    }
+  if (n > 0 && !named) throw UsageError(fmt::format("{} {} names none of the {} test(s) run", option, v->path, n));
+}
+
+int run(const Options& o) {
+  check_mode(o);
+  check_memory_model(o.search.memory_model);
   std::optional<VerdictFile> safety, live;
   if (!o.expect.empty()) safety = read_verdicts(o.expect);
   if (!o.expect_liveness.empty()) live = read_verdicts(o.expect_liveness);
@@ -520,6 +590,8 @@ int run(const Options& o) {
   }
   if (!o.gpu_markdown.empty() && o.gpu.empty()) throw UsageError("--gpu-markdown needs --gpu");
   const std::vector<Loaded> tests = load(o);
+  check_names_some(safety, "--expect", tests);
+  check_names_some(live, "--expect-liveness", tests);
   if (!o.emit_cuda.empty()) return emit_cuda(o, tests);
   if (!o.replay.empty()) {
     if (tests.size() != 1) throw UsageError("--replay takes exactly one litmus FILE");
@@ -543,7 +615,8 @@ int run(const Options& o) {
 
   Options opts = o;
   opts.liveness = o.liveness || live.has_value();
-  Runner runner(opts);
+  const Interrupt interrupt;  // stops the search it lands in; the files after it are not run
+  Runner runner(opts, interrupt.flag());
   const auto start = std::chrono::steady_clock::now();
   nlohmann::json all = nlohmann::json::array();
   bool failed = false, malformed = false;
@@ -553,7 +626,13 @@ int run(const Options& o) {
   } ts, tl;
   std::vector<LitmusGpuTest> compared;
   std::vector<std::string> unsupported;
+  std::size_t ran = 0;  // tests reported (the one Ctrl-C stopped among them)
+  std::vector<std::string> not_run;  // after Ctrl-C
   for (const Loaded& t : tests) {
+    if (interrupt.requested()) {
+      if (t.error.empty()) not_run.push_back(t.file);
+      continue;
+    }
     if (!t.error.empty()) {
       report_file_error(t.error);
       malformed = true;
@@ -596,11 +675,18 @@ int run(const Options& o) {
         }
       }
     }
+    ++ran;
     if (o.json)
       all.push_back(json_report(r, opts));
     else
       fmt::print("{}", text_report(r, opts));
     std::fflush(stdout);
+  }
+  // Not every test ran: exit 0 would say they did.
+  if (!not_run.empty()) {
+    failed = true;
+    std::fflush(stdout);
+    fmt::print(stderr, "scopesim: interrupted: {} of {} test(s) run, the rest not run\n", ran, ran + not_run.size());
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto tally_text = [](const char* what, const Tally& t) {
@@ -612,12 +698,13 @@ int run(const Options& o) {
   if (o.json) {
     nlohmann::json j;
     j["tests"] = all;
+    if (!not_run.empty()) j["not_run"] = not_run;
     if (!o.gpu.empty()) j["gpu"] = litmus_gpu_json(compared);
     print_json(j);
   } else {
     if (safety) fmt::print("{}\n", tally_text("safety", ts));
     if (live) fmt::print("{}\n", tally_text("liveness", tl));
-    fmt::print("{} test(s) in {:.1f} s\n", tests.size(), secs);
+    fmt::print("{} test(s) in {:.1f} s\n", ran, secs);
   }
   if (!o.gpu.empty()) {
     bool unsound = false;
@@ -644,35 +731,50 @@ Command add_litmus_command(CLI::App& app) {
       "Run PTX litmus tests (the Dat3M corpus syntax) on the simulator: for each FILE, explore every execution "
       "under the memory model and print whether the final condition holds, the permitted outcomes over the "
       "condition's registers and locations, and the witness (exists) or counterexample (forall, ~exists) as a "
-      "schedule file and token. --liveness also reports whether some execution can hang. Exit 0: every test "
-      "ran (and agreed with --expect/--expect-liveness); 1: a test is unsupported, a thread faults (no verdict) "
-      "or runs past the step bound, or a test disagrees or, its search being incomplete, cannot be confirmed "
-      "('incomplete'); 2: malformed input or usage error.");
+      "schedule file and token. --liveness also reports whether some execution can hang. Ctrl-C stops the "
+      "search of the test running (reported as stopped by interrupt, its search incomplete) and runs no later "
+      "FILE; a second Ctrl-C ends at once. Exit 0: every test ran (and agreed with --expect/--expect-liveness); "
+      "1: a test is unsupported, a thread faults (no verdict) or runs past the step bound, a test disagrees or, "
+      "its search being incomplete, cannot be confirmed ('incomplete'), or Ctrl-C left tests not run; 2: "
+      "malformed input or usage error.");
   sub->add_option("FILE", o->files, "Litmus files")->required();
   sub->add_flag("--liveness", o->liveness, "Also report whether some execution can hang (deadlock, non-termination)");
-  sub->add_option("--expect", o->expect, "Compare the verdicts with a csv file 'path,0|1' (1: the condition holds)");
+  sub->add_option("--expect", o->expect,
+                  "Compare the verdicts with a csv file 'path,0|1' (1: the condition holds); it must name some of "
+                  "the tests, each path once")
+      ->check(not_empty());
   sub->add_option("--expect-liveness", o->expect_liveness,
-                  "Compare liveness with a csv file 'path,0|1' (1: every execution terminates); implies --liveness");
+                  "Compare liveness with a csv file 'path,0|1' (1: every execution terminates); implies --liveness")
+      ->check(not_empty());
   sub->add_option("--known", o->known,
-                  "Documented disagreements, 'path,safety|liveness|unsupported,reason' per line");
+                  "Documented disagreements, 'path,safety|liveness|unsupported,reason' per line")
+      ->check(not_empty());
   sub->add_flag("--json", o->json, "Print JSON instead of text (no times); not with --print or --emit-cuda");
   sub->add_flag("--print", o->print,
-                "Print each test back as a litmus listing, then stop (an unsupported test is named on stderr, exit 1)");
+                "Print each test back as a litmus listing, then stop (an unsupported test is named on stderr, exit "
+                "1); with no other option");
   sub->add_option("--emit-cuda", o->emit_cuda,
                   "Write each test as a model of the GPU harness, DIR/<directory>/<test>.cu, and DIR/all.cu "
                   "including them all (gpu/litmus/generate.sh), then stop (an unsupported test is named on stderr, "
-                  "exit 1)");
+                  "exit 1); with no other option")
+      ->check(not_empty());
   sub->add_option("--gpu", o->gpu,
                   "Compare each test's permitted outcomes with the GPU histograms of its generated model (JSON lines "
                   "of gpu/run-all.sh with SCOPESIM_GPU_SUITE=litmus); an outcome the GPU showed that the simulator "
-                  "forbids is a soundness failure (exit 1)");
-  sub->add_option("--gpu-markdown", o->gpu_markdown, "With --gpu: write the comparison as Markdown to FILE");
-  sub->add_option("--replay", o->replay, "Replay a schedule written for the (single) FILE and print its trace")
+                  "forbids is a soundness failure (exit 1)")
+      ->check(not_empty());
+  sub->add_option("--gpu-markdown", o->gpu_markdown, "With --gpu: write the comparison as Markdown to FILE")
+      ->check(not_empty());
+  sub->add_option("--replay", o->replay,
+                  "Replay a schedule written for the (single) FILE and print its trace; with no other option but "
+                  "--json")
       ->check(not_empty());
   add_search_options(*sub, o->search, false);
   add_schedule_options(*sub, o->out);
-  return {sub, [o] {
+  return {sub, [o, sub] {
     try {
+      for (const CLI::Option* opt : sub->get_options([](const CLI::Option* x) { return x->count() > 0; }))
+        o->given.push_back(opt->get_name());
       return run(*o);
     } catch (const std::exception& e) {
       report_error(std::string("scopesim: ") + e.what(), e.what());

@@ -40,9 +40,13 @@ std::string gpu_model_name(const std::string& file);
 // The test's harness model (see above); `model` is its gpu_model_name.
 std::string cuda_source(const Program& p, const std::string& model);
 
+// Can `path` be written in the unit's `#include "..."`? Not with a '"', a
+// backslash or a control character: an include path has no escapes.
+bool includable(const std::string& path);
+
 // The translation unit that the harness build compiles: includes the
 // harness's litmus support and then each test's source (paths relative to
-// the unit's directory).
+// the unit's directory, each includable).
 std::string cuda_unit(const std::vector<std::string>& sources);
 
 }  // namespace scopesim::litmus

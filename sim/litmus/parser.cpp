@@ -1,5 +1,6 @@
 #include "sim/litmus/parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -82,9 +83,15 @@ const std::map<std::string, LocalOp, std::less<>> local_ops{
     {"add", LocalOp::add}, {"sub", LocalOp::sub},  {"mul", LocalOp::mul},  {"div", LocalOp::div}, {"rem", LocalOp::rem},
     {"and", LocalOp::and_}, {"or", LocalOp::or_}, {"xor", LocalOp::xor_}, {"shl", LocalOp::shl}, {"shr", LocalOp::shr}};
 
+// The largest CTA or GPU a placement may name: the launch has a block for
+// every CTA up to the largest named.
+constexpr std::int64_t max_placement = 1023;
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& file) : file_(file) {
+    // A UTF-8 byte-order mark (some editors write one) is not part of the first line.
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i)
       if (i == text.size() || text[i] == '\n') {
@@ -270,8 +277,11 @@ class Parser {
         std::string key, val, extra;
         ss >> key >> val >> extra;
         const auto v = number(val);
-        if (!extra.empty() || !v || *v < 0 || *v > 1023)
+        if (!extra.empty() || !v)
           fail(lineno(), "expected 'cta N' or 'gpu N' in the placement of " + t.name + ", found '" + part + "'");
+        if ((key == "cta" || key == "gpu") && (*v < 0 || *v > max_placement))
+          fail(lineno(), "'" + part + "' in the placement of " + t.name + ": a " + key + " is a number from 0 to " +
+                             std::to_string(max_placement));
         if (key == "cta" && !cta) {
           t.cta = static_cast<std::uint32_t>(*v);
           cta = true;
@@ -314,7 +324,15 @@ class Parser {
       if (!next_nonblank()) fail(last_content_line(), "missing the final condition (exists, ~exists or forall)");
       std::string l = trim(lines_[i_]);
       if (is_condition_start(l)) return;
-      if (l.back() != ';') fail(lineno(), "an instruction row must end with ';'");
+      if (l.back() != ';') {
+        // Parentheses and comparisons are a condition's, never a row's: its quantifier is unknown ("maybe (x == 1)").
+        if (l.find_first_of("(=") != std::string::npos) {
+          const std::string word = l.substr(0, l.find_first_of(" \t("));
+          fail(lineno(), "expected exists, ~exists or forall to start the final condition, found '" +
+                             (word.empty() ? l : word) + "'");
+        }
+        fail(lineno(), "an instruction row must end with ';'");
+      }
       l.pop_back();
       const std::vector<std::string> cells = split(l, '|');
       if (cells.size() != p_.threads.size())
@@ -671,10 +689,10 @@ class Parser {
     } else if (is_ident(t.text) && !is_register(t.text)) {
       out.kind = Term::Kind::location;
       out.name = t.text;
-      used_locations_.insert(t.text);
     } else {
       fail(t.line, "expected a register (P0:r1), a location or a number in the condition" + found());
     }
+    if (out.kind != Term::Kind::constant) condition_terms_.push_back({out, t.line});
     ++pos_;
     return out;
   }
@@ -697,6 +715,21 @@ class Parser {
         if ((in.op == Op::jump || in.op == Op::branch) && !labels.count(in.label))
           fail(in.line, t.name + " jumps to undefined label " + in.label);
     }
+    // What the condition names has a value of the test's own: a register that
+    // nothing sets or a location that nothing declares or uses would read 0
+    // unnoticed, the mark of a typo.
+    for (const auto& [term, line] : condition_terms_) {
+      if (term.kind == Term::Kind::reg) {
+        const Thread& t = p_.threads[term.thread];
+        const bool written = t.init.count(term.name) > 0 ||
+                             std::any_of(t.code.begin(), t.code.end(), [&](const Instr& in) { return in.reg == term.name; });
+        if (!written)
+          fail(line, "'" + term.outcome_name() + "' in the condition is never written: no instruction of " + t.name +
+                         " writes " + term.name + " and the initial state does not set it");
+      } else if (!p_.locations.count(term.name)) {
+        fail(line, "location '" + term.name + "' in the condition is neither in the initial state nor used by an instruction");
+      }
+    }
   }
 
   struct InitReg {
@@ -711,7 +744,8 @@ class Parser {
   std::size_t i_ = 0;
   Program p_;
   std::vector<InitReg> init_regs_;
-  std::set<std::string> used_locations_;
+  std::set<std::string> used_locations_;  // by instructions
+  std::vector<std::pair<Term, std::uint32_t>> condition_terms_;  // registers and locations, with their lines
   std::vector<Token> toks_;
   std::size_t pos_ = 0;
 };

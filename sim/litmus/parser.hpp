@@ -2,7 +2,9 @@
 // what is accepted): a `PTX NAME` header, optional quoted comments, the
 // initial state `{ x=0; P1:r1=0; }`, a row of thread placements
 // `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`, one row per instruction step with one
-// cell per thread, and the final condition.
+// cell per thread, and the final condition, which names only registers its
+// thread writes (or the initial state sets) and locations the initial state
+// declares or an instruction uses. A UTF-8 byte-order mark is skipped.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -28,6 +28,25 @@ TEST(LitmusCuda, ModelNameIsDirectoryAndStem) {
   EXPECT_EQ(gpu_model_name("../../MP.litmus"), "litmus/MP");
 }
 
+// all.cu includes each test by a quoted path, which has no escapes: a '"',
+// a backslash or a line break would end it or be read otherwise.
+TEST(LitmusCuda, OnlyPlainPathsAreIncludable) {
+  EXPECT_TRUE(includable("Manual/SB+bar-const-diff.cu"));
+  EXPECT_TRUE(includable("data/it's here.cu"));
+  EXPECT_FALSE(includable("data/q\"1.cu"));
+  EXPECT_FALSE(includable("data\\q1.cu"));
+  EXPECT_FALSE(includable("data/q\n1.cu"));
+}
+
+// A file name with a line break stays inside the header's comment and the
+// registrar's string literal.
+TEST(LitmusCuda, FileNamesStayInTheirCommentAndLiteral) {
+  const Program p = parse("PTX t\n{ x=0; }\nP0@cta 0,gpu 0 ;\nld.weak r0, x ;\nexists (P0:r0 == 0)", "a\nb/t.litmus");
+  const std::string cu = cuda_source(p, "litmus/b/t");
+  EXPECT_NE(cu.find("// PTX litmus test t (a b/t.litmus) as the GPU harness's model litmus/b/t.\n"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("\"a\\012b/t.litmus\""), std::string::npos) << cu;
+}
+
 // P0 spins on f (LC00 is passed before the jump back to it: one check); P1's
 // branch jumps forward to a label it has not passed (no check).
 TEST(LitmusCuda, OnlyBackwardJumpsCheckTheSpinBudget) {

@@ -33,10 +33,11 @@ contains "replay reaches the outcome" replay.txt "P1:r0=1 P1:r1=0"
 check "a schedule of another test is refused" 2 $?
 contains "refusal names the test" err.txt "the schedule is of 'MP-cta', not MP-gpu"
 
-"$scopesim" litmus "$data/bad-scope.litmus" > /dev/null 2> err.txt
+"$scopesim" litmus "$data/bad-scope.litmus" > out.txt 2> err.txt
 check "malformed input" 2 $?
 contains "malformed input names file and line" err.txt "bad-scope.litmus:4: 'ld.relaxed.cpu': unknown scope 'cpu' (cta, gpu or sys)"
 [[ $(wc -l < err.txt) == 1 ]]; check "malformed input: one line" 0 $?
+contains "a file that does not parse is no test run" out.txt "0 test(s) in"
 
 # A malformed file among good ones: its error on stderr, the others' verdicts, exit 2.
 "$scopesim" litmus --no-schedules "$data/MP-gpu.litmus" "$data/bad-scope.litmus" "$data/MP-cta.litmus" > out.txt 2> err.txt
@@ -45,6 +46,7 @@ contains "the first good file's verdict" out.txt "verdict:   does not hold"
 contains "the last good file's verdict" out.txt "verdict:   holds"
 contains "the malformed file's error" err.txt "bad-scope.litmus:4: 'ld.relaxed.cpu': unknown scope 'cpu' (cta, gpu or sys)"
 [[ $(wc -l < err.txt) == 1 ]]; check "a malformed file among good ones: one line" 0 $?
+contains "the good files are the tests run" out.txt "2 test(s) in"
 "$scopesim" litmus --no-schedules --json "$data/MP-gpu.litmus" "$data/bad-scope.litmus" "$data/MP-cta.litmus" > out.json 2> /dev/null
 check "a malformed file among good ones, json" 2 $?
 contains "json has the malformed file's error" out.json '"error": "'"$data"'/bad-scope.litmus:4: '"'ld.relaxed.cpu'"': unknown scope'
@@ -89,15 +91,46 @@ check "--expect with a disagreement" 1 $?
 contains "the disagreement is named" out.txt "[expected: does not hold; DISAGREES]"
 contains "the summary counts it" out.txt "safety: 2 compared, 1 agree, 0 documented disagreement(s), 1 new disagreement(s)"
 
-# An unsupported test fails a comparison even when the verdict file does not name it.
+# An unsupported test fails a comparison even when the verdict file does not name it
+# (it names another test run: MP-cta holds, row 3).
 echo "MP-cta.litmus,1" > e.csv
-"$scopesim" litmus --no-schedules --expect e.csv "$data/two-gpus.litmus" > out.txt 2>&1
+"$scopesim" litmus --no-schedules --expect e.csv "$data/two-gpus.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with an unsupported test" 1 $?
-contains "the summary counts it" out.txt "safety: 0 compared, 0 agree, 0 documented disagreement(s), 0 new disagreement(s), 0 incomplete; 1 unsupported (0 documented)"
+contains "the summary counts it" out.txt "safety: 1 compared, 1 agree, 0 documented disagreement(s), 0 new disagreement(s), 0 incomplete; 1 unsupported (0 documented)"
 echo "two-gpus.litmus,unsupported,documented for this test" > known.csv
-"$scopesim" litmus --no-schedules --expect e.csv --known known.csv "$data/two-gpus.litmus" > out.txt 2>&1
+"$scopesim" litmus --no-schedules --expect e.csv --known known.csv "$data/two-gpus.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a documented unsupported test" 0 $?
 contains "the summary counts it as documented" out.txt "1 unsupported (1 documented)"
+
+# A verdict file is read whole before any test runs. A path given two verdicts
+# makes the result depend on the order of its lines: an input error naming both.
+for lines in 'MP-cta.litmus,1\nMP-cta.litmus,0\n' 'litmus/PTX/MP-cta.litmus,1\nMP-cta.litmus,0\n'; do
+  printf "$lines" > twice.csv
+  "$scopesim" litmus --no-schedules --expect twice.csv "$data/MP-cta.litmus" > out.txt 2> err.txt
+  check "--expect with two verdicts for one test" 2 $?
+  contains "both lines are named" err.txt "twice.csv:2: MP-cta.litmus is given 0 here and 1 on line 1: a test has one verdict"
+  [[ $(wc -l < err.txt) == 1 && ! -s out.txt ]]; check "two verdicts: one line on stderr, nothing run" 0 $?
+done
+printf 'MP-cta.litmus,1\nMP-cta.litmus,1\n' > twice.csv
+"$scopesim" litmus --no-schedules --expect-liveness twice.csv "$data/MP-cta.litmus" > out.txt 2>&1
+check "the same verdict twice is no contradiction" 0 $?
+printf 'MP-cta.litmus,1\nMP-cta.litmus,0\n' > twice.csv
+"$scopesim" litmus --no-schedules --expect-liveness twice.csv "$data/MP-cta.litmus" > out.txt 2> err.txt
+check "--expect-liveness with two verdicts for one test" 2 $?
+# A verdict file that names none of the tests compares nothing: the wrong file.
+echo "SB.litmus,1" > other.csv
+"$scopesim" litmus --no-schedules --expect other.csv "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2> err.txt
+check "--expect naming none of the tests" 2 $?
+contains "--expect naming none: why" err.txt "scopesim: --expect other.csv names none of the 2 test(s) run"
+"$scopesim" litmus --no-schedules --json --expect-liveness other.csv "$data/MP-gpu.litmus" > out.txt 2> err.txt
+check "--expect-liveness naming none of the tests" 2 $?
+python3 -c 'import json; assert "names none of the 1 test(s) run" in json.load(open("out.txt"))["error"]'
+check "--expect-liveness naming none, json: the error on stdout" 0 $?
+# One that names some of them compares those; the others get no comparison.
+echo "MP-gpu.litmus,0" > some.csv
+"$scopesim" litmus --no-schedules --expect some.csv "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
+check "--expect naming some of the tests" 0 $?
+contains "the one named is compared" out.txt "safety: 1 compared, 1 agree,"
 
 # Two lines name the file: the longest path is the file's (MP-cta holds: row 3).
 printf 'data/MP-cta.litmus,1\nMP-cta.litmus,0\n' > amb.csv
@@ -190,5 +223,130 @@ echo '{"model":"litmus/data/MP-gpu","instances":1,"outcomes":[{"outcome":"P1:r0=
 "$scopesim" litmus --no-schedules --gpu short.jsonl "$data/MP-gpu.litmus" > /dev/null 2> err.txt
 check "--gpu: an outcome without a register the condition names" 2 $?
 contains "names the missing value" err.txt "has no value of P1:r1"
+
+# --print, --emit-cuda and --replay each do one thing and stop: another mode, or an
+# option only a run reads, would be dropped unread, so the pair is a usage error
+# (one line on stderr naming both; with --json also {"error": ...} on stdout).
+refused() {  # refused FIRST SECOND ARGS...: exit 2, one line naming FIRST and SECOND, nothing written
+  local first=$1 second=$2; shift 2
+  rm -rf refused-dir
+  "$scopesim" litmus "$@" > out.txt 2> err.txt
+  check "$first with $second is refused" 2 $?
+  contains "$first with $second: both named" err.txt "$first and $second cannot be combined"
+  [[ $(wc -l < err.txt) == 1 && ! -e refused-dir && ! -e refused-schedules ]]
+  check "$first with $second: one line, nothing written" 0 $?
+}
+refused --emit-cuda --print --print --emit-cuda refused-dir "$data/MP-gpu.litmus"
+refused --print --replay --replay "$schedule" --print "$data/MP-cta.litmus"
+refused --emit-cuda --replay --replay "$schedule" --emit-cuda refused-dir "$data/MP-cta.litmus"
+refused --replay --expect --replay "$schedule" --expect "$data/expected.csv" "$data/MP-cta.litmus"
+refused --replay --liveness --replay "$schedule" --liveness "$data/MP-cta.litmus"
+refused --replay --max-steps --replay "$schedule" --max-steps 5 "$data/MP-cta.litmus"
+refused --print --expect --print --expect "$data/expected.csv" "$data/MP-cta.litmus"
+refused --emit-cuda --schedules --emit-cuda refused-dir --schedules refused-schedules "$data/MP-cta.litmus"
+"$scopesim" litmus --json --replay "$schedule" --expect "$data/expected.csv" "$data/MP-cta.litmus" > out.txt 2> /dev/null
+check "--replay with --expect, json" 2 $?
+python3 -c 'import json; assert "--replay and --expect cannot be combined" in json.load(open("out.txt"))["error"]'
+check "--replay with --expect, json: the error on stdout" 0 $?
+# --no-schedules asks for what each of them does: no schedule file.
+"$scopesim" litmus --print --no-schedules "$data/MP-gpu.litmus" > out.txt 2>&1
+check "--print with --no-schedules" 0 $?
+# An empty path names no file: an error, never the option left out.
+for option in --emit-cuda --gpu-markdown --gpu --expect --expect-liveness --known --replay; do
+  "$scopesim" litmus --no-schedules "$option" "" "$data/MP-gpu.litmus" > out.txt 2> err.txt
+  check "$option '' is refused" 2 $?
+  contains "$option '': why" err.txt "$option: must not be empty"
+done
+
+# all.cu includes each test's file by its quoted path, which has no escapes: a
+# name with a '"' is refused before anything is written.
+cp "$data/MP-gpu.litmus" 'q"1.litmus'
+"$scopesim" litmus --emit-cuda cu-quote 'q"1.litmus' > out.txt 2> err.txt
+check "--emit-cuda of a file named with a '\"'" 2 $?
+contains "the name is refused" err.txt 'q"1.litmus: its CUDA file q"1.cu cannot be included by all.cu'
+[[ ! -e cu-quote ]]; check "--emit-cuda of a refused name writes nothing" 0 $?
+
+# A UTF-8 byte-order mark before the header is skipped (MP-gpu: row 1, does not hold).
+{ printf '\xEF\xBB\xBF'; cat "$data/MP-gpu.litmus"; } > bom.litmus
+"$scopesim" litmus --no-schedules bom.litmus > out.txt 2>&1
+check "a file with a byte-order mark" 0 $?
+contains "the file with a byte-order mark runs" out.txt "verdict:   does not hold"
+
+# The condition names only what the test gives a value: a register no instruction
+# of its thread writes, or a location nothing declares or uses, is a typo (it would
+# read 0), malformed input at its line.
+sed 's/P1:r1 == 0/P1:r9 == 0/' "$data/MP-gpu.litmus" > typo-reg.litmus
+"$scopesim" litmus --no-schedules typo-reg.litmus > out.txt 2> err.txt
+check "a register nothing writes" 2 $?
+contains "the register is named" err.txt "typo-reg.litmus:9: 'P1:r9' in the condition is never written: no instruction of P1 writes r9"
+sed 's/P1:r1 == 0/zz == 0/' "$data/MP-gpu.litmus" > typo-loc.litmus
+"$scopesim" litmus --no-schedules typo-loc.litmus > out.txt 2> err.txt
+check "a location nothing declares or uses" 2 $?
+contains "the location is named" err.txt "typo-loc.litmus:9: location 'zz' in the condition is neither in the initial state nor used by an instruction"
+sed 's/P1@cta 1,gpu 0/P1@cta 1024,gpu 0/' "$data/MP-gpu.litmus" > cta.litmus
+"$scopesim" litmus --no-schedules cta.litmus > out.txt 2> err.txt
+check "a cta out of range" 2 $?
+contains "the range is named" err.txt "cta.litmus:6: 'cta 1024' in the placement of P1: a cta is a number from 0 to 1023"
+sed 's/^exists/maybe/' "$data/MP-gpu.litmus" > maybe.litmus
+"$scopesim" litmus --no-schedules maybe.litmus > out.txt 2> err.txt
+check "an unknown quantifier" 2 $?
+contains "the quantifiers are named" err.txt "maybe.litmus:9: expected exists, ~exists or forall to start the final condition, found 'maybe'"
+
+# Ctrl-C (one SIGINT) stops the search of the test running where it is: that test is
+# reported, stopped by interrupt and incomplete (its 'does not hold' needs every
+# execution: not proved; under --expect 'incomplete'); the files after it are not
+# run, which stderr says, and exit 1: not every test ran. Four threads racing on
+# two locations take an exhaustive search hours; x is never 99.
+cat > long.litmus <<'LITMUS'
+PTX long
+{ x=0; y=0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       | P3@cta 0,gpu 0       ;
+ st.relaxed.gpu x, 1  | st.relaxed.gpu y, 1  | st.relaxed.gpu x, 3  | st.relaxed.gpu y, 7  ;
+ ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x | ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x ;
+ st.relaxed.gpu y, 2  | st.relaxed.gpu x, 2  | st.relaxed.gpu y, 3  | st.relaxed.gpu x, 7  ;
+ ld.relaxed.gpu r1, x | ld.relaxed.gpu r1, y | ld.relaxed.gpu r1, x | ld.relaxed.gpu r1, y ;
+ st.relaxed.gpu x, 4  | st.relaxed.gpu y, 4  | st.relaxed.gpu x, 5  | st.relaxed.gpu y, 8  ;
+ ld.relaxed.gpu r2, y | ld.relaxed.gpu r2, x | ld.relaxed.gpu r2, y | ld.relaxed.gpu r2, x ;
+exists (x == 99)
+LITMUS
+printf 'MP-gpu.litmus,0\nlong.litmus,0\nMP-cta.litmus,1\n' > e.csv
+# (The time limit ends a search that Ctrl-C does not stop: stopped by time-limit, the test fails.)
+set -m  # the job in a process group of its own, where SIGINT is not ignored
+"$scopesim" litmus --no-schedules --time-limit 60 --expect e.csv "$data/MP-gpu.litmus" long.litmus "$data/MP-cta.litmus" \
+  > out.txt 2> err.txt &
+pid=$!
+set +m
+# MP-gpu's report is on stdout before long.litmus's search starts.
+for _ in $(seq 300); do grep -q "^MP-gpu " out.txt && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C during a search" 1 $?
+contains "the test before it is reported" out.txt "verdict:   does not hold  [expected: does not hold; agrees]"
+contains "the test it landed in is reported" out.txt "long (long.litmus)"
+contains "stopped by interrupt" out.txt "execution(s), stopped by interrupt):"
+contains "its verdict is not proved" out.txt "verdict:   does not hold (search incomplete: not proved)  [expected: does not hold; incomplete]"
+if grep -q "^MP-cta " out.txt; then echo "FAIL: a file after the interrupt was run"; fail=1; else echo "ok: the file after it is not run"; fi
+contains "the tests run are counted" out.txt "safety: 2 compared, 1 agree, 0 documented disagreement(s), 0 new disagreement(s), 1 incomplete;"
+contains "two tests ran" out.txt "2 test(s) in"
+contains "stderr says the rest was not run" err.txt "scopesim: interrupted: 2 of 3 test(s) run, the rest not run"
+# With --json (printed at the end): the test stopped by interrupt, the file not run.
+set -m
+"$scopesim" litmus --no-schedules --time-limit 60 --json "$data/MP-gpu.litmus" long.litmus "$data/MP-cta.litmus" \
+  > out.json 2> err.txt &
+pid=$!
+set +m
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C during a search, json" 1 $?
+python3 - "$data/MP-cta.litmus" <<'PY'
+import json, sys
+j = json.load(open("out.json"))
+assert [t["stopped_by"] for t in j["tests"]] == ["", "interrupt"], j["tests"]
+assert not j["tests"][1]["proved"] and not j["tests"][1]["complete"]
+assert j["not_run"] == [sys.argv[1]], j.get("not_run")
+PY
+check "json: stopped by interrupt, the file after it not run" 0 $?
 
 exit $fail

@@ -274,6 +274,55 @@ TEST(LitmusParser, QuantifiersAndInitialisedRegistersAreChecked) {
             "t.litmus:3: register 'P0:r1' is initialised twice");
 }
 
+// The condition names what the test gives a value: a register its thread
+// writes or the initial state sets, a location the initial state declares or
+// an instruction uses. Anything else is a typo that would read 0.
+TEST(LitmusParser, ConditionNamesOnlyWhatTheTestSets) {
+  const std::string row = kHead + "ld.weak r0, x | ;\n";  // the condition is on line 5
+  EXPECT_EQ(error_of(row + "exists (P1:r9 == 0)"),
+            "t.litmus:5: 'P1:r9' in the condition is never written: no instruction of P1 writes r9 and the initial "
+            "state does not set it");
+  EXPECT_EQ(error_of(row + "exists (0:r1 == 0)"),
+            "t.litmus:5: 'P0:r1' in the condition is never written: no instruction of P0 writes r1 and the initial "
+            "state does not set it");
+  EXPECT_EQ(error_of(row + "exists (zz == 0)"),
+            "t.litmus:5: location 'zz' in the condition is neither in the initial state nor used by an instruction");
+  // The line of the name, in a condition over several lines.
+  EXPECT_EQ(error_of(row + "exists\n(P0:r0 == 0 /\\\n zz == 1)"),
+            "t.litmus:7: location 'zz' in the condition is neither in the initial state nor used by an instruction");
+  // A register only read by its thread is never written either.
+  EXPECT_EQ(error_of(kHead + "add r1, r2, 1 | ;\nexists (P0:r2 == 0)"),
+            "t.litmus:5: 'P0:r2' in the condition is never written: no instruction of P0 writes r2 and the initial "
+            "state does not set it");
+  // Set by the initial state, declared there, or used by an instruction: a value of the test's.
+  EXPECT_EQ(error_of("PTX t\n{ x=0; y=1; P1:r1=3; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\nst.weak z, 1 | ;\n"
+                     "exists (P1:r1 == 3 /\\ y == 1 /\\ z == 1)"),
+            "no error");
+  EXPECT_EQ(error_of(kHead + "atom.relaxed.gpu.add r1, x, 1 | add r2, 1, 1 ;\nexists (P0:r1 == 0 /\\ P1:r2 == 2)"),
+            "no error");
+}
+
+// Errors that say what is allowed: a placement out of range, a condition
+// whose quantifier is none of the three.
+TEST(LitmusParser, ErrorsNameWhatIsAllowed) {
+  EXPECT_EQ(error_of("PTX t\n{ x=0; }\nP0@cta 1024,gpu 0 ;\nld.weak r0, x ;\nexists (P0:r0 == 0)"),
+            "t.litmus:3: 'cta 1024' in the placement of P0: a cta is a number from 0 to 1023");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; }\nP0@cta 0,gpu -1 ;\nld.weak r0, x ;\nexists (P0:r0 == 0)"),
+            "t.litmus:3: 'gpu -1' in the placement of P0: a gpu is a number from 0 to 1023");
+  EXPECT_EQ(error_of("PTX t\n{ x=0; }\nP0@cta 1023,gpu 0 ;\nld.weak r0, x ;\nexists (P0:r0 == 0)"), "no error");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\nmaybe (P0:r0 == 0)"),
+            "t.litmus:5: expected exists, ~exists or forall to start the final condition, found 'maybe'");
+  EXPECT_EQ(error_of(kHead + "ld.weak r0, x | ;\n(P0:r0 == 0)"),
+            "t.litmus:5: expected exists, ~exists or forall to start the final condition, found '(P0:r0 == 0)'");
+}
+
+// A UTF-8 byte-order mark before the header, as some editors write, is skipped.
+TEST(LitmusParser, AByteOrderMarkIsSkipped) {
+  const Program p = parse("\xEF\xBB\xBF" + std::string(kMp), "mp.litmus");
+  EXPECT_EQ(p.name, "MP");
+  EXPECT_EQ(print(p), print(parse(kMp, "mp.litmus")));
+}
+
 TEST(LitmusParser, InstructionsOutsideTheModelAreUnsupportedNotWrong) {
   EXPECT_EQ(error_of(kHead + "ld.weak.u64 r0, x | ;\nexists (P0:r0 == 0)"),
             "t.litmus:4: unsupported: 'ld.weak.u64': only 32-bit accesses are modelled (mixed sizes)");
