@@ -65,6 +65,21 @@ grep -q "^scopesim: --seed: must be at most 18446744073709551615, got 9999999999
   fail "seed overflow message"
 expect_code 2 "--time-limit -2" -- "$bin" explore publish.relaxed --time-limit -2
 grep -q "^scopesim: --time-limit: must be 0 or more, got -2" err.txt && pass || fail "--time-limit -2 message"
+expect_code 2 "--time-limit past a double" -- "$bin" explore publish.relaxed --time-limit 1e309
+grep -q "^scopesim: --time-limit: must be 0 or more, got 1e309, past the range of a number" err.txt && pass ||
+  fail "--time-limit 1e309 message: $(cat err.txt)"
+expect_code 2 "--param past 64 bits" -- "$bin" explore tile.barrier --param n=99999999999999999999
+grep -q "^scopesim: --param n: 99999999999999999999 is past the range of a 64-bit integer" err.txt && pass ||
+  fail "--param overflow message: $(cat err.txt)"
+# A launch that does not fit a parameter the configuration sets, not the user: the message names it.
+expect_code 2 "a block too small for the quick configuration's n" -- "$bin" explore tile.bounds_participate --quick --block 4
+grep -q "n must be 1..4 (the block's threads) (n=6: the configuration's; --param NAME=INTEGER sets one)" err.txt &&
+  pass || fail "configuration's parameter message: $(cat err.txt)"
+expect_code 2 "an empty schedule directory" -- "$bin" explore publish.relaxed --schedules ""
+grep -q "^scopesim: --schedules: must not be empty" err.txt && pass || fail "--schedules '' message: $(cat err.txt)"
+expect_code 2 "an unknown command" -- "$bin" bogus
+grep -q "^scopesim: unknown command 'bogus': the commands are list, explain, explore" err.txt && pass ||
+  fail "unknown command message: $(cat err.txt)"
 
 long_search=(explore histogram.plain_rmw --quick --block 14 --param bins=7 --no-schedules --time-limit 3)
 # Ctrl-C stops the search and prints what it found, marked stopped by interrupt (with several
@@ -82,6 +97,20 @@ for jobs in 1 3; do
   [ "$code" -eq 1 ] && pass || fail "interrupted search (--jobs $jobs): exit $code, expected 1 (a bad outcome found)"
   grep -q "stopped by interrupt" int.txt && pass || fail "interrupted search (--jobs $jobs) does not say so"
 done
+# check: Ctrl-C stops the exploration it lands in (a sample found bad: as expected) and runs no later
+# model; a model not explored confirms nothing, so the exit code is 1, and stderr says what ran.
+set -m
+"$bin" check litmus.2+2W+relaxed.gpu.xcta publish.block_acqrel --mode random --max-executions 100000000 \
+  --no-schedules >int.txt 2>int.err &
+pid=$!
+set +m
+sleep 1
+kill -INT $pid
+wait $pid
+code=$?
+[ "$code" -eq 1 ] && pass || fail "interrupted check: exit $code, expected 1 (a model not explored)"
+grep -q "^scopesim: interrupted: 0 of 2 explorations done and 1 stopped, the rest not run$" int.err && pass ||
+  fail "interrupted check: $(cat int.err)"
 
 # Progress: none on a stderr that is no terminal; a line a second with --progress; on a terminal,
 # one line kept up to date from the search's second second on and erased before the report.
@@ -197,6 +226,9 @@ sed '0,/^finding /s/^finding /finding X/' "$first" >bad-finding.schedule
 expect_code 2 "a schedule listing another finding" -- "$bin" replay bad-finding.schedule
 grep -q "did not reproduce it: the replay's finding 1 is '.*', the schedule's is 'X" err.txt && pass ||
   fail "finding message: $(cat err.txt)"
+# ... and with --json, its report carries the error (exit 2: an error is {"error": ...} on stdout).
+json_error "replay --json, a schedule it does not reproduce" "did not reproduce it" \
+  "$bin" replay --json bad-finding.schedule
 sed 's/^model .*/model MP-cta/' "$first" >litmus-test.schedule
 expect_code 2 "a schedule of an unknown model" -- "$bin" replay litmus-test.schedule
 grep -q "unknown model 'MP-cta' (see 'scopesim list'); the schedule of a litmus test replays with 'scopesim litmus" err.txt &&
@@ -273,6 +305,12 @@ expect_code 0 "explore --help" -- "$bin" explore --help
 # committed GPU results compare clean (no soundness failure) against every model.
 expect_code 2 "gpu without a GPU" -- "$bin" gpu --all
 [ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "gpu without a GPU prints more than one line"
+# A harness that fails otherwise than the harness's 0, 1 or 2: one error, exit 2, never its own status.
+printf '#!/bin/sh\ncase "$1" in --list) echo publish.relaxed;; --list-litmus) ;; *) exit 5;; esac\n' >fake-harness
+chmod +x fake-harness
+expect_code 2 "a harness that exits 5" -- "$bin" gpu publish.relaxed --harness ./fake-harness
+grep -q "^scopesim: the GPU harness './fake-harness' exited with status 5" err.txt && pass ||
+  fail "harness status message: $(cat err.txt)"
 docs="$repo/docs/gpu"
 expect_code 0 "compare the committed GPU results" -- "$bin" compare --all --gpu "$docs/results.jsonl" --time-limit 1
 grep -q "litmus.SB.xcta" out.txt && pass || fail "compare does not list litmus.SB.xcta"

@@ -154,7 +154,9 @@ int run_gpu(const GpuSettings& s) {
     for (const std::string& m : s.models) args.push_back(m);
     if (s.instances > 0) args.insert(args.end(), {"--instances", fmt::format("{}", s.instances)});
     if (s.seconds > 0) args.insert(args.end(), {"--seconds", fmt::format("{}", s.seconds)});
-    return run_harness(args, nullptr);
+    // (The harness exits 0, 1 or 2 as this command does; any other status is its failure, reported as one.)
+    if (const int rc = run_harness(args, nullptr); rc <= 2) return rc;
+    else throw UsageError(fmt::format("the GPU harness '{}' exited with status {}", harness, rc));
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", e.what());

@@ -30,6 +30,8 @@ CLI::Validator within(double least, bool strictly, double most, std::string word
       [=](std::string& v) -> std::string {
         double x = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec == std::errc::result_out_of_range && end == v.data() + v.size())
+          return "must be " + words + ", got " + v + ", past the range of a number";
         if (ec != std::errc{} || end != v.data() + v.size() || !std::isfinite(x))
           return "must be a number, got '" + v + "'";
         if (x < least || (strictly && x == least) || x > most) return "must be " + words + ", got " + v;

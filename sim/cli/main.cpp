@@ -167,6 +167,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
   ScheduleWriter w(out);
   std::vector<report::VerdictRow> rows;
   Interrupt interrupt;  // stops the search it lands in; the models after it are not explored
+  std::size_t stopped = 0;  // explorations the interrupt stopped (one at most)
   for (auto& [m, jobs] : plan) {
     for (const Job& j : jobs) {
       if (interrupt.requested()) break;
@@ -187,6 +188,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
         rows.push_back({m->name, j.options, j.config, v, {}});
         continue;
       }
+      stopped += x.e.stopped_by == "interrupt";
       report::VerdictRow row{m->name, j.options, j.config, report::judge(*m, j.expect, x.e), x.paths()};
       // The model states how many distinct executions an exhaustive search finds.
       if (j.options.empty() && m->exhaustive_executions != 0 && o.mode == Mode::exhaustive && x.e.complete &&
@@ -200,12 +202,15 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
   }
 
   if (interrupt.requested() && rows.size() < total)
-    fmt::print(stderr, "scopesim: interrupted: {} of {} explorations done, the rest not run\n", rows.size(), total);
+    fmt::print(stderr, "scopesim: interrupted: {} of {} explorations done{}, the rest not run\n", rows.size() - stopped,
+               total, stopped ? fmt::format(" and {} stopped", stopped) : "");
   if (out.json)
     print_json(report::verdicts_json(rows, out.times));
   else if (!out.quiet)
     fmt::print("{}", report::verdict_table(rows, true));
-  bool all = std::all_of(rows.begin(), rows.end(), [](const report::VerdictRow& r) { return r.verdict.match(); });
+  // (An exploration not run confirms nothing: exit 0 says every verdict was.)
+  bool all = rows.size() == total &&
+             std::all_of(rows.begin(), rows.end(), [](const report::VerdictRow& r) { return r.verdict.match(); });
   return all ? kClean : kBad;
 }
 
@@ -231,7 +236,8 @@ int cmd_replay(const std::string& file, bool json) {
   {
     std::vector<std::string> names = memory_model_names();
     if (std::find(names.begin(), names.end(), h.memory_model) == names.end())
-      throw UsageError("schedule uses memory model '" + h.memory_model + "', which this scopesim does not have");
+      throw UsageError(file + ": the schedule's memory model '" + h.memory_model + "' is none of this scopesim's (" +
+                       fmt::format("{}", fmt::join(names, ", ")) + ")");
   }
   // The schedule names the whole launch: grid, block, resident blocks and parameters.
   if (const std::string why = models::misfit(m, h.config); !why.empty())
@@ -393,6 +399,14 @@ int run_cli(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {  // (CLI11 says a subcommand is required)
+      std::string names;
+      for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + c->get_name();
+      const std::string what = fmt::format("unknown command '{}': the commands are {}", argv[1], names);
+      report_error(fmt::format("scopesim: {} (see 'scopesim --help')", what), what);
+      return kError;
+    }
     std::string where = app.get_subcommands().empty() ? "scopesim --help"
                                                       : "scopesim " + app.get_subcommands()[0]->get_name() + " --help";
     report_error(fmt::format("scopesim: {} (see '{}')", e.what(), where), e.what());

@@ -50,8 +50,10 @@ void record_run(ScheduleHeader& h, const RunResult& r) {
 
 std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r) {
   const std::string outcome = r.completed ? r.outcome.text() : "";
+  // (No outcome: a run that did not end, as a schedule without an outcome line says.)
+  const auto said = [](const std::string& o) { return o.empty() ? std::string("none (the run did not end)") : "'" + o + "'"; };
   if (outcome != h.outcome)
-    return fmt::format("the replay ended with outcome '{}', the schedule says '{}'", outcome, h.outcome);
+    return fmt::format("the replay's outcome is {}, the schedule's {}", said(outcome), said(h.outcome));
   const std::vector<std::string> got = finding_lines(r);
   const std::vector<std::string>& want = h.findings;
   std::size_t k = 0;
@@ -73,17 +75,22 @@ std::string reproduction_mismatch(const ScheduleHeader& h, const RunResult& r) {
 int print_replay(const models::Model& m, const RunResult& r, const ScheduleHeader& h, const std::string& file,
                  bool json) {
   const std::string mismatch = reproduction_mismatch(h, r);
+  const std::string error = mismatch.empty() ? "" : "replay of " + file + " did not reproduce it: " + mismatch;
   if (json) {
+    // (Not reproduced, the report is an error's too: exit 2, its "error" beside the trace.)
     nlohmann::json j = report::trace_json(m, r, report::launch_key(m, h.config, h.memory_model, h.max_steps));
     j["schedule"] = file;
     j["reproduced"] = mismatch.empty();
-    if (!mismatch.empty()) j["mismatch"] = mismatch;
+    if (!mismatch.empty()) {
+      j["mismatch"] = mismatch;
+      j["error"] = one_line(error);
+    }
     print_json(j);
   } else {
     fmt::print("{}", report::trace_text(m, r));
   }
   std::fflush(stdout);
-  if (!mismatch.empty()) throw UsageError("replay of " + file + " did not reproduce it: " + mismatch);
+  if (!mismatch.empty()) throw UsageError(error);
   return replay_exit_code(r);
 }
 

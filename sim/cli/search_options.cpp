@@ -28,6 +28,8 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
     long long v = 0;
     const char* begin = eq == std::string::npos ? nullptr : p.data() + eq + 1;
     const auto [end, ec] = begin ? std::from_chars(begin, p.data() + p.size(), v) : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq != 0 && eq != std::string::npos && ec == std::errc::result_out_of_range && end == p.data() + p.size())
+      throw UsageError("--param " + p.substr(0, eq) + ": " + p.substr(eq + 1) + " is past the range of a 64-bit integer");
     if (eq == 0 || eq == std::string::npos || ec != std::errc{} || end != p.data() + p.size())
       throw UsageError("--param needs NAME=INTEGER, got '" + p + "'");
     if (!given.insert(p.substr(0, eq)).second)
@@ -35,8 +37,14 @@ models::Config launch_of(const models::Model& m, const Settings& s) {
     c.params[p.substr(0, eq)] = v;
   }
   if (s.resident_opt && s.resident_opt->count() > 0) c.resident_blocks = s.resident_blocks;
-  if (const std::string why = models::misfit(m, c); !why.empty())
-    throw UsageError(fmt::format("{} <<<{},{}>>>: {}", m.name, c.grid, c.block, why));
+  // (The configuration's own parameters named too: a misfit may lie in one the user did not give.)
+  if (const std::string why = models::misfit(m, c); !why.empty()) {
+    std::string own;
+    for (const auto& [name, value] : c.params)
+      if (!given.count(name)) own += fmt::format("{}{}={}", own.empty() ? "" : ", ", name, value);
+    throw UsageError(fmt::format("{} <<<{},{}>>>: {}{}", m.name, c.grid, c.block, why,
+                                 own.empty() ? "" : " (" + own + ": the configuration's; --param NAME=INTEGER sets one)"));
+  }
   return c;
 }
 
@@ -110,7 +118,8 @@ void add_output_options(CLI::App& app, Output& out) {
 
 void add_schedule_options(CLI::App& app, Output& out) {
   CLI::Option* dir = app.add_option("--schedules", out.schedules,
-                                    "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)");
+                                    "Directory for schedule files, <model>.<n>.schedule (default scopesim-schedules)")
+                            ->check(not_empty());
   app.add_flag("--no-schedules", out.no_schedules, "Write no schedule files (tokens are still printed)")->excludes(dir);
 }
 
