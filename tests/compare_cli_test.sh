@@ -11,8 +11,11 @@ expect_err() {  # expect_err DESCRIPTION LINE: stderr is exactly LINE
 results="$repo/docs/gpu/results.jsonl"
 grep '"litmus.SB.xcta"' "$results" >sb.jsonl
 sb=$(cat sb.jsonl)
-# SB across blocks observes r0 and r1, each 0 or 1: r0=5 is an outcome the model forbids.
-forbidden=$(sed 's/"bits":[01]/"bits":5/' sb.jsonl)
+# SB across blocks observes r0 and r1, each 0 or 1: r0=5 is an outcome the model forbids (its
+# first outcome, r0=0 r1=1, made r0=5 r1=1 in its values and its text alike).
+forbidden=$(sed 's/"outcome":"r0=0 r1=1"/"outcome":"r0=5 r1=1"/; s/"bits":0/"bits":5/' sb.jsonl)
+grep -qF '"outcome":"r0=5 r1=1","count":' <<<"$forbidden" && grep -qF '"r0","type":"i32","bits":5}' <<<"$forbidden" &&
+  pass || fail "the forbidden line was not made"
 
 # A second line of a model is refused, naming both lines, whichever comes first.
 printf '%s\n%s\n' "$forbidden" "$sb" >dup.jsonl
@@ -85,6 +88,56 @@ grep -qF "counter.plain <<<2,64>>>: simulator 20 executions (INCOMPLETE, stopped
 "$bin" compare counter.plain --gpu "$results" --max-executions 20 >budget2.txt 2>&1
 cmp -s budget1.txt budget2.txt && pass || fail "compare with a budget is not byte-identical"
 expect_code 2 "compare with a negative budget" -- "$bin" compare litmus.SB.xcta --gpu sb.jsonl --max-executions -5
+# A budget is a whole number, read as explore reads it: never clamped, never CLI11's own words.
+expect_code 2 "compare with a budget past 2^64" -- "$bin" compare litmus.SB.xcta --gpu sb.jsonl \
+  --max-executions 99999999999999999999999
+expect_err "a budget past 2^64" "scopesim: --max-executions: must be at most 18446744073709551615, got \
+99999999999999999999999 (see 'scopesim compare --help')"
+expect_code 2 "compare with a budget of 1e5" -- "$bin" compare litmus.SB.xcta --gpu sb.jsonl --max-executions 1e5
+expect_err "a budget of 1e5" \
+  "scopesim: --max-executions: must be a whole number, 0 or more, got '1e5' (see 'scopesim compare --help')"
+
+# The GPU's values are those the model observes, each of the type it observes: publish.relaxed
+# observes error, an int. Anything else is malformed input (exit 2, the file, the line and what is
+# wrong), never an outcome the model forbids (a soundness failure, exit 1).
+grep '"model":"publish.relaxed"' "$results" >publish.jsonl
+malformed() {  # malformed FILE WHAT [--json]: compare exits 2 with one line on stderr naming FILE:1 and WHAT
+  local file=$1 what=$2; shift 2
+  expect_code 2 "compare: $what" -- "$bin" compare publish.relaxed --gpu "$file" "$@"
+  expect_err "compare: $what" "scopesim: $file:1: $what"
+}
+observes=" (the model observes error)"
+python3 - <<'PY'
+import json
+line = json.loads(open("publish.jsonl").read())
+assert [v["name"] for v in line["outcomes"][0]["values"]] == ["error"], line["outcomes"][0]
+def write(name, change):
+    l = json.loads(json.dumps(line))
+    change(l["outcomes"][0])
+    open(name, "w").write(json.dumps(l) + "\n")
+write("nosuch.jsonl", lambda o: o["values"][0].update(name="nosuch"))
+write("novalues.jsonl", lambda o: o.update(values=[]))
+write("f64.jsonl", lambda o: o["values"][0].update(type="f64"))
+write("text.jsonl", lambda o: o.update(outcome=o["outcome"].replace("error=0", "error=1")))
+write("wide.jsonl", lambda o: o["values"][0].update(bits=2**32 + 7))
+write("minus-one.jsonl", lambda o: (o["values"][0].update(bits=2**32 - 1), o.update(outcome="error=-1")))
+PY
+malformed nosuch.jsonl "publish.relaxed: 'outcomes[0]' has no value of error$observes"
+malformed novalues.jsonl "publish.relaxed: 'outcomes[0]' has no value of error$observes"
+malformed f64.jsonl "publish.relaxed: 'outcomes[0]' has error of another type than i32$observes"
+malformed text.jsonl "publish.relaxed: 'outcomes[0]' says 'error=1', but its values are 'error=0'$observes"
+# A value's bits fit its type: an i32's are its 32 bits (-1 is 2^32-1, as the harness writes it), never cut.
+malformed wide.jsonl \
+  "'outcomes[0].values[0].bits' must be 0 to 4294967295 for error, an i32 (its 32 bits: -1 is 4294967295), not 4294967303"
+# With --json the error is also the one JSON object on stdout.
+malformed nosuch.jsonl "publish.relaxed: 'outcomes[0]' has no value of error$observes" --json
+python3 -c 'import json, sys; j = json.load(open("out.txt")); assert j == {"error": sys.argv[1]}, j' \
+  "nosuch.jsonl:1: publish.relaxed: 'outcomes[0]' has no value of error$observes" && pass ||
+  fail "compare --json: the malformed line is not {\"error\": ...} on stdout: $(cat out.txt)"
+# 2^32-1 is the i32 -1, an outcome publish.relaxed never has (error is 0 or 1): a soundness failure.
+expect_code 1 "compare with error=-1" -- "$bin" compare publish.relaxed --gpu minus-one.jsonl
+grep -qx "SOUNDNESS FAILURE: publish.relaxed: the GPU showed 'error=-1', which the simulator does not permit" out.txt &&
+  pass || fail "error=-1 is not read as -1"
 
 # litmus --gpu reads the same lines: a second line of a test is refused.
 test_file="$repo/tests/conformance/dat3m-ptx/Nvidia/SB-cta.litmus"
@@ -116,6 +169,19 @@ sed 's/"values":\[/"values":[{"name":"P1:r1","type":"i32","bits":0},/' sb-cta.js
 expect_code 2 "litmus --gpu with a value twice" -- "$bin" litmus --no-schedules --gpu twice.jsonl "$test_file"
 grep -qF "'outcomes[0].values' names 'P1:r1' twice" err.txt && pass || fail "litmus --gpu takes a value twice"
 [ "$(wc -l <err.txt)" -eq 1 ] && pass || fail "litmus --gpu's error is more than one line"
+# litmus --gpu: a value's bits fit its type (the test's registers and locations are i32): 2^40 is no
+# i32 (not 0), nor is 2^32+2 (not 2, which would repeat another outcome of SB-cta).
+for bits in 1099511627776 4294967298; do
+  sed "s/\"bits\":0/\"bits\":$bits/" sb-cta.jsonl >wide-cta.jsonl
+  expect_code 2 "litmus --gpu with bits $bits" -- "$bin" litmus --no-schedules --gpu wide-cta.jsonl "$test_file"
+  grep -qxF "scopesim: wide-cta.jsonl:1: 'outcomes[0].values[0].bits' must be 0 to 4294967295 for P0:r0, an i32 (its 32 \
+bits: -1 is 4294967295), not $bits" err.txt && pass || fail "litmus --gpu with bits $bits: $(cat err.txt)"
+done
+# litmus --gpu: an outcome's text is that of its values.
+sed 's/"outcome":"P0:r0=0 P1:r1=1"/"outcome":"P0:r0=1 P1:r1=1"/' sb-cta.jsonl >text-cta.jsonl
+expect_code 2 "litmus --gpu with a text that is not its values'" -- "$bin" litmus --no-schedules --gpu text-cta.jsonl "$test_file"
+grep -qF "'outcomes[0]' says 'P0:r0=1 P1:r1=1', but its values are 'P0:r0=0 P1:r1=1'" err.txt && pass ||
+  fail "litmus --gpu takes a text that is not its values': $(cat err.txt)"
 # Values are known by name: the same outcome with its values in another order is the same outcome.
 sed 's/"values":\[\({[^}]*}\),\({[^}]*}\)\]/"values":[\2,\1]/' sb-cta.jsonl >swapped.jsonl
 cmp -s swapped.jsonl sb-cta.jsonl && fail "the values were not swapped" || pass
@@ -126,6 +192,40 @@ for f in *.jsonl; do
   "$bin" compare --all --gpu "$f" --max-executions 1 >/dev/null 2>err.txt
   grep -q "json.exception" err.txt && fail "$f: raw exception text: $(cat err.txt)" || pass
 done
+
+# Ctrl-C (exactly one SIGINT, to the job alone) stops the exploration it lands in: counter.plain's
+# 128 plain increments take an unbounded exhaustive search hours. Its row is printed, incomplete and
+# stopped by interrupt; publish.relaxed, after it, is not compared, which stderr says; exit 1, as
+# exit 0 would claim a full comparison. (--time-limit bounds it should Ctrl-C not stop it.)
+interrupted() {  # interrupted OUT ARGS...: compare ARGS in the background, one SIGINT after a second
+  local out=$1; shift
+  set -m  # the job in a process group of its own, where SIGINT is not ignored
+  "$bin" compare counter.plain publish.relaxed --gpu "$results" --max-executions 0 --time-limit 30 "$@" >"$out" 2>err.txt &
+  local pid=$!
+  set +m
+  sleep 1
+  kill -INT "$pid"
+  wait "$pid"
+}
+interrupted int.txt
+code=$?
+[ "$code" -eq 1 ] && pass || fail "compare after Ctrl-C: exit $code, expected 1 (a model left out); $(cat err.txt)"
+grep -qE '^counter.plain <<<2,64>>>: simulator [0-9]+ executions \(INCOMPLETE, stopped by interrupt: only bad outcomes of a model that forbids them count as failures\)' int.txt &&
+  pass || fail "compare after Ctrl-C: the stopped model's row is not incomplete, stopped by interrupt"
+grep -q "publish.relaxed" int.txt && fail "compare after Ctrl-C: the model after it was compared" || pass
+grep -qx "1 models: 0 soundness failure(s), 0 failed GPU run(s), .*" int.txt && pass ||
+  fail "compare after Ctrl-C: no summary of the one model compared"
+[ "$(cat err.txt)" = "scopesim: interrupted: 1 of 2 model(s) compared, the rest not run" ] && pass ||
+  fail "compare after Ctrl-C: stderr is '$(cat err.txt)'"
+interrupted int.json --json
+code=$?
+[ "$code" -eq 1 ] && pass || fail "compare --json after Ctrl-C: exit $code, expected 1"
+python3 -c '
+import json
+(c,) = json.load(open("int.json"))
+assert c["model"] == "counter.plain" and c["stopped_by"] == "interrupt" and not c["complete"], c
+assert c["unsound"] == [], c
+' && pass || fail "compare --json after Ctrl-C: $(head -c 300 int.json)"
 
 # gpu: --instances is a whole number the harness reads exactly (through a double: up to 2^53).
 for n in 0.4 1e30 nan 0 -5 9007199254740993; do

@@ -4,6 +4,10 @@
 // verdict is derived from catalogue.md's verdicts of the models named.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
 #include "sim/report/compare.hpp"
 #include "test_support.hpp"
 
@@ -13,8 +17,8 @@ namespace {
 using test::exhaustive;
 using test::model;
 
-// One JSON line as gpu/harness.cu writes it, with r0/r1 outcomes; every
-// instance ends in one of them.
+// One JSON line as gpu/harness.cu writes it, with r0/r1 outcomes (the text
+// and the values of each); every instance ends in one of them.
 std::string line(const std::string& m, const std::vector<std::tuple<int, int, int>>& outcomes, int timeouts = 0) {
   int instances = timeouts;
   for (auto [r0, r1, count] : outcomes) instances += count;
@@ -23,7 +27,7 @@ std::string line(const std::string& m, const std::vector<std::tuple<int, int, in
   for (auto [r0, r1, count] : outcomes) {
     s += first ? "" : ",";
     first = false;
-    s += "{\"outcome\":\"x\",\"count\":" + std::to_string(count) +
+    s += "{\"outcome\":\"r0=" + std::to_string(r0) + " r1=" + std::to_string(r1) + "\",\"count\":" + std::to_string(count) +
          ",\"terminated\":true,\"values\":[{\"name\":\"r0\",\"type\":\"i32\",\"bits\":" + std::to_string(r0) +
          "},{\"name\":\"r1\",\"type\":\"i32\",\"bits\":" + std::to_string(r1) + "}]}";
   }
@@ -53,11 +57,15 @@ TEST(Compare, InstancesToSeeAgainIsAboutThreeOverTheRate) {
 }
 
 TEST(Compare, ParsesValuesBackIntoOutcomeText) {
-  const auto r = report::parse_gpu_results(line("litmus.SB.xcta", {{1, 0, 5}}) + "\n\n");
+  std::string text = line("litmus.SB.xcta", {{1, 0, 5}});
+  const std::string stated = "\"r0=1 r1=0\"";
+  text.replace(text.find(stated), stated.size(), "\"stated\"");
+  const auto r = report::parse_gpu_results(text + "\n\n");
   ASSERT_EQ(r.size(), 1u);
   const auto& g = r.at("litmus.SB.xcta");
   ASSERT_EQ(g.outcomes.size(), 1u);
-  EXPECT_EQ(g.outcomes[0].text, "r0=1 r1=0");  // rebuilt from the values, not the "x" text field
+  EXPECT_EQ(g.outcomes[0].text, "r0=1 r1=0");  // rebuilt from the values, not the "outcome" text field
+  EXPECT_EQ(g.outcomes[0].stated, "stated");   // kept, for as_observed to check
   EXPECT_EQ(g.instances, 5u);
   EXPECT_EQ(g.line, 1);
   EXPECT_THROW(report::parse_gpu_results("{\"model\":\"a\"}\nnot json\n"), std::runtime_error);
@@ -141,6 +149,110 @@ TEST(Compare, EachMalformedFieldIsNamedWithItsLine) {
   // A count of 0 lists an outcome not seen.
   EXPECT_EQ(parse_error(line("litmus.SB.xcta", {{1, 1, 7}, {0, 0, 0}})),
             "r.jsonl:1: 'outcomes[1].count' must be more than 0 (the histogram lists outcomes seen)");
+}
+
+// A value's bits are those of its type, never cut to it: an i32 or u32 or
+// f32 has 32 (a negative i32 is its two's complement, as gpu/harness.cu
+// writes what it gathers: -1 is 2^32-1), so 2^32+7 is no i32, not 7.
+TEST(Compare, ValueBitsMustFitTheirType) {
+  const std::string good = line("litmus.SB.xcta", {{1, 1, 7}});
+  auto with_bits = [&](const std::string& type, const std::string& bits) {
+    std::string s = good;
+    const std::string value = "\"type\":\"i32\",\"bits\":1", text = "\"r0=1 r1=1\"";
+    s.replace(s.find(value), value.size(), "\"type\":\"" + type + "\",\"bits\":" + bits);
+    s.replace(s.find(text), text.size(), "\"r0=" + bits + " r1=1\"");  // (the text is checked apart)
+    return s;
+  };
+  const std::string two_to_32_plus_7 = std::to_string((std::uint64_t{1} << 32) + 7);
+  EXPECT_EQ(parse_error(with_bits("i32", two_to_32_plus_7)),
+            "r.jsonl:1: 'outcomes[0].values[0].bits' must be 0 to 4294967295 for r0, an i32 (its 32 bits: -1 is "
+            "4294967295), not " + two_to_32_plus_7);
+  EXPECT_EQ(parse_error(with_bits("u32", std::to_string(std::uint64_t{1} << 40))),
+            "r.jsonl:1: 'outcomes[0].values[0].bits' must be 0 to 4294967295 for r0, a u32 (its 32 bits), not " +
+                std::to_string(std::uint64_t{1} << 40));
+  EXPECT_NE(parse_error(with_bits("f32", two_to_32_plus_7)).find("for r0, an f32 (its 32 bits)"), std::string::npos);
+  // What fits is read exactly: 2^32-1 is the i32 -1, and 2^32+7 a 64-bit value.
+  const auto minus_one = report::parse_gpu_results(with_bits("i32", "4294967295"));
+  EXPECT_EQ(minus_one.at("litmus.SB.xcta").outcomes[0].text, "r0=-1 r1=1");
+  const auto wide = report::parse_gpu_results(with_bits("i64", two_to_32_plus_7));
+  EXPECT_EQ(wide.at("litmus.SB.xcta").outcomes[0].text, "r0=" + two_to_32_plus_7 + " r1=1");
+}
+
+// An outcome that did not terminate has no values; a text that says it did is not the harness's.
+TEST(Compare, AnOutcomeThatDidNotTerminateSaysSo) {
+  EXPECT_EQ(parse_error("{\"model\":\"a\",\"instances\":3,\"outcomes\":[{\"outcome\":\"r0=1\",\"count\":3,"
+                        "\"terminated\":false}]}"),
+            "r.jsonl:1: 'outcomes[0].outcome' must be 'did not terminate' where 'terminated' is false, not 'r0=1'");
+}
+
+// The message as_observed throws for `jsonl`'s line of `name`, read as the
+// simulator's exhaustive outcomes of the model observe.
+std::string observed_error(const std::string& name, const std::string& jsonl) {
+  try {
+    report::as_observed(report::parse_gpu_results(jsonl).at(name), report::observations(exhaustive(name)), "model",
+                        "r.jsonl");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The GPU's values are those the model observes (its simulated outcomes'
+// names and types): a value missing, unknown or of another type, or a text
+// saying other values, is malformed input, never an outcome the model
+// forbids (which would be a soundness failure).
+TEST(Compare, GpuValuesAreThoseTheModelObserves) {
+  // publish.relaxed observes `error`, an int (models/publish/publish.cpp).
+  const auto ways = report::observations(exhaustive("publish.relaxed"));
+  ASSERT_EQ(ways.size(), 1u);
+  ASSERT_EQ(ways[0].size(), 1u);
+  EXPECT_EQ(ways[0][0].name, "error");
+  EXPECT_EQ(ways[0][0].type, ValueType::i32);
+  auto publish = [](const std::string& values, const std::string& text = "error=0") {
+    return "{\"model\":\"publish.relaxed\",\"instances\":4,\"outcomes\":[{\"outcome\":\"" + text +
+           "\",\"count\":4,\"terminated\":true,\"values\":[" + values + "]}]}";
+  };
+  const std::string where = "r.jsonl:1: publish.relaxed: 'outcomes[0]' ";
+  const std::string observes = " (the model observes error)";
+  EXPECT_EQ(observed_error("publish.relaxed", publish("{\"name\":\"error\",\"type\":\"i32\",\"bits\":0}")),
+            "(no error)");
+  EXPECT_EQ(observed_error("publish.relaxed", publish("{\"name\":\"nosuch\",\"type\":\"i32\",\"bits\":0}", "nosuch=0")),
+            where + "has no value of error" + observes);
+  EXPECT_EQ(observed_error("publish.relaxed", publish("", "")), where + "has no value of error" + observes);
+  EXPECT_EQ(observed_error("publish.relaxed", publish("{\"name\":\"error\",\"type\":\"f64\",\"bits\":0}")),
+            where + "has error of another type than i32" + observes);
+  EXPECT_EQ(observed_error("publish.relaxed", publish("{\"name\":\"error\",\"type\":\"i32\",\"bits\":0},"
+                                                      "{\"name\":\"extra\",\"type\":\"i32\",\"bits\":0}",
+                                                      "error=0 extra=0")),
+            where + "has a value of extra, which the model does not observe" + observes);
+  EXPECT_EQ(observed_error("publish.relaxed", publish("{\"name\":\"error\",\"type\":\"i32\",\"bits\":0}", "error=1")),
+            where + "says 'error=1', but its values are 'error=0'" + observes);
+}
+
+// Values are known by name: listed in another order, an outcome is read in
+// the model's order (SB across blocks observes r0, then r1), its text as the
+// model or the line lists them; with nothing to check against (no run of the
+// simulator ended) the values are taken as they are, their text checked.
+TEST(Compare, ValuesAreReadInTheModelsOrder) {
+  const std::string swapped = "{\"model\":\"litmus.SB.xcta\",\"instances\":2,\"outcomes\":[{\"outcome\":\"%\","
+                              "\"count\":2,\"values\":[{\"name\":\"r1\",\"type\":\"i32\",\"bits\":0},"
+                              "{\"name\":\"r0\",\"type\":\"i32\",\"bits\":1}]}]}";
+  auto stating = [&](const std::string& text) {
+    std::string s = swapped;
+    return s.replace(s.find('%'), 1, text);
+  };
+  const auto ways = report::observations(exhaustive("litmus.SB.xcta"));
+  for (const char* text : {"r0=1 r1=0", "r1=0 r0=1"}) {
+    const auto g = report::as_observed(report::parse_gpu_results(stating(text)).at("litmus.SB.xcta"), ways, "model");
+    EXPECT_EQ(g.outcomes[0].text, "r0=1 r1=0") << text;
+  }
+  EXPECT_EQ(observed_error("litmus.SB.xcta", stating("r0=0 r1=1")),
+            "r.jsonl:1: litmus.SB.xcta: 'outcomes[0]' says 'r0=0 r1=1', but its values are 'r0=1 r1=0' (the model "
+            "observes r0, r1)");
+  const auto as_is = report::as_observed(report::parse_gpu_results(stating("r1=0 r0=1")).at("litmus.SB.xcta"), {}, "model");
+  EXPECT_EQ(as_is.outcomes[0].text, "r1=0 r0=1");
+  EXPECT_THROW(report::as_observed(report::parse_gpu_results(stating("r1=1 r0=1")).at("litmus.SB.xcta"), {}, "model"),
+               std::runtime_error);
 }
 
 // A failed run (the line has "error") is reported as failed, never as a clean
@@ -234,6 +346,26 @@ TEST(Compare, DidNotTerminate) {
   };
   EXPECT_TRUE(with("publish.cross_block_block_scope").unsound.empty());
   EXPECT_TRUE(with("publish.cross_block_device_scope").unsound.empty());
+  EXPECT_EQ(with("litmus.SB.xcta").unsound, std::vector<std::string>{report::kDidNotTerminate});
+}
+
+// A search stopped early (Ctrl-C, a budget) may not have reached the hang
+// it would report: a timeout then fails only a model whose expectation names
+// no hang. publish.cross_block_block_scope expects possible non-termination
+// (its block-scope spin across blocks); SB across blocks has no spin.
+TEST(Compare, DidNotTerminateBeforeTheSearchFoundAHangIsUnconfirmed) {
+  Exploration stopped;  // no run ended yet: no outcome, no finding
+  stopped.stopped_by = "interrupt";
+  const std::string none = "{\"model\":\"%\",\"instances\":3,\"outcomes\":[{\"count\":3,\"terminated\":false}]}";
+  auto with = [&](const std::string& m) {
+    std::string s = none;
+    s.replace(s.find('%'), 1, m);
+    return report::compare(model(m), stopped, &report::parse_gpu_results(s).at(m), nullptr);
+  };
+  const auto spin = with("publish.cross_block_block_scope");
+  EXPECT_TRUE(spin.unsound.empty());
+  ASSERT_NE(row(spin, report::kDidNotTerminate), nullptr);
+  EXPECT_EQ(row(spin, report::kDidNotTerminate)->status, "unconfirmed");
   EXPECT_EQ(with("litmus.SB.xcta").unsound, std::vector<std::string>{report::kDidNotTerminate});
 }
 

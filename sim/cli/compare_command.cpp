@@ -2,14 +2,18 @@
 // beside the GPU's outcome histogram (`scopesim gpu` / gpu/run-all.sh output),
 // and the simulator's findings beside compute-sanitizer's reports. Soundness
 // failures (outcomes the GPU showed that the model forbids) come first, failed
-// GPU runs next; either makes the exit code 1. Each model is explored up to an
-// execution budget, so the report is a function of the command alone.
+// GPU runs next; either makes the exit code 1, as does Ctrl-C, which stops the
+// exploration it lands in and leaves the models after it out. Each model is
+// explored up to an execution budget, so the report is a function of the
+// command alone. A GPU value the model does not observe, or bits that do not
+// fit its type, are malformed input (exit 2), never another outcome.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <memory>
 #include <set>
@@ -23,6 +27,7 @@
 #include "models/model.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/input.hpp"
+#include "sim/cli/interrupt.hpp"
 #include "sim/engine/explorer.hpp"
 #include "sim/report/compare.hpp"
 
@@ -133,7 +138,12 @@ int run_compare(const CompareSettings& s) {
       if (auto g = gpu.find(m->name); g != gpu.end()) check_launch(*m, g->second, s.gpu);
 
     std::vector<report::ModelComparison> cs;
+    // Ctrl-C stops the exploration it lands in (incomplete, as at a time
+    // limit: only what needs no full outcome set is judged); the models after
+    // it are not compared, and the exit code says so.
+    const Interrupt interrupt;
     for (const models::Model* m : ms) {
+      if (interrupt.requested()) break;
       auto g = gpu.find(m->name);
       auto z = sanitizer.find(m->name);
       if (g == gpu.end() && z == sanitizer.end()) {
@@ -144,12 +154,26 @@ int run_compare(const CompareSettings& s) {
       o.mode = Mode::exhaustive;
       o.max_executions = s.max_executions;
       o.time_limit = s.time_limit;
+      o.interrupt = interrupt.flag();
       o.run.memory_model = "ptx";
       o.run.resident_blocks = m->chapter.resident_blocks;
       o.run.keep_trace = false;
       const Exploration e = explore(*m, m->chapter, o);
-      cs.push_back(report::compare(*m, e, g == gpu.end() ? nullptr : &g->second,
-                                   z == sanitizer.end() ? nullptr : &z->second));
+      // The GPU's values are those the simulator's runs observe, or the line is malformed.
+      std::optional<report::GpuResult> line;
+      if (g != gpu.end()) {
+        try {
+          line = report::as_observed(g->second, report::observations(e), "model", s.gpu);
+        } catch (const std::runtime_error& x) {
+          throw UsageError(one_line(x.what()));
+        }
+      }
+      cs.push_back(report::compare(*m, e, line ? &*line : nullptr, z == sanitizer.end() ? nullptr : &z->second));
+    }
+    const bool left_out = cs.size() < ms.size();
+    if (left_out) {
+      std::fflush(stdout);
+      fmt::print(stderr, "scopesim: interrupted: {} of {} model(s) compared, the rest not run\n", cs.size(), ms.size());
     }
     if (s.json)
       print_json(report::compare_json(cs));
@@ -158,7 +182,7 @@ int run_compare(const CompareSettings& s) {
     else
       fmt::print("{}", report::compare_text(cs));
     const bool failed = std::any_of(cs.begin(), cs.end(), [](const auto& c) { return !c.unsound.empty() || c.gpu_failed(); });
-    return failed ? 1 : 0;
+    return failed || left_out ? 1 : 0;  // (0 would say every model was compared)
   } catch (const UsageError& e) {
     report_error(std::string("scopesim: ") + e.what(), e.what());
     return 2;
@@ -177,8 +201,10 @@ Command add_compare_command(CLI::App& app) {
       "the GPU showed that the model forbids is a soundness failure, printed first; a GPU line with 'error' is a "
       "failed run, printed next. Permitted bad outcomes the GPU never showed are 'model-only'. The sanitizer log "
       "beside the results (or --sanitizer) is put beside the simulator's findings. The same command gives the "
-      "same report on any machine unless --time-limit stops an exploration. Exit 0: no soundness failure and no "
-      "failed GPU run; 1: some; 2: usage or input error.");
+      "same report on any machine unless --time-limit stops an exploration. Ctrl-C stops the exploration it lands "
+      "in (its model then incomplete) and prints the report without the models after it. Exit 0: no soundness "
+      "failure and no failed GPU run; 1: some, or models left out by Ctrl-C; 2: usage or input error (a GPU "
+      "value the model does not observe, or of another type, is malformed input).");
   sub->add_option("MODEL", s->models, "Models to compare (see 'scopesim list')");
   sub->add_flag("--all", s->all, "Compare every shipped model");
   sub->add_option("--gpu", s->gpu, "GPU results: JSON lines, one per model")->required();
@@ -188,7 +214,7 @@ Command add_compare_command(CLI::App& app) {
   CLI::Option* max = sub->add_option("--max-executions", s->max_executions,
                                      fmt::format("Executions explored per model (default {}; 0: unbounded)",
                                                  kDefaultMaxExecutions))
-                          ->check(non_negative());
+                          ->check(whole(0));
   CLI::Option* time = sub->add_option("--time-limit", s->time_limit,
                                       "Seconds of exploring per model (default: none); the report then depends on "
                                       "the machine's speed")

@@ -1,7 +1,6 @@
 #include "sim/cli/litmus_gpu.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -23,34 +22,16 @@ bool satisfies(const std::string& outcome_text) {
 }  // namespace
 
 report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p, std::string_view source) {
-  const std::vector<std::string> names = litmus::observed_names(p);
-  report::GpuResult out = g;
-  for (std::size_t i = 0; i < out.outcomes.size(); ++i) {
-    report::GpuOutcome& o = out.outcomes[i];
+  // The values the test observes, each an i32, in the simulator's order.
+  report::Observations way;
+  for (const std::string& n : litmus::observed_names(p)) way.push_back({n, ValueType::i32});
+  report::GpuResult out = report::as_observed(g, {way}, "test", source);
+  for (report::GpuOutcome& o : out.outcomes) {
     if (!o.terminated) continue;
-    auto malformed = [&](const std::string& what) {
-      return std::runtime_error(fmt::format("{}: {}: 'outcomes[{}]' {} (the test observes {})",
-                                            report::result_line(source, g.line), g.model, i, what,
-                                            fmt::join(names, ", ")));
-    };
-    // The values the test observes, each once (the parser refuses a name
-    // twice), in the simulator's order, so that equal outcomes read alike.
-    Outcome observed;
-    for (const std::string& n : names) {
-      const auto v = std::find_if(o.outcome.values().begin(), o.outcome.values().end(),
-                                  [&](const Observed& x) { return x.name == n; });
-      if (v == o.outcome.values().end()) throw malformed("has no value of " + n);
-      if (v->type != ValueType::i32) throw malformed("has " + n + " of another type than i32");
-      observed.add(v->name, v->type, v->bits);
-    }
-    for (const Observed& v : o.outcome.values())
-      if (std::find(names.begin(), names.end(), v.name) == names.end())
-        throw malformed("has a value of " + v.name + ", which the test does not observe");
     const bool c = litmus::evaluate(*p.condition.expr, [&](const litmus::Term& t) -> std::int32_t {
-      return t.kind == litmus::Term::Kind::constant ? t.value : static_cast<std::int32_t>(observed.i(t.outcome_name()));
+      return t.kind == litmus::Term::Kind::constant ? t.value : static_cast<std::int32_t>(o.outcome.i(t.outcome_name()));
     });
-    observed.add(litmus::condition_name, ValueType::i32, c ? 1 : 0);
-    o.outcome = observed;
+    o.outcome.add(litmus::condition_name, ValueType::i32, c ? 1 : 0);
     o.text = o.outcome.text();
   }
   return out;

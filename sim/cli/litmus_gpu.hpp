@@ -31,8 +31,9 @@ struct LitmusGpuTest {
 // `g` with each terminated outcome read as the simulator's litmus model
 // observes it: the condition's registers and locations (observed_names), as
 // i32, in that order, then `condition` (0 or 1). Throws std::runtime_error
-// naming the line when an outcome lacks one of those values, has another, or
-// has one of another type: malformed input, not a different outcome.
+// naming the line when an outcome lacks one of those values, has another, has
+// one of another type, or says another outcome in its text
+// (report::as_observed): malformed input, not a different outcome.
 report::GpuResult with_condition(const report::GpuResult& g, const litmus::Program& p, std::string_view source = {});
 
 // Weak outcomes (not permitted under sc) the GPU showed, and their count.

@@ -7,8 +7,11 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/report/report.hpp"
 
@@ -16,14 +19,29 @@ namespace scopesim::report {
 
 namespace {
 
+// Each value type by the name the harness writes (gpu/harness.cu).
+constexpr std::pair<ValueType, std::string_view> kTypeNames[] = {
+    {ValueType::i32, "i32"}, {ValueType::u32, "u32"}, {ValueType::i64, "i64"},
+    {ValueType::u64, "u64"}, {ValueType::f32, "f32"}, {ValueType::f64, "f64"}};
+
 std::optional<ValueType> type_named(const std::string& s) {
-  if (s == "i32") return ValueType::i32;
-  if (s == "u32") return ValueType::u32;
-  if (s == "i64") return ValueType::i64;
-  if (s == "u64") return ValueType::u64;
-  if (s == "f32") return ValueType::f32;
-  if (s == "f64") return ValueType::f64;
+  for (const auto& [t, n] : kTypeNames)
+    if (n == s) return t;
   return std::nullopt;
+}
+
+std::string_view type_name(ValueType t) {
+  for (const auto& [u, n] : kTypeNames)
+    if (u == t) return n;
+  return "?";
+}
+
+// The largest bits of a value of type `t`: a 32-bit type has 32, a negative
+// i32 too (its two's complement in 32 bits, as the harness writes it and the
+// simulator keeps it, never sign-extended to 64).
+std::uint64_t most_bits(ValueType t) {
+  const bool wide = t == ValueType::i64 || t == ValueType::u64 || t == ValueType::f64;
+  return wide ? std::numeric_limits<std::uint64_t>::max() : std::numeric_limits<std::uint32_t>::max();
 }
 
 // A problem with one field of a line; the caller adds where the line is.
@@ -91,8 +109,11 @@ GpuOutcome parse_outcome(const nlohmann::json& j, const std::string& path) {
   g.count = f.need("count", f.natural("count"));
   if (g.count == 0) f.fail("count", "more than 0 (the histogram lists outcomes seen)");
   g.terminated = f.flag("terminated").value_or(true);
+  g.stated = f.text("outcome");
   if (!g.terminated) {
     g.text = kDidNotTerminate;
+    if (g.stated && *g.stated != kDidNotTerminate)
+      f.fail("outcome", fmt::format("'{}' where 'terminated' is false, not '{}'", kDidNotTerminate, *g.stated));
     return g;
   }
   const nlohmann::json& values = f.array("values");
@@ -103,7 +124,13 @@ GpuOutcome parse_outcome(const nlohmann::json& j, const std::string& path) {
     const std::optional<ValueType> t = type_named(type);
     if (!t) v.fail("type", "one of i32, u32, i64, u64, f32, f64, not '" + type + "'");
     if (g.outcome.has(name)) throw LineError(fmt::format("'{}' names '{}' twice", f.name("values"), name));
-    g.outcome.add(name, *t, v.need("bits", v.natural("bits")));
+    const std::uint64_t bits = v.need("bits", v.natural("bits"));
+    // Never cut to the type: 2^32+7 read as an i32's 7 would be another outcome.
+    if (bits > most_bits(*t))
+      v.fail("bits", fmt::format("0 to {} for {}, {} {} (its 32 bits{}), not {}", most_bits(*t), name,
+                                 *t == ValueType::u32 ? "a" : "an", type, *t == ValueType::i32 ? ": -1 is 4294967295" : "",
+                                 bits));
+    g.outcome.add(name, *t, bits);
   }
   g.text = g.outcome.text();
   return g;
@@ -177,6 +204,14 @@ std::string again_text(std::uint64_t count, std::uint64_t n) {
   return a == 0 ? "-" : fmt::format("{}", a);
 }
 
+// Does the expectation name a finding of a run that may never end?
+bool expects_hang(const models::Expectation& x) {
+  return std::any_of(x.required.begin(), x.required.end(), [](FindingKind k) {
+    return k == FindingKind::deadlock || k == FindingKind::non_termination ||
+           k == FindingKind::possible_non_termination;
+  });
+}
+
 // Sanitizer kinds in the simulator's terms: races are one kind for racecheck.
 std::string group(FindingKind k) {
   if (k == FindingKind::data_race || k == FindingKind::scoped_race) return "race";
@@ -213,6 +248,64 @@ std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::s
   if (out.empty())
     throw std::runtime_error(source.empty() ? std::string("no GPU results (no line)")
                                             : fmt::format("{}: no GPU results (no line)", source));
+  return out;
+}
+
+std::vector<Observations> observations(const Exploration& e) {
+  std::vector<Observations> ways;
+  for (const OutcomeSummary& o : e.outcomes) {
+    Observations w;
+    for (const Observed& v : o.outcome.values()) w.push_back({v.name, v.type});
+    if (std::find(ways.begin(), ways.end(), w) == ways.end()) ways.push_back(std::move(w));
+  }
+  return ways;
+}
+
+GpuResult as_observed(const GpuResult& g, const std::vector<Observations>& ways, std::string_view who,
+                      std::string_view source) {
+  GpuResult out = g;
+  for (std::size_t i = 0; i < out.outcomes.size(); ++i) {
+    GpuOutcome& o = out.outcomes[i];
+    if (!o.terminated) continue;
+    const std::vector<Observed>& values = o.outcome.values();
+    auto value_of = [&](const std::string& n) {
+      return std::find_if(values.begin(), values.end(), [&](const Observed& x) { return x.name == n; });
+    };
+    // The list of the same names (the parser refuses a name twice), else the
+    // first, against which what is wrong is said.
+    const auto fits = [&](const Observations& w) {
+      return w.size() == values.size() &&
+             std::all_of(w.begin(), w.end(), [&](const Observation& x) { return value_of(x.name) != values.end(); });
+    };
+    const auto way = std::find_if(ways.begin(), ways.end(), fits);
+    const Observations none;
+    const Observations& w = way != ways.end() ? *way : ways.empty() ? none : ways.front();
+    auto malformed = [&](const std::string& what) {
+      std::vector<std::string> names;
+      for (const Observation& x : w) names.push_back(x.name);
+      const std::string observes = w.empty() ? "" : fmt::format(" (the {} observes {})", who, fmt::join(names, ", "));
+      return std::runtime_error(
+          fmt::format("{}: {}: 'outcomes[{}]' {}{}", result_line(source, g.line), g.model, i, what, observes));
+    };
+    Outcome observed = o.outcome;
+    if (!ways.empty()) {
+      observed.clear();
+      for (const Observation& x : w) {
+        const auto v = value_of(x.name);
+        if (v == values.end()) throw malformed("has no value of " + x.name);
+        if (v->type != x.type) throw malformed(fmt::format("has {} of another type than {}", x.name, type_name(x.type)));
+        observed.add(v->name, v->type, v->bits);
+      }
+      for (const Observed& v : values)
+        if (std::none_of(w.begin(), w.end(), [&](const Observation& x) { return x.name == v.name; }))
+          throw malformed(fmt::format("has a value of {}, which the {} does not observe", v.name, who));
+    }
+    // The harness writes the values' text; one that says otherwise is not its line.
+    if (o.stated && *o.stated != o.outcome.text() && *o.stated != observed.text())
+      throw malformed(fmt::format("says '{}', but its values are '{}'", *o.stated, observed.text()));
+    o.outcome = observed;
+    o.text = o.outcome.text();
+  }
   return out;
 }
 
@@ -298,7 +391,10 @@ ModelComparison compare(const models::Model& m, const Exploration& e, const GpuR
   }
   for (auto& [text, r] : rows) {
     if (r.count > 0 && !r.permitted) {
-      const bool failure = c.complete || (r.bad && !m.expect.bad_outcome_permitted) || text == kDidNotTerminate;
+      // An incomplete search may not have reached a hang yet: "did not terminate"
+      // fails it only where the model's expectation names none.
+      const bool failure = c.complete || (r.bad && !m.expect.bad_outcome_permitted) ||
+                           (text == kDidNotTerminate && !expects_hang(m.expect));
       r.status = failure ? "UNSOUND" : "unconfirmed";
       if (failure) c.unsound.push_back(text);
     } else if (r.count > 0) {

@@ -6,11 +6,13 @@
 //
 // Invariant (the soundness rule): an outcome the GPU showed that the simulator
 // does not permit is a soundness failure. Where the exploration is complete,
-// "permitted" is membership in its outcome set; where it is not, only a bad
-// outcome of a model whose expectation forbids bad outcomes is a failure, the
-// rest is "unconfirmed". "did not terminate" is permitted when the simulator
-// reports a deadlock or (possible) non-termination, or the model expects a
-// deadlock under some configuration (CUDA promises no co-residency).
+// "permitted" is membership in its outcome set; where it is not (a budget, a
+// time limit or Ctrl-C stopped it), only a bad outcome of a model whose
+// expectation forbids bad outcomes, or "did not terminate" of one whose
+// expectation names no hang, is a failure, the rest is "unconfirmed". "did not
+// terminate" is permitted when the simulator reports a deadlock or (possible)
+// non-termination, or the model expects a deadlock under some configuration
+// (CUDA promises no co-residency).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -31,8 +33,11 @@ inline constexpr const char* kDidNotTerminate = "did not terminate";
 struct GpuOutcome {
   std::string text;       // as Outcome::text(), or "did not terminate"
   bool terminated = true;
-  Outcome outcome;        // the values, when terminated
+  Outcome outcome;        // the values, when terminated, in the line's order
   std::uint64_t count = 0;
+  // The line's "outcome" text, where it has one: what the harness wrote,
+  // checked against the values by as_observed (a text never decides an outcome).
+  std::optional<std::string> stated;
 };
 
 // One model's line of the harness output.
@@ -53,13 +58,42 @@ struct GpuResult {
 // Parses JSON Lines (blank lines skipped), one model per line, by model name.
 // Every field is checked: a line that ran (no "error") has instances > 0 and
 // outcome counts > 0 that add up to them; counts are non-negative integers;
-// an outcome names each value once and appears once. Throws
+// an outcome names each value once and appears once; a value's bits fit its
+// type (i32, u32, f32: 0 to 2^32-1, a negative i32 as its 32 bits, as the
+// harness writes it); an outcome that did not terminate says so in its text.
+// What only the model knows (the values it observes) is as_observed's. Throws
 // std::runtime_error with one line, "SOURCE:LINE: problem" naming the field
 // ("line LINE: problem" when `source` is empty), for a malformed line, a
 // second line of one model, or no line at all.
 std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::string_view source = {});
 // Where a line of the results is, for a message: "SOURCE:LINE" ("line LINE" without a source).
 std::string result_line(std::string_view source, int line);
+
+// What a model observes at the end of a run that ends: each value's name and
+// type, in the model's order (Outcome's).
+struct Observation {
+  std::string name;
+  ValueType type = ValueType::i32;
+  bool operator==(const Observation&) const = default;
+};
+using Observations = std::vector<Observation>;
+
+// What the simulator's outcomes of `e` observe: each list once, in the order
+// of the outcomes. One list for every shipped model (the GPU harness refuses a
+// program that observes otherwise from one round to the next); none where no
+// run ended.
+std::vector<Observations> observations(const Exploration& e);
+
+// `g` with each terminated outcome read as the model observes it: its values
+// exactly those of one of `ways` (each name once, of that type), put in that
+// list's order, so that equal outcomes read alike; its "outcome" text, where
+// the line has one, that of the values as listed or in that order. Else
+// malformed input, not another outcome: throws std::runtime_error,
+// "SOURCE:LINE: MODEL: 'outcomes[I]' has no value of N (the WHO observes
+// N1, N2)". `ways` empty (no run of the simulator ended): the values as they
+// are, their text checked.
+GpuResult as_observed(const GpuResult& g, const std::vector<Observations>& ways, std::string_view who,
+                      std::string_view source = {});
 
 // One compute-sanitizer run of one model with one tool.
 struct SanitizerRun {
