@@ -82,32 +82,30 @@ grep -q "^scopesim: unknown command 'bogus': the commands are list, explain, exp
   fail "unknown command message: $(cat err.txt)"
 
 long_search=(explore histogram.plain_rmw --quick --block 14 --param bins=7 --no-schedules --time-limit 3)
-# Ctrl-C stops the search and prints what it found, marked stopped by interrupt (with several
-# jobs too: the signal may land on a simulated thread's fiber). Background jobs ignore SIGINT
-# unless job control is on, hence set -m.
-for jobs in 1 3; do
+# interrupted ARGS...: scopesim ARGS in the background, one SIGINT a second in; its exit code in $code,
+# its stdout and stderr in int.txt and int.err. (Background jobs ignore SIGINT unless job control is
+# on, hence set -m.)
+interrupted() {
   set -m
-  "$bin" "${long_search[@]}" --jobs $jobs >int.txt 2>int.err &
-  pid=$!
+  "$bin" "$@" >int.txt 2>int.err &
+  local pid=$!
   set +m
   sleep 1
   kill -INT $pid
   wait $pid
   code=$?
+}
+# Ctrl-C stops the search and prints what it found, marked stopped by interrupt (with several
+# jobs too: the signal may land on a simulated thread's fiber).
+for jobs in 1 3; do
+  interrupted "${long_search[@]}" --jobs $jobs
   [ "$code" -eq 1 ] && pass || fail "interrupted search (--jobs $jobs): exit $code, expected 1 (a bad outcome found)"
   grep -q "stopped by interrupt" int.txt && pass || fail "interrupted search (--jobs $jobs) does not say so"
 done
 # check: Ctrl-C stops the exploration it lands in (a sample found bad: as expected) and runs no later
 # model; a model not explored confirms nothing, so the exit code is 1, and stderr says what ran.
-set -m
-"$bin" check litmus.2+2W+relaxed.gpu.xcta publish.block_acqrel --mode random --max-executions 100000000 \
-  --no-schedules >int.txt 2>int.err &
-pid=$!
-set +m
-sleep 1
-kill -INT $pid
-wait $pid
-code=$?
+interrupted check litmus.2+2W+relaxed.gpu.xcta publish.block_acqrel --mode random --max-executions 100000000 \
+  --no-schedules
 [ "$code" -eq 1 ] && pass || fail "interrupted check: exit $code, expected 1 (a model not explored)"
 grep -q "^scopesim: interrupted: 0 of 2 explorations done and 1 stopped, the rest not run$" int.err && pass ||
   fail "interrupted check: $(cat int.err)"
