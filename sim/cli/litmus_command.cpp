@@ -226,7 +226,9 @@ class Runner {
 
   const Options& o_;
   const std::atomic<bool>* interrupt_;
-  ScheduleWriter writer_{o_.out, "litmus."};
+  // ("ptx.", the name of no family of shipped models: a test named as a shipped litmus.* model is, its
+  // schedules and that model's would otherwise share their names, and one command's remove the other's.)
+  ScheduleWriter writer_{o_.out, "ptx."};
 };
 
 // ---- comparison with verdict files ----

@@ -42,7 +42,7 @@ int replay_exit_code(const RunResult& r);
 
 class ScheduleWriter {
  public:
-  // `prefix` goes before each file name ("litmus." for litmus tests).
+  // `prefix` goes before each file name ("ptx." for litmus files' tests).
   explicit ScheduleWriter(const Output& o, std::string prefix = "")
       : dir_(o.schedules), on_(!o.no_schedules), prefix_(std::move(prefix)) {}
 

@@ -22,8 +22,18 @@ contains "MP-gpu does not hold" out.txt "verdict:   does not hold"
 contains "MP-cta holds" out.txt "verdict:   holds"
 contains "MP-cta witness" out.txt "witness: token v1:"
 contains "outcomes over the condition's registers" out.txt "P1:r0=1 P1:r1=0  [condition]"
-schedule=$(ls scopesim-schedules/litmus.MP-cta.*.schedule | head -1)
+schedule=$(ls scopesim-schedules/ptx.MP-cta.*.schedule | head -1)
 [[ -f "$schedule" ]]; check "witness schedule written" 0 $?
+
+# A test named as a shipped model of the litmus family keeps its schedules apart from that model's:
+# neither command removes or overwrites the other's files (ptx.<test>.<n>.schedule).
+"$scopesim" explore litmus.MP+rel.cta+acq.cta.xcta --schedules both > /dev/null 2>&1
+cat both/litmus.MP+rel.cta+acq.cta.xcta.*.schedule > explored.txt
+sed 's/^PTX .*/PTX MP+rel.cta+acq.cta.xcta/' "$data/MP-cta.litmus" > named.litmus
+"$scopesim" litmus named.litmus --schedules both > /dev/null 2>&1
+[[ -s explored.txt ]] && cat both/litmus.MP+rel.cta+acq.cta.xcta.*.schedule | cmp -s - explored.txt
+check "the shipped model's schedules kept" 0 $?
+ls both/ptx.MP+rel.cta+acq.cta.xcta.*.schedule > /dev/null 2>&1; check "the test's schedules beside them" 0 $?
 
 "$scopesim" litmus "$data/MP-cta.litmus" --replay "$schedule" > replay.txt 2>&1
 check "replay of the witness shows its bad outcome" 1 $?
