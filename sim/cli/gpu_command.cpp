@@ -155,8 +155,9 @@ int run_gpu(const GpuSettings& s) {
     if (s.instances > 0) args.insert(args.end(), {"--instances", fmt::format("{}", s.instances)});
     if (s.seconds > 0) args.insert(args.end(), {"--seconds", fmt::format("{}", s.seconds)});
     // (The harness exits 0, 1 or 2 as this command does; any other status is its failure, reported as one.)
-    if (const int rc = run_harness(args, nullptr); rc <= 2) return rc;
-    else throw UsageError(fmt::format("the GPU harness '{}' exited with status {}", harness, rc));
+    const int rc = run_harness(args, nullptr);
+    if (rc > 2) throw UsageError(fmt::format("the GPU harness '{}' exited with status {}", harness, rc));
+    return rc;
   } catch (const UsageError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "scopesim: {}\n", e.what());
