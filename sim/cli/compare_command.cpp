@@ -171,10 +171,7 @@ int run_compare(const CompareSettings& s) {
       cs.push_back(report::compare(*m, e, line ? &*line : nullptr, z == sanitizer.end() ? nullptr : &z->second));
     }
     const bool left_out = cs.size() < ms.size();
-    if (left_out) {
-      std::fflush(stdout);
-      fmt::print(stderr, "scopesim: interrupted: {} of {} model(s) compared, the rest not run\n", cs.size(), ms.size());
-    }
+    if (left_out) report_left_out(cs.size(), ms.size(), "model(s) compared");
     if (s.json)
       print_json(report::compare_json(cs));
     else if (s.markdown)

@@ -1,6 +1,9 @@
 #include "sim/cli/interrupt.hpp"
 
 #include <csignal>
+#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace scopesim::cli {
 
@@ -41,5 +44,10 @@ Interrupt::~Interrupt() {
 const std::atomic<bool>* Interrupt::flag() const { return &requested_flag; }
 
 bool Interrupt::requested() const { return requested_flag.load(std::memory_order_relaxed); }
+
+void report_left_out(std::size_t done, std::size_t total, std::string_view what) {
+  std::fflush(stdout);
+  fmt::print(stderr, "scopesim: interrupted: {} of {} {}, the rest not run\n", done, total, what);
+}
 
 }  // namespace scopesim::cli

@@ -3,6 +3,8 @@
 // prints with what it found); a second one ends the process as usual.
 #pragma once
 #include <atomic>
+#include <cstddef>
+#include <string_view>
 
 namespace scopesim::cli {
 
@@ -21,5 +23,10 @@ class Interrupt {
  private:
   bool installed_ = false;  // (not when SIGINT was ignored already)
 };
+
+// After an interrupt that left work out: "scopesim: interrupted: DONE of
+// TOTAL WHAT, the rest not run" on stderr, after what stdout holds so far
+// (WHAT: "test(s) run", "model(s) compared", ...).
+void report_left_out(std::size_t done, std::size_t total, std::string_view what);
 
 }  // namespace scopesim::cli

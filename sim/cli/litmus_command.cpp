@@ -687,8 +687,7 @@ int run(const Options& o) {
   // Not every test ran: exit 0 would say they did.
   if (!not_run.empty()) {
     failed = true;
-    std::fflush(stdout);
-    fmt::print(stderr, "scopesim: interrupted: {} of {} test(s) run, the rest not run\n", ran, ran + not_run.size());
+    report_left_out(ran, ran + not_run.size(), "test(s) run");
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto tally_text = [](const char* what, const Tally& t) {

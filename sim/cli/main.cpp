@@ -202,8 +202,8 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
   }
 
   if (interrupt.requested() && rows.size() < total)
-    fmt::print(stderr, "scopesim: interrupted: {} of {} explorations done{}, the rest not run\n", rows.size() - stopped,
-               total, stopped ? fmt::format(" and {} stopped", stopped) : "");
+    report_left_out(rows.size() - stopped, total,
+                    stopped ? fmt::format("explorations done and {} stopped", stopped) : "explorations done");
   if (out.json)
     print_json(report::verdicts_json(rows, out.times));
   else if (!out.quiet)
