@@ -109,6 +109,17 @@ interrupted check litmus.2+2W+relaxed.gpu.xcta publish.block_acqrel --mode rando
 [ "$code" -eq 1 ] && pass || fail "interrupted check: exit $code, expected 1 (a model not explored)"
 grep -q "^scopesim: interrupted: 0 of 2 explorations done and 1 stopped, the rest not run$" int.err && pass ||
   fail "interrupted check: $(cat int.err)"
+# The table names the exploration left out and counts it among the verdicts, not as expected.
+grep -qx "not run (interrupted): publish.block_acqrel" int.txt && pass || fail "interrupted check: no not-run line"
+grep -qx "[01] of 2 verdicts as expected" int.txt && pass || fail "interrupted check: the summary does not count 2"
+interrupted check litmus.2+2W+relaxed.gpu.xcta publish.block_acqrel --mode random --max-executions 100000000 \
+  --no-schedules --json
+python3 -c '
+import json, sys
+j = json.load(open("int.txt"))
+assert j["not_run"] == ["publish.block_acqrel"] and not j["all_as_expected"], j
+assert [v["model"] for v in j["verdicts"]] == ["litmus.2+2W+relaxed.gpu.xcta"], j
+' && pass || fail "interrupted check --json: $(head -c 300 int.txt)"
 
 # Progress: none on a stderr that is no terminal; a line a second with --progress; on a terminal,
 # one line kept up to date from the search's second second on and erased before the report.

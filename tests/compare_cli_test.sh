@@ -212,9 +212,11 @@ code=$?
 [ "$code" -eq 1 ] && pass || fail "compare after Ctrl-C: exit $code, expected 1 (a model left out); $(cat err.txt)"
 grep -qE '^counter.plain <<<2,64>>>: simulator [0-9]+ executions \(INCOMPLETE, stopped by interrupt: only bad outcomes of a model that forbids them count as failures\)' int.txt &&
   pass || fail "compare after Ctrl-C: the stopped model's row is not incomplete, stopped by interrupt"
-grep -q "publish.relaxed" int.txt && fail "compare after Ctrl-C: the model after it was compared" || pass
-grep -qx "1 models: 0 soundness failure(s), 0 failed GPU run(s), .*" int.txt && pass ||
-  fail "compare after Ctrl-C: no summary of the one model compared"
+grep -q "^publish.relaxed .*simulator" int.txt && fail "compare after Ctrl-C: the model after it was compared" || pass
+grep -qx "1 models: 0 soundness failure(s), 0 failed GPU run(s), .*, 1 model(s) not compared (interrupted)" int.txt &&
+  pass || fail "compare after Ctrl-C: no summary of the one model compared and the one left out"
+grep -q "^publish.relaxed <<<.*>>>: not compared (interrupted before its turn)$" int.txt && pass ||
+  fail "compare after Ctrl-C: the model left out is not listed as such"
 [ "$(cat err.txt)" = "scopesim: interrupted: 1 of 2 model(s) compared, the rest not run" ] && pass ||
   fail "compare after Ctrl-C: stderr is '$(cat err.txt)'"
 interrupted int.json --json
@@ -222,9 +224,10 @@ code=$?
 [ "$code" -eq 1 ] && pass || fail "compare --json after Ctrl-C: exit $code, expected 1"
 python3 -c '
 import json
-(c,) = json.load(open("int.json"))
+(c, n) = json.load(open("int.json"))
 assert c["model"] == "counter.plain" and c["stopped_by"] == "interrupt" and not c["complete"], c
-assert c["unsound"] == [], c
+assert c["unsound"] == [] and not c["not_run"], c
+assert n["model"] == "publish.relaxed" and n["not_run"] and not n["explored"] and n["outcomes"] == [], n
 ' && pass || fail "compare --json after Ctrl-C: $(head -c 300 int.json)"
 
 # gpu: --instances is a whole number the harness reads exactly (through a double: up to 2^53).

@@ -170,8 +170,10 @@ int run_compare(const CompareSettings& s) {
       }
       cs.push_back(report::compare(*m, e, line ? &*line : nullptr, z == sanitizer.end() ? nullptr : &z->second));
     }
-    const bool left_out = cs.size() < ms.size();
-    if (left_out) report_left_out(cs.size(), ms.size(), "model(s) compared");
+    const std::size_t compared = cs.size();
+    const bool left_out = compared < ms.size();
+    if (left_out) report_left_out(compared, ms.size(), "model(s) compared");
+    for (std::size_t i = compared; i < ms.size(); ++i) cs.push_back(report::not_compared(*ms[i]));
     if (s.json)
       print_json(report::compare_json(cs));
     else if (s.markdown)
@@ -199,7 +201,7 @@ Command add_compare_command(CLI::App& app) {
       "failed run, printed next. Permitted bad outcomes the GPU never showed are 'model-only'. The sanitizer log "
       "beside the results (or --sanitizer) is put beside the simulator's findings. The same command gives the "
       "same report on any machine unless --time-limit stops an exploration. Ctrl-C stops the exploration it lands "
-      "in (its model then incomplete) and prints the report without the models after it. Exit 0: no soundness "
+      "in (its model then incomplete) and prints the report with the models after it listed as not compared. Exit 0: no soundness "
       "failure and no failed GPU run; 1: some, or models left out by Ctrl-C; 2: usage or input error (a GPU "
       "value the model does not observe, or of another type, is malformed input).");
   sub->add_option("MODEL", s->models, "Models to compare (see 'scopesim list')");

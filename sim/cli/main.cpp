@@ -149,6 +149,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
     models::Config config;
     models::Expectation expect;
     Settings settings;
+    std::string label(const models::Model& m) const { return options.empty() ? m.name : m.name + " " + options; }
   };
   // Every job is resolved before anything runs: a bad option fails fast.
   std::vector<std::pair<const models::Model*, std::vector<Job>>> plan;
@@ -175,8 +176,7 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
       with_config(o, j.config);
       Explored x;
       try {
-        const std::string label = j.options.empty() ? m->name : m->name + " " + j.options;
-        x = explore_and_record(*m, j.config, o, w, out, interrupt, label);
+        x = explore_and_record(*m, j.config, o, w, out, interrupt, j.label(*m));
       } catch (const std::exception& e) {
         // One model failing to run is its own row, not the end of the table.
         report::Verdict v;
@@ -201,13 +201,19 @@ int cmd_check(const std::vector<std::string>& names, const Settings& s, const Ou
     }
   }
 
-  if (interrupt.requested() && rows.size() < total)
+  std::vector<std::string> not_run;  // after Ctrl-C: the explorations after the stopped one
+  if (interrupt.requested() && rows.size() < total) {
     report_left_out(rows.size() - stopped, total,
                     stopped ? fmt::format("explorations done and {} stopped", stopped) : "explorations done");
+    std::size_t k = 0;
+    for (const auto& [m, jobs] : plan)
+      for (const Job& j : jobs)
+        if (k++ >= rows.size()) not_run.push_back(j.label(*m));
+  }
   if (out.json)
-    print_json(report::verdicts_json(rows, out.times));
+    print_json(report::verdicts_json(rows, out.times, not_run));
   else if (!out.quiet)
-    fmt::print("{}", report::verdict_table(rows, true));
+    fmt::print("{}", report::verdict_table(rows, true, not_run));
   // (An exploration not run confirms nothing: exit 0 says every verdict was.)
   bool all = rows.size() == total &&
              std::all_of(rows.begin(), rows.end(), [](const report::VerdictRow& r) { return r.verdict.match(); });

@@ -454,15 +454,26 @@ ModelComparison without_gpu(const models::Model& m) {
   return c;
 }
 
+ModelComparison not_compared(const models::Model& m) {
+  ModelComparison c = without_gpu(m);
+  c.not_run = true;
+  return c;
+}
+
 namespace {
 
 struct Totals {
-  std::size_t unsound = 0, failed = 0, model_only = 0, missing = 0;
+  std::size_t compared = 0, unsound = 0, failed = 0, model_only = 0, missing = 0, not_run = 0;
 };
 
 Totals totals(const std::vector<ModelComparison>& cs) {
   Totals t;
   for (const ModelComparison& c : cs) {
+    if (c.not_run) {
+      ++t.not_run;
+      continue;
+    }
+    ++t.compared;
     t.unsound += c.unsound.size();
     t.failed += c.gpu_failed() ? 1 : 0;
     t.model_only += c.model_only.size();
@@ -471,7 +482,13 @@ Totals totals(const std::vector<ModelComparison>& cs) {
   return t;
 }
 
+// What the summary adds after an interrupt: the models it left out.
+std::string not_run_text(const Totals& t) {
+  return t.not_run == 0 ? "" : fmt::format(", {} model(s) not compared (interrupted)", t.not_run);
+}
+
 std::string header_line(const ModelComparison& c) {
+  if (c.not_run) return fmt::format("{} {}: not compared (interrupted before its turn)", c.model, c.launch);
   if (!c.explored) return fmt::format("{} {}: no GPU result (not explored)", c.model, c.launch);
   std::string s = fmt::format("{} {}: simulator {} executions", c.model, c.launch, c.executions);
   if (c.complete)
@@ -513,8 +530,8 @@ std::string compare_text(const std::vector<ModelComparison>& cs) {
   }
   const Totals t = totals(cs);
   out += fmt::format("\n{} models: {} soundness failure(s), {} failed GPU run(s), {} model-only bad outcome(s), {} "
-                     "model(s) without GPU results\n",
-                     cs.size(), t.unsound, t.failed, t.model_only, t.missing);
+                     "model(s) without GPU results{}\n",
+                     t.compared, t.unsound, t.failed, t.model_only, t.missing, not_run_text(t));
   return out;
 }
 
@@ -532,8 +549,8 @@ std::string compare_markdown(const std::vector<ModelComparison>& cs, const std::
          "Sanitizer rows put compute-sanitizer's reports (racecheck, synccheck, memcheck, one "
          "plain instance) beside the simulator's findings.\n\n";
   const Totals t = totals(cs);
-  out += fmt::format("**{} models, {} soundness failure(s), {} failed GPU run(s).**\n\n", cs.size(), t.unsound,
-                     t.failed);
+  out += fmt::format("**{} models, {} soundness failure(s), {} failed GPU run(s){}.**\n\n", t.compared, t.unsound,
+                     t.failed, not_run_text(t));
   for (const ModelComparison& c : cs)
     for (const std::string& u : c.unsound)
       out += fmt::format("- SOUNDNESS FAILURE: `{}` showed `{}` on the GPU\n", c.model, u);
@@ -579,6 +596,7 @@ nlohmann::json compare_json(const std::vector<ModelComparison>& cs) {
     nlohmann::json j;
     j["model"] = c.model;
     j["explored"] = c.explored;
+    j["not_run"] = c.not_run;
     j["complete"] = c.complete;
     j["stopped_by"] = c.stopped_by;
     j["executions"] = c.explored ? nlohmann::json(c.executions) : nlohmann::json();

@@ -131,6 +131,7 @@ struct ModelComparison {
   std::string model;
   std::string launch;          // "<<<2,64>>>"
   bool explored = false;       // the simulator ran: there was something from the GPU to compare with
+  bool not_run = false;        // left out: an interrupt came before its turn (not explored either)
   bool complete = false;       // the exploration was exhaustive and complete
   std::string stopped_by;      // why it is not: "max-executions", "time-limit", "interrupt"
   std::uint64_t executions = 0;
@@ -149,6 +150,8 @@ ModelComparison compare(const models::Model& m, const Exploration& e, const GpuR
                         const std::vector<SanitizerRun>* sanitizer);
 // A model with nothing from the GPU (no line, no sanitizer run): listed, not explored.
 ModelComparison without_gpu(const models::Model& m);
+// A model an interrupt left out: listed as not compared, so that a report says what it lacks.
+ModelComparison not_compared(const models::Model& m);
 
 // Soundness failures first, then failed GPU runs, each model, and a summary.
 std::string compare_text(const std::vector<ModelComparison>& cs);

@@ -341,7 +341,8 @@ Verdict judge(const models::Model& m, const models::Expectation& x, const Explor
   return v;
 }
 
-std::string verdict_table(const std::vector<VerdictRow>& rows, bool with_times) {
+std::string verdict_table(const std::vector<VerdictRow>& rows, bool with_times,
+                          const std::vector<std::string>& not_run) {
   struct Cells {
     std::array<std::string, 6> c;
   };
@@ -375,13 +376,14 @@ std::string verdict_table(const std::vector<VerdictRow>& rows, bool with_times) 
       notes.push_back(fmt::format("  {}{}: {}", r.model, r.options.empty() ? "" : " " + r.options, r.verdict.note));
   }
   if (!notes.empty()) out += "\n" + join(notes, "\n") + "\n";
-  out += fmt::format("\n{} of {} as expected\n", ok, plural(rows.size(), "verdict", "verdicts"));
+  if (!not_run.empty()) out += "\nnot run (interrupted): " + join(not_run, ", ") + "\n";
+  out += fmt::format("\n{} of {} as expected\n", ok, plural(rows.size() + not_run.size(), "verdict", "verdicts"));
   return out;
 }
 
-json verdicts_json(const std::vector<VerdictRow>& rows, bool with_times) {
+json verdicts_json(const std::vector<VerdictRow>& rows, bool with_times, const std::vector<std::string>& not_run) {
   json arr = json::array();
-  bool all = true;
+  bool all = not_run.empty();
   for (const VerdictRow& r : rows) {
     all = all && r.verdict.match();
     json j{{"model", r.model},
@@ -397,7 +399,9 @@ json verdicts_json(const std::vector<VerdictRow>& rows, bool with_times) {
     if (with_times) j["seconds"] = r.verdict.seconds;
     arr.push_back(std::move(j));
   }
-  return json{{"verdicts", arr}, {"all_as_expected", all}};
+  json j{{"verdicts", arr}, {"all_as_expected", all}};
+  if (!not_run.empty()) j["not_run"] = not_run;
+  return j;
 }
 
 // ---- replay ----

@@ -85,8 +85,12 @@ struct VerdictRow {
   std::vector<std::string> schedules;  // schedule files written for this row
 };
 
-std::string verdict_table(const std::vector<VerdictRow>& rows, bool with_times = true);
-nlohmann::json verdicts_json(const std::vector<VerdictRow>& rows, bool with_times);
+// `not_run`: the explorations an interrupt left out ("model options"), after
+// the rows: the summary counts them among the verdicts, none as expected.
+std::string verdict_table(const std::vector<VerdictRow>& rows, bool with_times = true,
+                          const std::vector<std::string>& not_run = {});
+nlohmann::json verdicts_json(const std::vector<VerdictRow>& rows, bool with_times,
+                             const std::vector<std::string>& not_run = {});
 
 // Replay: the trace lines, then the outcome, then the findings.
 std::string trace_text(const models::Model& m, const RunResult& r);
