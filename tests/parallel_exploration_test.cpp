@@ -28,9 +28,9 @@ std::string everything(const Exploration& x) {
   std::string s = fmt::format("executions {} distinct {} redundant {} decisions {} complete {} stopped_by '{}'\n",
                               x.executions, x.distinct, x.redundant, x.decisions, x.complete, x.stopped_by);
   for (const OutcomeSummary& o : x.outcomes)
-    s += fmt::format("outcome {} bad {} count {} witness {}\n", o.outcome.text(), o.bad, o.count, log_token(o.witness));
+    s += fmt::format("outcome {} bad {} count {} witness {}\n", o.outcome.text(), o.bad, o.count, log_token(o.witness.log()));
   for (const FindingSummary& f : x.findings)
-    s += fmt::format("finding {} count {} witness {} ({})\n", f.finding.key(), f.count, log_token(f.witness),
+    s += fmt::format("finding {} count {} witness {} ({})\n", f.finding.key(), f.count, log_token(f.witness.log()),
                      f.witness_outcome);
   return s;
 }

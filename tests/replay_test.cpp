@@ -20,13 +20,13 @@ TEST_P(ReplayEveryModel, EveryWitnessReplaysIdentically) {
   o.max_executions = 30;
   const Exploration x = explore(m, m.chapter, o);
   for (const auto& s : x.outcomes) {
-    const RunResult a = replay(m, m.chapter, o.run, s.witness);
-    const RunResult b = replay(m, m.chapter, o.run, s.witness);
+    const RunResult a = replay(m, m.chapter, o.run, s.witness.log());
+    const RunResult b = replay(m, m.chapter, o.run, s.witness.log());
     EXPECT_EQ(a.outcome.text(), s.outcome.text());
     EXPECT_EQ(a.trace, b.trace);
   }
   for (const auto& f : x.findings) {
-    const RunResult a = replay(m, m.chapter, o.run, f.witness);
+    const RunResult a = replay(m, m.chapter, o.run, f.witness.log());
     bool again = false;
     for (const auto& g : a.findings) again |= g.key() == f.finding.key();
     EXPECT_TRUE(again) << f.finding.message;
@@ -44,7 +44,7 @@ TEST_P(ReplayEveryModel, SameSeedSameExploration) {
   for (std::size_t i = 0; i < a.outcomes.size(); ++i) {
     EXPECT_EQ(a.outcomes[i].outcome.text(), b.outcomes[i].outcome.text());
     EXPECT_EQ(a.outcomes[i].count, b.outcomes[i].count);
-    EXPECT_EQ(log_token(a.outcomes[i].witness), log_token(b.outcomes[i].witness));
+    EXPECT_EQ(log_token(a.outcomes[i].witness.log()), log_token(b.outcomes[i].witness.log()));
   }
   EXPECT_EQ(a.findings.size(), b.findings.size());
 }
@@ -61,7 +61,7 @@ TEST(Replay, AForeignLogIsRefusedNamingTheDecision) {
   const Exploration x = explore(mp, mp.chapter, o);
   ASSERT_FALSE(x.outcomes.empty());
   try {
-    replay(relaxed, relaxed.chapter, o.run, x.outcomes[0].witness);
+    replay(relaxed, relaxed.chapter, o.run, x.outcomes[0].witness.log());
     FAIL() << "a log of another model replayed";
   } catch (const ReplayDivergence& e) {
     EXPECT_NE(std::string(e.what()).find("decision "), std::string::npos) << e.what();

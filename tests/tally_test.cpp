@@ -45,10 +45,10 @@ std::string text(const Tally& t) {
                   " decisions " + std::to_string(t.decisions) + " distinct " + std::to_string(t.distinct()) + "\n";
   for (const auto& [key, o] : t.outcomes)
     s += "outcome " + key + " bad " + std::to_string(o.bad) + " count " + std::to_string(o.count) + " witness " +
-         std::to_string(witness(o.witness)) + "\n";
+         std::to_string(witness(o.witness.log())) + "\n";
   for (const FindingSummary& f : t.findings)
     s += "finding " + f.finding.key() + " count " + std::to_string(f.count) + " witness " +
-         std::to_string(witness(f.witness)) + " (" + f.witness_outcome + ")\n";
+         std::to_string(witness(f.witness.log())) + " (" + f.witness_outcome + ")\n";
   return s;
 }
 
@@ -124,6 +124,29 @@ TEST(Tally, AStretchTalliedApartAddsAsItsRunsWould) {
 // exactly that order: texts shorter than, as long as and longer than eight
 // bytes, differing in their first, their eighth, their last and an
 // overlapped byte, prefixes of each other, and bytes above 0x7f.
+// A run that shows an outcome and many findings first keeps one copy of its
+// log for them all (a copy each cost memory in the square of a long run's
+// length); a later run that shows one more finding first is its witness.
+TEST(Tally, ARunsWitnessesShareOneLog) {
+  RunResult r = ended(7, 70, 3, 1);
+  for (int k = 0; k < 3; ++k) r.log.push_back(Decision{ChoiceKind::read, 0, 2, 1});
+  for (int k = 0; k < 100; ++k) add_finding(r, FindingKind::data_race, "k.cpp:" + std::to_string(k));
+  RunResult later = ended(8, 80, 3, 1);
+  add_finding(later, FindingKind::data_race, "k.cpp:0");
+  add_finding(later, FindingKind::deadlock, "k.cpp:1");
+  Tally t;
+  t.add(r, false);
+  t.add(later, false);
+  ASSERT_EQ(t.findings.size(), 101u);
+  const ChoiceLog& log = t.outcomes.at("x=1").witness.log();
+  EXPECT_EQ(log_token(log), log_token(r.log));
+  EXPECT_EQ(log.size(), 4u);
+  EXPECT_NE(&log, &r.log);  // a copy: the run's buffers go on to the next run
+  for (std::size_t k = 0; k < 100; ++k) EXPECT_EQ(&t.findings[k].witness.log(), &log) << k;
+  EXPECT_EQ(witness(t.findings[100].witness.log()), 8u);
+  EXPECT_EQ(t.findings[100].finding.kind, FindingKind::deadlock);
+}
+
 TEST(TextOrder, OrdersTextsAsStdStringDoes) {
   const std::vector<std::string> texts = {
       "", "a", "b", "ab", "r0=1", "r0=1 r1=0", "r0=1 r1=1", "abcdefg", "abcdefgh", "abcdefgi", "abcdefgha",

@@ -76,8 +76,8 @@ bool Report::permits(std::string_view outcome) const {
 
 std::optional<ChoiceLog> Report::schedule() const {
   for (const OutcomeSummary& o : e_.outcomes)
-    if (o.bad) return o.witness;
-  if (!e_.findings.empty()) return e_.findings.front().witness;
+    if (o.bad) return o.witness.log();
+  if (!e_.findings.empty()) return e_.findings.front().witness.log();
   return std::nullopt;
 }
 

@@ -200,15 +200,15 @@ class Runner {
     if (v.fault) {
       const FindingSummary& f = r.e.findings[*v.fault];
       r.fault = report::finding_line(f.finding);
-      r.fault_token = log_token(f.witness);
-      r.fault_schedule = write_schedule(m, hash, eo.run, f.witness);
+      r.fault_token = log_token(f.witness.log());
+      r.fault_schedule = write_schedule(m, hash, eo.run, f.witness.log());
     } else if (v.witness) {
-      const ChoiceLog& w = r.e.outcomes[*v.witness].witness;
+      const ChoiceLog& w = r.e.outcomes[*v.witness].witness.log();
       r.witness_token = log_token(w);
       r.witness_schedule = write_schedule(m, hash, eo.run, w);
     }
     if (v.hang && o_.liveness) {
-      const ChoiceLog& w = r.e.findings[*v.hang].witness;
+      const ChoiceLog& w = r.e.findings[*v.hang].witness.log();
       r.hang_token = log_token(w);
       r.hang_schedule = write_schedule(m, hash, eo.run, w);
     }

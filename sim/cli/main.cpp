@@ -74,8 +74,8 @@ Explored explore_and_record(const models::Model& m, const models::Config& c, Exp
     x.e = explore(m, c, o);
   }
   for (const OutcomeSummary& s : x.e.outcomes)
-    x.outcome_schedules.push_back(s.bad ? w.write(m, c, o.run, s.witness) : report::Artifact{});
-  for (const FindingSummary& s : x.e.findings) x.finding_schedules.push_back(w.write(m, c, o.run, s.witness));
+    x.outcome_schedules.push_back(s.bad ? w.write(m, c, o.run, s.witness.log()) : report::Artifact{});
+  for (const FindingSummary& s : x.e.findings) x.finding_schedules.push_back(w.write(m, c, o.run, s.witness.log()));
   return x;
 }
 

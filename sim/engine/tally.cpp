@@ -1,6 +1,7 @@
 #include "sim/engine/tally.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -15,6 +16,12 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   ++executions;
   fingerprints_.insert(r.fingerprint ^ (r.completed ? 0 : 0x5bd1e995ULL));
   const std::string* text = nullptr;  // the outcome's, made once
+  // The run's log, copied once, for all the run shows first.
+  std::optional<Witness> witness;
+  auto shared_log = [&]() -> const Witness& {
+    if (!witness) witness.emplace(r.log);
+    return *witness;
+  };
   if (r.completed) {
     // (Looked up by the text made into one string of the thread's, its
     // capacity kept from run to run and from tally to tally: only a new
@@ -24,7 +31,7 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     auto it = outcomes.lower_bound(made);
     if (it == outcomes.end() || outcomes.key_comp()(made, it->first))
       it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(made),
-                                 std::forward_as_tuple(r.outcome, r.bad, 0, r.log));
+                                 std::forward_as_tuple(r.outcome, r.bad, 0, shared_log()));
     ++it->second.count;
     text = &it->first;
   }
@@ -34,7 +41,7 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
       finding_keys_.push_back(r.finding_keys[k]);
       // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
       if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
-      findings.emplace_back(r.findings[k], 0, r.log, text ? *text : std::string());
+      findings.emplace_back(r.findings[k], 0, shared_log(), text ? *text : std::string());
     }
     ++findings[at].count;
   }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,17 +19,35 @@
 
 namespace scopesim {
 
+// The log of the run that first showed an outcome or a finding: one copy a
+// run, shared by all it showed first. (One each made a run of thousands of
+// steps that shows thousands of findings, a litmus test of that many lines,
+// cost memory and time in the square of its length.)
+class Witness {
+ public:
+  Witness() = default;
+  explicit Witness(const ChoiceLog& log) : log_(std::make_shared<const ChoiceLog>(log)) {}
+  const ChoiceLog& log() const { return log_ ? *log_ : none(); }
+
+ private:
+  static const ChoiceLog& none() {
+    static const ChoiceLog empty;
+    return empty;
+  }
+  std::shared_ptr<const ChoiceLog> log_;
+};
+
 struct OutcomeSummary {
   Outcome outcome;
   bool bad = false;
   std::uint64_t count = 0;
-  ChoiceLog witness;
+  Witness witness;
 };
 
 struct FindingSummary {
   Finding finding;
   std::uint64_t count = 0;
-  ChoiceLog witness;
+  Witness witness;
   std::string witness_outcome;  // outcome of the witness run ("" if it never ended)
 };
 

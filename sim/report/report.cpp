@@ -173,7 +173,7 @@ std::string explore_text(const ExploreReport& r) {
     std::string line = fmt::format("  {:<{}}  {:>{}}", text, width, o.count, cwidth);
     if (o.bad) line += fmt::format("  BAD: {}", m.bad_means);
     out += line + "\n";
-    if (o.bad) artifact_text(out, at(r.outcome_schedules, i), o.witness, launch, "      ");
+    if (o.bad) artifact_text(out, at(r.outcome_schedules, i), o.witness.log(), launch, "      ");
   }
   if (e.outcomes.empty()) out += "  none: no run ended\n";
 
@@ -185,7 +185,7 @@ std::string explore_text(const ExploreReport& r) {
     if (!f.finding.where.empty()) out += fmt::format("      where     {}\n", join(f.finding.where, ", "));
     out += fmt::format("      seen in   {}; witness outcome: {}\n", plural(f.count, "execution", "executions"),
                        f.witness_outcome.empty() ? "none (the run did not end)" : f.witness_outcome);
-    artifact_text(out, at(r.finding_schedules, i), f.witness, launch, "      ");
+    artifact_text(out, at(r.finding_schedules, i), f.witness.log(), launch, "      ");
   }
 
   const bool bad = any_bad_outcome(e);
@@ -229,7 +229,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
   for (std::size_t i = 0; i < e.outcomes.size(); ++i) {
     const OutcomeSummary& o = e.outcomes[i];
     json oj{{"outcome", o.outcome.text()}, {"bad", o.bad}, {"count", o.count}};
-    artifact_json(oj, at(r.outcome_schedules, i), o.witness, launch);
+    artifact_json(oj, at(r.outcome_schedules, i), o.witness.log(), launch);
     outcomes.push_back(std::move(oj));
   }
   j["outcomes"] = std::move(outcomes);
@@ -243,7 +243,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
             {"where", f.finding.where},
             {"count", f.count},
             {"witness_outcome", f.witness_outcome}};
-    artifact_json(fj, at(r.finding_schedules, i), f.witness, launch);
+    artifact_json(fj, at(r.finding_schedules, i), f.witness.log(), launch);
     findings.push_back(std::move(fj));
   }
   j["findings"] = std::move(findings);

@@ -129,9 +129,9 @@ TEST(Api, ParseTokenInvertsLogToken) {
   const Report r = explore("publish.cross_block_block_scope", Launch{.grid = 2, .block = 2});
   for (const FindingSummary& f : r.findings()) {
     std::vector<unsigned> expected;
-    for (const Decision& d : f.witness)
+    for (const Decision& d : f.witness.log())
       if (d.alternatives > 1) expected.push_back(d.index);
-    EXPECT_EQ(parse_token(log_token(f.witness)).indexes, expected);
+    EXPECT_EQ(parse_token(log_token(f.witness.log())).indexes, expected);
   }
   EXPECT_EQ(parse_token("v1:").indexes, std::vector<unsigned>{});
   EXPECT_EQ(parse_token("v1:a.10.0").indexes, (std::vector<unsigned>{10, 36, 0}));

@@ -83,7 +83,7 @@ inline std::string missing(const Report& a, const OutcomeSet& b) {
   std::ostringstream out;
   for (const OutcomeSummary& o : a.outcomes())
     if (!b.count(final_state(o.outcome)))
-      out << "  " << final_state(o.outcome) << "   token " << log_token(o.witness) << "\n";
+      out << "  " << final_state(o.outcome) << "   token " << log_token(o.witness.log()) << "\n";
   return out.str();
 }
 

@@ -77,7 +77,7 @@ RC_GTEST_PROP(SimulatorProperties, ExhaustiveFindsEveryOutcomeThatSamplingFinds,
     if (!extra.empty()) RC_FAIL("sampling (" + std::string(mode == Mode::random ? "random" : "pct") + ") found outcomes the exhaustive search does not:\n" + extra);
     for (const FindingSummary& f : sampled.findings())
       if (!findings.count(f.finding.key()))
-        RC_FAIL("sampling found '" + f.finding.message + "', exhaustive search did not; token " + log_token(f.witness));
+        RC_FAIL("sampling found '" + f.finding.message + "', exhaustive search did not; token " + log_token(f.witness.log()));
   }
 }
 
@@ -229,7 +229,7 @@ RC_GTEST_PROP(SimulatorProperties, ReducedSearchFindsWhatTheNaiveEnumerationFind
     std::string only;
     for (const OutcomeSummary& o : reduced.outcomes())
       if (!naive.count(final_state(o.outcome)))
-        only += "  outcome only the reduced search finds: " + final_state(o.outcome) + "   token " + log_token(o.witness) + "\n";
+        only += "  outcome only the reduced search finds: " + final_state(o.outcome) + "   token " + log_token(o.witness.log()) + "\n";
     return only;
   }();
   const std::set<std::string> keys = finding_keys(reduced.findings());
@@ -237,7 +237,7 @@ RC_GTEST_PROP(SimulatorProperties, ReducedSearchFindsWhatTheNaiveEnumerationFind
     if (!keys.count(k)) diff += "  finding only the naive walk finds: " + k + "   token " + token + "\n";
   for (const FindingSummary& f : reduced.findings())
     if (!naive_findings.count(f.finding.key()))
-      diff += "  finding only the reduced search finds: " + f.finding.key() + "   token " + log_token(f.witness) + "\n";
+      diff += "  finding only the reduced search finds: " + f.finding.key() + "   token " + log_token(f.witness.log()) + "\n";
   if (!diff.empty())
     RC_FAIL("--model " + memory_model + ": the reduced search (" + std::to_string(reduced.executions()) +
             " runs) and the naive walk disagree (finding kinds: reduced " + kinds_text(reduced.finding_kinds()) + ")\n" + diff);
