@@ -122,6 +122,9 @@ TEST(Compare, EachMalformedFieldIsNamedWithItsLine) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"not json", "not JSON (at byte 2)"},  // "n" begins null; "o" cannot follow
       {"[1]", "not a JSON object"},
+      // Past a double's range: the parser's own words would name no line.
+      {with("\"seconds\":1", "\"seconds\":1e400"), "a number out of range"},
+      {with("\"count\":7", "\"count\":-1e999"), "a number out of range"},
       {with("\"model\":\"litmus.SB.xcta\"", "\"model\":7"), "'model' must be a string"},
       {with("\"seconds\":1", "\"seconds\":1,\"error\":5"), "'error' must be a string"},
       {with("\"seconds\":1", "\"seconds\":1,\"error\":\"\""), "'error' must be the reason the run failed, not empty"},

@@ -231,11 +231,17 @@ std::map<std::string, GpuResult> parse_gpu_results(std::string_view text, std::s
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    GpuResult r;
+    nlohmann::json j;
     try {
-      r = parse_line(nlohmann::json::parse(line));
+      j = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       throw std::runtime_error(fmt::format("{}: not JSON (at byte {})", where(number), e.byte));
+    } catch (const nlohmann::json::out_of_range&) {  // (a number past a double's range)
+      throw std::runtime_error(fmt::format("{}: a number out of range", where(number)));
+    }
+    GpuResult r;
+    try {
+      r = parse_line(j);
     } catch (const LineError& e) {
       throw std::runtime_error(fmt::format("{}: {}", where(number), e.what()));
     }
