@@ -238,6 +238,12 @@ grep -q "did not reproduce it: the replay's finding 1 is '.*', the schedule's is
 # ... and with --json, its report carries the error (exit 2: an error is {"error": ...} on stdout).
 json_error "replay --json, a schedule it does not reproduce" "did not reproduce it" \
   "$bin" replay --json bad-finding.schedule
+# What the message quotes of the file is cut: a finding of 60,000 bytes keeps its first 200.
+long=$(head -c 60000 /dev/zero | tr '\0' x)
+sed "0,/^finding /s/^finding /finding $long/" "$first" >long-finding.schedule
+expect_code 2 "a schedule listing a finding of 60,000 bytes" -- "$bin" replay long-finding.schedule
+grep -q "the schedule's is '${long:0:200}\[... 599[0-9][0-9] more bytes\]'$" err.txt && [ "$(wc -c <err.txt)" -lt 1000 ] &&
+  pass || fail "a long finding's message: $(head -c 600 err.txt)"
 sed 's/^model .*/model MP-cta/' "$first" >litmus-test.schedule
 expect_code 2 "a schedule of an unknown model" -- "$bin" replay litmus-test.schedule
 grep -q "unknown model 'MP-cta' (see 'scopesim list'); the schedule of a litmus test replays with 'scopesim litmus" err.txt &&

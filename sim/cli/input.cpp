@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,11 +16,73 @@
 
 namespace scopesim::cli {
 
+namespace {
+
+// The length of the UTF-8 character of printable text that starts at `s[i]`,
+// else 0 (a control character, or a byte of no well-formed sequence).
+std::size_t printable_at(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned c = b(i);
+  if (c < 0x80) return c >= 0x20 && c != 0x7f ? 1 : 0;
+  const std::size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  // (No overlong forms, surrogates or code points past U+10FFFF.)
+  if ((c == 0xe0 && b(i + 1) < 0xa0) || (c == 0xed && b(i + 1) > 0x9f) || (c == 0xf0 && b(i + 1) < 0x90) ||
+      (c == 0xf4 && b(i + 1) > 0x8f))
+    return 0;
+  return n;
+}
+
+// The first bytes of `s`, at most `most`, not cutting a character, and how many more there were.
+std::string kept(std::string_view s, std::size_t most) {
+  std::size_t n = std::min(most, s.size());
+  while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80) --n;
+  return fmt::format("{}[... {} more bytes]", s.substr(0, n), s.size() - n);
+}
+
+bool word_byte(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+}  // namespace
+
 std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '\n' || s[i] == '\r') {
+      out += ' ';
+      ++i;
+    } else if (const std::size_t n = printable_at(s, i); n > 0) {
+      out.append(s, i, n);
+      i += n;
+    } else {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i++]));
+    }
+  }
+  // A quote opens where no word goes on before it and closes at the next
+  // where none goes on after it (an apostrophe, "the schedule's", is neither).
+  std::string line;
+  std::size_t i = 0;
+  for (std::size_t open; (open = out.find('\'', i)) != std::string::npos;) {
+    if (open > 0 && word_byte(out[open - 1])) {
+      line.append(out, i, open + 1 - i);
+      i = open + 1;
+      continue;
+    }
+    std::size_t close = out.find('\'', open + 1);
+    while (close != std::string::npos && close + 1 < out.size() && word_byte(out[close + 1]))
+      close = out.find('\'', close + 1);
+    if (close == std::string::npos) break;
+    const std::string_view quoted = std::string_view(out).substr(open + 1, close - open - 1);
+    line.append(out, i, open + 1 - i);
+    line += quoted.size() > kQuotedMost ? kept(quoted, kQuotedKept) : std::string(quoted);
+    line += '\'';
+    i = close + 1;
+  }
+  line.append(out, i);
+  if (line.size() > kMessageMost) line = kept(line, kMessageMost);
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
 }
 
 namespace {

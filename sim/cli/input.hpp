@@ -21,7 +21,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The message on one line (newlines become spaces, no trailing space).
+// The message as one readable line, whatever the input it quotes held: line
+// breaks become spaces, bytes that are not printable UTF-8 are written \xNN,
+// a quoted stretch ('...') past `kQuotedMost` bytes keeps its first
+// `kQuotedKept` and says how many more, the whole message past `kMessageMost`
+// likewise; no trailing space.
+inline constexpr std::size_t kQuotedMost = 300, kQuotedKept = 200, kMessageMost = 2000;
 std::string one_line(std::string s);
 
 // Checks of a numeric option whose messages say the range in words

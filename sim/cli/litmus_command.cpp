@@ -431,9 +431,9 @@ std::vector<Loaded> load(const Options& o) {
       p->name = fs::path(f).stem().string();
       l.program = std::move(p);
     } catch (const litmus::ParseError& e) {
-      l.error = e.what();
+      l.error = one_line(e.what());
     } catch (const UsageError& e) {
-      l.error = e.what();
+      l.error = one_line(e.what());
     }
     v.push_back(std::move(l));
   }

@@ -82,7 +82,7 @@ int print_replay(const models::Model& m, const RunResult& r, const ScheduleHeade
     j["schedule"] = file;
     j["reproduced"] = mismatch.empty();
     if (!mismatch.empty()) {
-      j["mismatch"] = mismatch;
+      j["mismatch"] = one_line(mismatch);
       j["error"] = one_line(error);
     }
     print_json(j);

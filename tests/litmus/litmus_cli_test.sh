@@ -49,6 +49,18 @@ contains "malformed input names file and line" err.txt "bad-scope.litmus:4: 'ld.
 [[ $(wc -l < err.txt) == 1 ]]; check "malformed input: one line" 0 $?
 contains "a file that does not parse is no test run" out.txt "0 test(s) in"
 
+# What an error quotes of the file is one readable line: a token of 200,000 bytes keeps its first 200
+# and says how many more; a control byte is written \xNN.
+{ head -c 200000 /dev/zero | tr '\0' A; echo; tail -n +2 "$data/MP-gpu.litmus"; } > long-token.litmus
+"$scopesim" litmus long-token.litmus > out.txt 2> err.txt
+check "a file whose first token is 200,000 bytes" 2 $?
+contains "the token cut in the message" err.txt "long-token.litmus:1: expected 'PTX NAME' header, found '$(head -c 200 /dev/zero | tr '\0' A)[... 199800 more bytes]'"
+[[ $(wc -l < err.txt) == 1 && $(wc -c < err.txt) -lt 400 ]]; check "a long token: one short line" 0 $?
+{ head -n 1 "$data/MP-gpu.litmus"; printf 'x\003y\n'; tail -n +2 "$data/MP-gpu.litmus"; } > control.litmus
+"$scopesim" litmus control.litmus > out.txt 2> err.txt
+check "a control byte in a file" 2 $?
+contains "the control byte written as \\x03" err.txt "'x\x03y'"
+
 # A malformed file among good ones: its error on stderr, the others' verdicts, exit 2.
 "$scopesim" litmus --no-schedules "$data/MP-gpu.litmus" "$data/bad-scope.litmus" "$data/MP-cta.litmus" > out.txt 2> err.txt
 check "a malformed file among good ones" 2 $?
