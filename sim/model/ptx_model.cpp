@@ -230,7 +230,7 @@ struct alignas(128) Write {
   WriteId rmw_source = no_write;  // an RMW's: the write its read part returned, else none
   // (End of what its maker sets.)
   Span releases;      // release patterns observed by whoever observes this write (State::releases)
-  Span known_before;  // same-location writes its thread knew when writing (State::ids)
+  Span known_before;  // same-location writes its thread knew when writing, in coherence order (Location::known)
   // The strong RMWs that read it (atomic_rmw, rmw_source: this write), as a
   // list through each one's next_strong_rmw: the latest first.
   WriteId strong_rmws = no_write;
@@ -304,6 +304,12 @@ struct Location {
   // second by a path of edges (State::hides_a_read). Only racing writes give
   // such pairs.
   std::vector<std::pair<WriteId, WriteId>> read_beside;
+  // The entries of its writes' known_before. A write that knew every write
+  // before it, made right after one that did too, shares that one's entries
+  // and adds that write: a thread that writes a location over and over keeps
+  // one list, not one as long for each write (their sum the square of the
+  // writes).
+  std::vector<WriteId> known;
   bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
   // Its coherence in fingerprint(): the number of its writes (co.size()),
   // and the sum of edge_term() over its coherence edges between two writes
@@ -329,6 +335,7 @@ struct Location {
     writes.erase(writes.begin() + static_cast<std::ptrdiff_t>(visits), writes.end());
     last_read.clear();
     read_beside.clear();
+    known.clear();
     commuting = false;
     coherence = in_co;
   }
@@ -400,11 +407,16 @@ struct PtxModel::State {
     where.resize(spawned);
   }
   Reused<Write> writes;
-  // The entries of the writes' spans (Write::chain, known_before; releases),
-  // each write's appended as it is made; reset() empties them.
+  // The entries of the writes' spans (Write::chain; releases), each write's
+  // appended as it is made; reset() empties them.
   std::vector<WriteId> ids;
   std::vector<Release> releases;
   std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  // The writes x's thread knew of its location when it wrote x.
+  std::span<const WriteId> known_of(const Write& x) const {
+    const std::vector<WriteId>& k = locs[x.loc].known;
+    return {k.data() + x.known_before.begin, k.data() + x.known_before.end};
+  }
   // Write x's chain (an RMW's; none for the others).
   static Span chain_of(const Write& x) { return x.rmw_source == no_write ? Span{} : x.chain; }
   // Write x's family if a commuting RMW's, else 0.
@@ -590,14 +602,14 @@ struct PtxModel::State {
     const Write& wb = writes[b];
     if (wa.info.initial) return true;
     if (ms_writes(wa, wb)) return true;
-    const std::span<const WriteId> known = of(wb.known_before);
+    const std::span<const WriteId> known = known_of(wb);
     return std::find(known.begin(), known.end(), a) != known.end();
   }
   // edge(a, b) where `wa`, a's record, is not the initial write. (Inline:
   // hidden() asks it of each pair it looks at; the known writes are few.)
   [[gnu::always_inline]] bool edge_from(WriteId a, const Write& wa, const Write& wb) const {
     if (ms_writes(wa, wb)) return true;
-    for (const WriteId k : of(wb.known_before))
+    for (const WriteId k : known_of(wb))
       if (k == a) return true;
     return false;
   }
@@ -1482,17 +1494,35 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
   // (A weak one is itself morally strong with none but its own thread's,
   // which it knows: moral strength is asked of a strong one alone.)
   if (unordered != nullptr) unordered->clear();
-  if (n > 1) x.known_before.begin = x.known_before.end = static_cast<std::uint32_t>(s.ids.size());
+  std::size_t known_count = 0;
   for (std::size_t i = 1; i < n; ++i) {  // (after the initial write)
     const WriteId k = l.co[i];
     const Write& y = s.writes[k];
     const bool known = s.knows_later(t, k);
-    if (known) {
-      s.ids.push_back(k);
-      ++x.known_before.end;
-    } else if (!y.strong && unordered != nullptr)
+    if (known)
+      ++known_count;
+    else if (!y.strong && unordered != nullptr)
       unordered->push_back(k);
     if (known || (strong && s.ms_writes(y, x))) l.coherence += i < at ? edge_term(y, x) : edge_term(x, y);
+  }
+  // Its known_before (Location::known): where it knows every write before
+  // it, the last one's list and that write, shared where that one knew every
+  // write before it too and its list ends the entries; else a list of its own.
+  if (n > 1) {
+    const auto end = static_cast<std::uint32_t>(l.known.size());
+    x.known_before.begin = end;
+    if (known_count == n - 1) {
+      const Write& last = s.writes[l.co[n - 1]];
+      if (last.known_before.end == end && knew_all_before(last.known_before, n - 1))
+        x.known_before.begin = last.known_before.begin;
+      else
+        l.known.insert(l.known.end(), l.co.begin() + 1, l.co.end() - 1);
+      l.known.emplace_back(l.co[n - 1]);
+    } else {
+      for (std::size_t i = 1; i < n; ++i)
+        if (s.knows_later(t, l.co[i])) l.known.emplace_back(l.co[i]);
+    }
+    x.known_before.end = static_cast<std::uint32_t>(l.known.size());
   }
   // (Its releases, mostly none, are those of its source and its own, made
   // next one after the other: a span of the pool.)
