@@ -49,7 +49,7 @@ bool word_byte(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0
 std::string one_line(std::string s) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
-    if (s[i] == '\n' || s[i] == '\r') {
+    if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
       out += ' ';
       ++i;
     } else if (const std::size_t n = printable_at(s, i); n > 0) {

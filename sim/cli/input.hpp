@@ -22,7 +22,7 @@ struct UsageError : std::runtime_error {
 };
 
 // The message as one readable line, whatever the input it quotes held: line
-// breaks become spaces, bytes that are not printable UTF-8 are written \xNN,
+// breaks and tabs become spaces, other bytes that are not printable UTF-8 are written \xNN,
 // a quoted stretch ('...') past `kQuotedMost` bytes keeps its first
 // `kQuotedKept` and says how many more, the whole message past `kMessageMost`
 // likewise; no trailing space.
