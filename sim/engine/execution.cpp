@@ -24,6 +24,7 @@
 
 #include "sim/core/door.hpp"
 #include "sim/core/host_api.hpp"
+#include "sim/core/list_index.hpp"
 #include "sim/core/lowering.hpp"
 #include "sim/core/reused.hpp"
 #include "sim/core/same_text.hpp"
@@ -456,6 +457,7 @@ class Run final : public Door, public HostApi {
       r_->abandoned = r_->cut = true;
       r_->findings.clear();
       findings_ = 0;
+      key_index_.clear();
     }
     finish();
     r_->findings.erase(r_->findings.begin() + static_cast<std::ptrdiff_t>(findings_), r_->findings.end());
@@ -2556,9 +2558,15 @@ class Run final : public Door, public HostApi {
     const Where* b = &events_[f.event_b].where;
     const bool two = f.event_b != f.event_a;
     if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) std::swap(a, b);
-    for (const SeenFinding& o : seen_findings_)
-      if (o.kind == f.kind && o.two == two && same(o.a, *a) && (!two || same(o.b, *b))) return false;
-    seen_findings_.push_back({f.kind, *a, *b, two});
+    const SeenFinding seen{f.kind, *a, two ? *b : Where{}, two};
+    const std::size_t n = seen_findings_.size();
+    const auto equal = [&](std::size_t i) {
+      const SeenFinding& o = seen_findings_[i];
+      return o.kind == seen.kind && o.two == seen.two && same(o.a, seen.a) && same(o.b, seen.b);
+    };
+    const auto hash_at = [&](std::size_t i) { return seen_findings_[i].hash(); };
+    if (seen_index_.find(n, equal, [&] { return seen.hash(); }, hash_at) != n) return false;
+    seen_findings_.push_back(seen);
     return true;
   }
 
@@ -2576,8 +2584,11 @@ class Run final : public Door, public HostApi {
   template <class F, class K>
   void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
     std::vector<std::string>& keys = r_->finding_keys;
-    const auto keys_end = keys.begin() + static_cast<std::ptrdiff_t>(findings_);
-    if (std::find(keys.begin(), keys_end, key) != keys_end) return;
+    const auto equal = [&](std::size_t i) { return keys[i] == key; };
+    const auto hash_of = [](const std::string& k) { return std::hash<std::string>{}(k); };
+    if (key_index_.find(findings_, equal, [&] { return hash_of(key); }, [&](std::size_t i) { return hash_of(keys[i]); }) !=
+        findings_)
+      return;
     if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
       ++findings_;
       return;
@@ -2716,7 +2727,9 @@ class Run final : public Door, public HostApi {
     fault_.message.clear();
     fault_where_.clear();
     findings_ = 0;
+    key_index_.clear();
     seen_findings_.clear();
+    seen_index_.clear();
     if (formatted_for_ != m_) {
       formatted_.clear();
       finding_from_.clear();
@@ -2905,10 +2918,19 @@ class Run final : public Door, public HostApi {
   static constexpr std::size_t not_formatted = ~std::size_t{0};
   struct SeenFinding {
     FindingKind kind;
-    Where a, b;  // b: only if two
+    Where a, b;  // b: only if two (else Where{})
     bool two;
+    std::uint64_t hash() const {
+      std::uint64_t h = static_cast<std::uint64_t>(kind) << 1 | two;
+      for (const Where& w : {a, b})
+        for (const std::uint64_t v : {reinterpret_cast<std::uintptr_t>(w.file), std::uintptr_t{w.line}, w.pc})
+          h = (h ^ v) * 0x100000001b3ULL;
+      return h;
+    }
   };
   std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
+  ListIndex seen_index_;                    // of seen_findings_
+  ListIndex key_index_;                     // of r_->finding_keys, [0, findings_) (keep_finding())
   std::vector<ModelFinding> model_findings_;  // collect_findings()'s buffer
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
   const models::Model* formatted_for_ = nullptr;

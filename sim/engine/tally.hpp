@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/list_index.hpp"
 #include "sim/engine/execution.hpp"
 #include "sim/engine/fingerprint_set.hpp"
 
@@ -98,12 +99,15 @@ class Tally {
 
  private:
   FingerprintSet fingerprints_;  // an unended run's marked apart
-  // Each finding's key, by its place in `findings`. (Searched in turn: an
-  // exploration sees few findings.)
+  // Each finding's key, by its place in `findings`.
   std::vector<std::string> finding_keys_;
+  ListIndex key_index_;  // of finding_keys_
   // The place in `findings` of the finding of `key`, or findings.size().
-  std::size_t finding_of(const std::string& key) const {
-    return static_cast<std::size_t>(std::find(finding_keys_.begin(), finding_keys_.end(), key) - finding_keys_.begin());
+  std::size_t finding_of(const std::string& key) {
+    const auto hash_of = [](const std::string& k) { return std::hash<std::string>{}(k); };
+    return key_index_.find(
+        finding_keys_.size(), [&](std::size_t i) { return finding_keys_[i] == key; }, [&] { return hash_of(key); },
+        [&](std::size_t i) { return hash_of(finding_keys_[i]); });
   }
 };
 

@@ -2,6 +2,7 @@
 // from semantics.md (cited per test), never taken from the program's output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -217,6 +218,42 @@ exists (x == 0))");
   EXPECT_TRUE(v.exploration.outcomes.empty());
   EXPECT_FALSE(v.proved);
   EXPECT_FALSE(v.fault.has_value());
+}
+
+// Two threads of one CTA store plainly to x, row by row, n rows: every
+// store of one races with every store of the other (plain, conflicting, no
+// causality between the threads; semantics.md, "Data race"). A finding is
+// keyed by its source positions, and both threads' stores of row i sit on
+// one line: the races are the n(n+1)/2 unordered pairs of rows {i, j},
+// each one finding, once, in every execution. (Past a few dozen findings
+// a run and an exploration find them by hash, not one by one: this test
+// has hundreds.)
+TEST(LitmusInterpreter, EveryPairOfRacingLinesIsOneFinding) {
+  constexpr int n = 24;
+  constexpr int first_row_line = 4;  // the program's line of row 1
+  std::string text = "PTX races\n{ x=0; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n";
+  for (int i = 1; i <= n; ++i)
+    text += "st.weak x, " + std::to_string(i) + " | st.weak x, " + std::to_string(n + i) + " ;\n";
+  text += "exists (x == 0)";
+  const Verdict v = run(text);
+  ASSERT_TRUE(v.proved);
+  std::set<std::pair<int, int>> lines;  // each finding's rows' lines, the smaller first
+  std::set<std::string> keys;
+  for (const FindingSummary& f : v.exploration.findings) {
+    ASSERT_EQ(f.finding.kind, FindingKind::data_race) << f.finding.message;
+    ASSERT_EQ(f.finding.where.size(), 2u) << f.finding.message;
+    const auto line_of = [](const std::string& w) { return std::stoi(w.substr(w.rfind(':') + 1)); };
+    const int a = line_of(f.finding.where[0]), b = line_of(f.finding.where[1]);
+    lines.insert({std::min(a, b), std::max(a, b)});
+    keys.insert(f.finding.key());
+    EXPECT_EQ(f.count, v.exploration.executions) << f.finding.message;
+  }
+  std::set<std::pair<int, int>> expected;
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j) expected.insert({first_row_line + i, first_row_line + j});
+  EXPECT_EQ(lines, expected);
+  EXPECT_EQ(v.exploration.findings.size(), expected.size());  // n(n+1)/2 = 300, none twice
+  EXPECT_EQ(keys.size(), expected.size());
 }
 
 // PTX integer semantics by type, one thread so one execution. With .u32:
