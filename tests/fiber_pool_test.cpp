@@ -434,5 +434,29 @@ TEST(FiberPool, AFiberWhoseSlicesEndInTimeIsNotStopped) {
   EXPECT_EQ(s, Status::finished) << pool.fault(id);
 }
 
+// progress() starts a slice over without a switch: a fiber that marks
+// progress every 5 ms runs on alone for 0.5 s under a 0.1 s limit; once it
+// stops marking, it is stopped as a loop is.
+TEST(FiberPool, ProgressStartsTheSliceOverWithoutASwitch) {
+  FiberPool pool;
+  FiberPool::limit_slices(0.1);
+  struct Progress {
+    int marked = 0;
+  } p;
+  const FiberPool::Id id = pool.create(
+      [](void* c) {
+        auto& p = *static_cast<Progress*>(c);
+        for (; p.marked < 100; ++p.marked) {  // 0.5 s of CPU time, no suspend
+          const double end = thread_seconds() + 0.005;
+          while (thread_seconds() < end) {}
+          FiberPool::progress();
+        }
+        for (;;) {}
+      },
+      &p);
+  EXPECT_EQ(pool.resume(id), Status::overran);
+  EXPECT_EQ(p.marked, 100);  // stopped in the loop after the marks, not among them
+}
+
 }  // namespace
 }  // namespace scopesim::fiber

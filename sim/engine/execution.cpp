@@ -542,6 +542,11 @@ class Run final : public Door, public HostApi {
         if (id != cur_) {
           enter(id);
           pool_.pass_to(threads_[id].fiber);
+        } else if ((t.steps & 63) == 0) {
+          // Its steps on without a switch: the watchdog's slice starts over
+          // every 64 of them (a slice bounds the thread's local code, which
+          // runs between two steps, not the steps' own work).
+          fiber::FiberPool::progress();
         }
       } else {
         in_step_ = false;

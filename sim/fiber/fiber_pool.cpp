@@ -822,6 +822,8 @@ void FiberPool::limit_slices(double seconds) {
   change_limit(seconds);
 }
 
+void FiberPool::progress() { next_slice(); }
+
 void FiberPool::suspend() {
   if (running.fiber == nullptr) [[unlikely]]
     suspend_outside();

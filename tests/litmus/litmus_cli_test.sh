@@ -108,6 +108,14 @@ contains "the loop can hang" out.txt "liveness:  can hang"
 contains "the loop is a non-termination" out.txt "finding: non-termination: b0.t0 ran past the step bound of 20000 events at loop.litmus:4"
 contains "the verdict is not proved" out.txt "verdict:   does not hold (not proved: an execution ran past the step bound)"
 
+# --local-time-limit bounds a thread's time between two steps, not its time running on alone: one
+# thread of 20,000 stores (each a step, the thread never switched out) under a limit of 0.2 s runs to
+# its end, however long the 20,000 take together.
+{ printf 'PTX stores\n{ x=0; }\n P0@cta 0,gpu 0 ;\n'; seq 1 20000 | sed 's/.*/ st.relaxed.gpu x, & ;/'; printf 'exists (x == 20000)\n'; } > stores.litmus
+"$scopesim" litmus --no-schedules --max-steps 30000 --local-time-limit 0.2 stores.litmus > out.txt 2>&1
+check "a thread's many steps under a short local time limit" 0 $?
+contains "its last store is the final value" out.txt "verdict:   holds"
+
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a disagreement" 1 $?
 contains "the disagreement is named" out.txt "[expected: does not hold; DISAGREES]"
