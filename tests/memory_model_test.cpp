@@ -6,6 +6,7 @@
 #include "sim/core/lowering.hpp"
 #include "sim/engine/choice_log.hpp"
 #include "sim/model/memory_model.hpp"
+#include "sim/model/ptx_model.hpp"
 
 namespace scopesim {
 namespace {
@@ -253,6 +254,35 @@ TEST_F(Model, AWriteTakesNoSlotThatHidesAReturnedWrite) {
 
 // Values as outcomes show them: integers as printf's %d, %u, %lld and %llu
 // write them (the bits are the value's own, two's complement for the signed).
+// A write's lists are shared where one goes on from the one before it: a
+// write whose thread knew every earlier write of its location, made after
+// one that did too, shares that one's list of them; an RMW that reads a
+// morally strong RMW shares its chain of RMWs (and its releases) where they
+// end their pools. One thread's RMW loop on one location then keeps entries
+// in proportion to its RMWs: each adds its source to the known writes and
+// to the chain (and a release RMW its own release), 2-3 entries, where lists
+// of their own would hold some n^2/2 each (about 2 million for 2000).
+TEST(ModelMemory, AnRmwLoopKeepsListsInProportionToItsRmws) {
+  for (const Sem sem : {Sem::relaxed, Sem::release}) {
+    PtxModel mm;
+    const ThreadId host = mm.spawn(Placement{.host = true}, -1);
+    constexpr std::uintptr_t x = 0x1000;
+    mm.write(op(host, PtxKind::st, Sem::weak, Scope::sys, x, 0), 0);
+    const ThreadId t = mm.spawn(gpu_thread(0), host);
+    constexpr std::size_t n = 2000;
+    for (std::size_t i = 0; i < n; ++i) {
+      MemOp a = op(t, PtxKind::atom, sem, Scope::gpu, x, i + 1);
+      const std::vector<WriteId> sources = mm.readable(a);
+      ASSERT_EQ(sources.size(), 1u);  // the latest: its thread knows every write before it
+      ASSERT_EQ(mm.info(sources[0]).value, i);
+      mm.read(a, sources[0]);
+      a.rmw_source = sources[0];
+      mm.write(a, 0);
+    }
+    EXPECT_LE(mm.list_entries(), 3 * n) << ptx_name(PtxOp{PtxKind::atom, sem, Scope::gpu});
+  }
+}
+
 TEST(ValueText, IntegersInDecimal) {
   EXPECT_EQ(format_value(ValueType::i32, 0), "0");
   EXPECT_EQ(format_value(ValueType::i32, 0xffffffffULL), "-1");

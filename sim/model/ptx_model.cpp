@@ -412,6 +412,16 @@ struct PtxModel::State {
   std::vector<WriteId> ids;
   std::vector<Release> releases;
   std::span<const WriteId> of(Span s) const { return {ids.data() + s.begin, ids.data() + s.end}; }
+  // Span `from` of `pool`, as the start of a span that goes on at the
+  // pool's end (returned): `from` itself where it ends the pool, else a
+  // copy appended.
+  template <class T>
+  static Span extend(std::vector<T>& pool, Span from) {
+    const auto end = static_cast<std::uint32_t>(pool.size());
+    if (!from.empty() && from.end == end) return from;
+    for (std::uint32_t k = from.begin; k < from.end; ++k) pool.push_back(pool[k]);
+    return {end, static_cast<std::uint32_t>(pool.size())};
+  }
   // The writes x's thread knew of its location when it wrote x.
   std::span<const WriteId> known_of(const Write& x) const {
     const std::vector<WriteId>& k = locs[x.loc].known;
@@ -1536,17 +1546,15 @@ WriteId PtxModel::State::write(const MemOp& w, unsigned placement, std::vector<W
     if (x.strong && (src.info.initial || s.ms(src.info.thread, src.strong, src.scope, w.thread, true, w.op.scope))) {
       // Observation passes through a chain of morally strong RMWs: the
       // source's, then the source (all made before it: smaller ids).
-      // (Copied by index: the pools may grow as they are appended to.)
-      const Span from = s.chain_of(src);
-      x.chain.begin = static_cast<std::uint32_t>(s.ids.size());
-      for (std::uint32_t k = from.begin; k < from.end; ++k) s.ids.push_back(s.ids[k]);
+      // Where the source's chain (its releases) ends its pool, this one's
+      // begins as that one does and goes on from its end: an RMW loop keeps
+      // one chain, not one as long for each RMW (their sum the square of
+      // the RMWs). Else copied (by index: the pools may grow as they are
+      // appended to).
+      x.chain = extend(s.ids, s.chain_of(src));
       if (!src.info.initial) s.ids.push_back(source);
       x.chain.end = static_cast<std::uint32_t>(s.ids.size());
-      if (!src.releases.empty()) {
-        x.releases.begin = static_cast<std::uint32_t>(s.releases.size());
-        for (std::uint32_t k = src.releases.begin; k < src.releases.end; ++k) s.releases.push_back(s.releases[k]);
-        x.releases.end = static_cast<std::uint32_t>(s.releases.size());
-      }
+      if (!src.releases.empty()) x.releases = extend(s.releases, src.releases);
     }
   }
   // Its own release patterns, mostly none: a strong write without release
@@ -1654,6 +1662,12 @@ bool PtxModel::morally_strong(const MemOp& r, WriteId w) const {
 std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
   const Location* l = s_->find(addr);
   return l == nullptr ? 0 : l->co.size();
+}
+
+std::size_t PtxModel::list_entries() const {
+  std::size_t n = s_->ids.size() + s_->releases.size();
+  for (const Location& l : s_->locs) n += l.known.size();
+  return n;
 }
 
 bool PtxModel::commutes(WriteId w, std::uint64_t family) {
