@@ -3,6 +3,8 @@
 // Each expectation is reasoned from semantics.md in the comment beside it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/core/lowering.hpp"
 #include "sim/engine/choice_log.hpp"
 #include "sim/model/memory_model.hpp"
@@ -281,6 +283,33 @@ TEST(ModelMemory, AnRmwLoopKeepsListsInProportionToItsRmws) {
     }
     EXPECT_LE(mm.list_entries(), 3 * n) << ptx_name(PtxOp{PtxKind::atom, sem, Scope::gpu});
   }
+}
+
+// Row 1 over and over, through RMWs: t0 stores x = k, then releases with
+// an RMW on f that reads its RMW before (as a barrier's arrivals do: each
+// one's chain carries every release before it); t1 reads f with an acquire
+// after each. Of the releases the k-th RMW carries, t1's view includes all
+// but the k-th already (it knows t0's events they were made at), and the
+// k-th it must join: then x = k is the one value it may read, each k.
+TEST_F(Model, EachReleaseOfAnRmwChainIsJoined) {
+  init(x);
+  init(f);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(1), host);
+  for (std::uint64_t k = 1; k <= 100; ++k) {
+    mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, k), 0);
+    MemOp arrive = op(t0, PtxKind::atom, Sem::release, Scope::gpu, f, k);
+    const std::vector<WriteId> before = mm->readable(arrive);
+    ASSERT_EQ(before.size(), 1u);
+    mm->read(arrive, before[0]);
+    arrive.rmw_source = before[0];
+    const WriteId w = mm->write(arrive, 0);
+    const MemOp wait = op(t1, PtxKind::ld, Sem::acquire, Scope::gpu, f);
+    const std::vector<WriteId> flag = mm->readable(wait);
+    ASSERT_NE(std::find(flag.begin(), flag.end(), w), flag.end());
+    mm->read(wait, w);
+    ASSERT_EQ(values(op(t1, PtxKind::ld, Sem::weak, Scope::sys, x)), (std::vector<std::uint64_t>{k})) << k;
+  }
+  EXPECT_TRUE(mm->take_findings().empty());  // every read of x is ordered after its write: no race
 }
 
 TEST(ValueText, IntegersInDecimal) {

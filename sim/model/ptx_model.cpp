@@ -497,6 +497,16 @@ struct PtxModel::State {
   };
   mutable std::vector<Flag> reach_buf, from_buf, to_buf;  // rmw_slot()'s, reaches_in()'s, reaches_out()'s
 
+  // Does thread t's view include release `rel`'s view already? It does
+  // where its thread is t (a view only grows), or where t knows that
+  // thread's event the view was kept at: t learned it from a view kept
+  // there or later, and a view carries all its thread knew (every join
+  // takes a view whole, clock and observed writes, and no clock knows more
+  // of a thread's events than the thread itself). Joining it, now or at a
+  // later fence, changes nothing.
+  bool view_includes(const Thread& t, const Release& rel) const {
+    return rel.thread == t.id || t.view.knows_event(rel.thread, views[rel.view].vc[rel.thread]);
+  }
   // Thread t's view, kept, its own entry put in (see Thread). (Inline: a
   // call cost as much as the copy of a few entries.)
   [[gnu::always_inline]] ViewId keep(const Thread& t) {
@@ -1400,6 +1410,7 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
     t.view.observe(s.of(s.chain_of(x)));
     if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
+      if (s.view_includes(t, rel)) continue;  // (an RMW loop's chain carries every release before: mostly known)
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
         t.view.join(s.views[rel.view]);
       else
