@@ -146,7 +146,10 @@ void Clock::make_wide(std::size_t n) {
 // carries that write forward" — the write alone, not its past).
 struct View {
   Clock vc;
-  std::vector<WriteId> observed;  // sorted
+  // Sorted. A thread observes no write its clock knows already (it knows
+  // that one in order, from now on: State::observe()), so that an RMW loop
+  // that reads its own RMWs observes none of them.
+  std::vector<WriteId> observed;
 
   bool knows_event(ThreadId t, std::uint32_t seq) const { return t < vc.size() && seq <= vc[t]; }
   void join(const View& o) {
@@ -604,6 +607,15 @@ struct PtxModel::State {
   [[gnu::always_inline]] bool knows_later(const Thread& t, WriteId w) const {
     return knows_in_order(t, writes[w]) || (!t.view.observed.empty() && observed(t, w));
   }
+  // Thread t observes the writes `ws` (sorted) but those it knows in order.
+  void observe(Thread& t, std::span<const WriteId> ws) {
+    if (ws.empty()) return;  // (mostly: no chain)
+    observe_buf.clear();
+    for (const WriteId w : ws)
+      if (!knows_in_order(t, writes[w])) observe_buf.push_back(w);
+    t.view.observe(observe_buf);
+  }
+  std::vector<WriteId> observe_buf;  // observe()'s
   // Does thread t know write x in order (by its clock), not only observed?
   [[gnu::always_inline]] static bool knows_in_order(const Thread& t, const Write& x) {
     return x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq);  // (its own: see Thread)
@@ -1407,8 +1419,8 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   if (strong) t.last_rf_term = term;  // (an RMW's write takes it next: see Write::rf_term)
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    t.view.observe(s.of(s.chain_of(x)));
-    if (!x.info.initial) t.view.observe_one(w);  // (an initial write is known to all)
+    s.observe(t, s.of(s.chain_of(x)));
+    if (!x.info.initial && !knows_in_order(t, x)) t.view.observe_one(w);  // (an initial write is known to all)
     for (const Release& rel : s.releases_of(x.releases)) {
       if (s.view_includes(t, rel)) continue;  // (an RMW loop's chain carries every release before: mostly known)
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
