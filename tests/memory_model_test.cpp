@@ -260,10 +260,12 @@ TEST_F(Model, AWriteTakesNoSlotThatHidesAReturnedWrite) {
 // write whose thread knew every earlier write of its location, made after
 // one that did too, shares that one's list of them; an RMW that reads a
 // morally strong RMW shares its chain of RMWs (and its releases) where they
-// end their pools. One thread's RMW loop on one location then keeps entries
-// in proportion to its RMWs: each adds its source to the known writes and
-// to the chain (and a release RMW its own release), 2-3 entries, where lists
-// of their own would hold some n^2/2 each (about 2 million for 2000).
+// end their pools. And a thread observes no write it knows by its clock
+// (its own RMWs), so the views a release RMW keeps copy none. One thread's
+// RMW loop on one location then keeps entries in proportion to its RMWs:
+// each adds its source to the known writes and to the chain (and a release
+// RMW its own release), 2-3 entries, where lists of their own would hold
+// some n^2/2 each (about 2 million for 2000).
 TEST(ModelMemory, AnRmwLoopKeepsListsInProportionToItsRmws) {
   for (const Sem sem : {Sem::relaxed, Sem::release}) {
     PtxModel mm;

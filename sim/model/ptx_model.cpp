@@ -1690,6 +1690,8 @@ std::size_t PtxModel::writes_to(std::uintptr_t addr) const {
 std::size_t PtxModel::list_entries() const {
   std::size_t n = s_->ids.size() + s_->releases.size();
   for (const Location& l : s_->locs) n += l.known.size();
+  for (const View& v : s_->views) n += v.observed.size();
+  for (ThreadId t = 0; t < s_->spawned; ++t) n += s_->threads[t].view.observed.size();
   return n;
 }
 

@@ -43,9 +43,10 @@ class PtxModel final : public MemoryModel {
   std::size_t writes_to(std::uintptr_t addr) const override;
   bool commutes(WriteId w, std::uint64_t family) override;
   std::uint64_t fingerprint() const override;
-  // The entries of the lists the run's writes keep (the writes each one's
-  // thread knew of its location, an RMW's chain and releases): the part of
-  // the model's memory that its writes' histories make, for tests of it.
+  // The entries of the lists the run's writes and views keep (the writes
+  // each write's thread knew of its location, an RMW's chain and releases,
+  // the writes a view observed): the part of the model's memory that the
+  // run's history makes, for tests of it.
   std::size_t list_entries() const;
 
  private:
