@@ -112,6 +112,28 @@ TEST(ParallelExploration, MaxExecutionsCountsInTheOrderOfOneThread) {
   }
 }
 
+// A memory limit stops the search once what it keeps passes the limit, as a
+// time limit does: at one byte, right after its first run explored to the
+// end (histogram.plain_rmw: every run ends with an outcome, and the first
+// keeps it). (With more jobs, subtrees tallied apart are added whole, and
+// the search stops at the end of one: where varies with N, as at a time limit.)
+TEST(ParallelExploration, AMemoryLimitStopsTheSearchOnceItsKeptRecordsPassIt) {
+  ExploreOptions o;
+  o.max_kept_bytes = 1;
+  const Exploration x = run(Case{"histogram.plain_rmw", true, o}, 1);
+  EXPECT_EQ(x.executions, 1u);
+  EXPECT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.stopped_by, "memory-limit");
+  EXPECT_FALSE(x.complete);
+  for (unsigned jobs : {1u, 3u}) {
+    o.max_kept_bytes = 0;  // none: the whole search, 36 executions (see above)
+    const Exploration all = run(Case{"histogram.plain_rmw", true, o}, jobs);
+    EXPECT_EQ(all.executions, 36u) << jobs << " jobs";
+    EXPECT_TRUE(all.complete);
+    EXPECT_EQ(all.stopped_by, "");
+  }
+}
+
 TEST(ParallelExploration, StopAtFirstStopsAtTheSameRun) {
   // spin.naive_grid_barrier is bad (catalogue: a block may read its
   // neighbour's value before it is visible): the search stops at the first

@@ -112,6 +112,7 @@ TEST(Tally, AStretchTalliedApartAddsAsItsRunsWould) {
     for (std::size_t k = split; k < r.runs.size(); ++k) after.add(r.runs[k], r.redundant[k]);
     before.add(std::move(after));
     EXPECT_EQ(text(before), text(whole)) << "split at " << split;
+    EXPECT_EQ(before.kept_bytes(), whole.kept_bytes()) << "split at " << split;
   }
 }
 
@@ -145,6 +146,29 @@ TEST(Tally, ARunsWitnessesShareOneLog) {
   for (std::size_t k = 0; k < 100; ++k) EXPECT_EQ(&t.findings[k].witness.log(), &log) << k;
   EXPECT_EQ(witness(t.findings[100].witness.log()), 8u);
   EXPECT_EQ(t.findings[100].finding.kind, FindingKind::deadlock);
+}
+
+// What a tally keeps, counted for a memory limit: a run that shows a new
+// outcome adds at least its text, its values and its witness's decisions;
+// one that shows only what was shown before adds nothing; a new finding
+// adds at least its message, key, positions and witness.
+TEST(Tally, KeptBytesGrowWithWhatIsKeptFirst) {
+  Tally t;
+  EXPECT_EQ(t.kept_bytes(), 0u);
+  t.add(ended(1, 10, 3, 1), false);
+  const std::uint64_t one = t.kept_bytes();
+  EXPECT_GE(one, std::string("x=1").size() + sizeof(Observed) + sizeof(Decision));
+  t.add(ended(2, 20, 3, 1), false);  // x=1 again
+  t.add(run(3, 30, 1), true);        // redundant
+  EXPECT_EQ(t.kept_bytes(), one);
+  RunResult r = ended(4, 40, 3, 1);
+  add_finding(r, FindingKind::data_race, "k.cpp:1");
+  t.add(r, false);
+  const Finding& f = r.findings[0];
+  EXPECT_GE(t.kept_bytes() - one, f.message.size() + r.finding_keys[0].size() + f.where[0].size() + sizeof(Decision));
+  const std::uint64_t two = t.kept_bytes();
+  t.add(r, false);  // the same finding and outcome again
+  EXPECT_EQ(t.kept_bytes(), two);
 }
 
 TEST(TextOrder, OrdersTextsAsStdStringDoes) {

@@ -59,6 +59,11 @@ void add_search_options(CLI::App& app, Settings& s, bool launch) {
       ->check(whole(0));
   app.add_option("--time-limit", s.time_limit, "Stop after SECONDS of exploring (0: none)")
       ->check(non_negative());
+  app.add_option("--memory-limit", s.memory_limit,
+                 "Stop once the outcomes and findings the search keeps (their texts and witness schedules) take MB "
+                 "megabytes, as at a time limit: a search of millions of distinct outcomes would otherwise run until "
+                 "the machine's memory is gone (default 2048, 0: none)")
+      ->check(whole(0, std::uint64_t{1} << 40));
   app.add_option("--preemption-bound", s.preemption_bound, "Explore only schedules with at most N preemptions")
       ->check(whole(0, std::numeric_limits<int>::max()));
   app.add_option("--max-steps", s.max_steps, "Steps per thread before non-termination is reported (default 20000)")
@@ -92,6 +97,7 @@ ExploreOptions explore_options(const Settings& s) {
   o.pct_depth = s.depth;
   o.max_executions = s.max_executions;
   o.time_limit = s.time_limit;
+  o.max_kept_bytes = s.memory_limit << 20;
   o.preemption_bound = s.preemption_bound;
   o.stop_at_first = s.stop_at_first;
   o.run.memory_model = s.memory_model;

@@ -22,6 +22,7 @@ struct Settings {
   unsigned depth = 3;
   std::uint64_t max_executions = 0;
   double time_limit = 0;
+  std::uint64_t memory_limit = kDefaultKeptBytes >> 20;  // MB, 0: none
   int preemption_bound = -1;
   bool stop_at_first = false;
   unsigned resident_blocks = 0;

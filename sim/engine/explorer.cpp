@@ -37,12 +37,17 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
   const std::uint64_t unbounded = ~std::uint64_t{0};
   const std::uint64_t max_exec = o.max_executions ? o.max_executions : (o.mode == Mode::exhaustive ? unbounded : 1000);
   // Every strategy's take of a run: true to go on.
+  auto over_memory = [&] {
+    if (o.max_kept_bytes == 0 || tally.kept_bytes() <= o.max_kept_bytes) return false;
+    stop_by(x, "memory-limit");
+    return true;
+  };
   auto record = [&](const RunResult& r, bool redundant) {
     if (tally.add(r, redundant) && o.stop_at_first) {
       stop_by(x, "stop-at-first");
       return false;
     }
-    return true;
+    return !over_memory();
   };
   // Progress now and then: where the runs taken passed a multiple of 256.
   std::uint64_t shown = 0;
@@ -102,6 +107,7 @@ Exploration explore(const models::Model& m, const models::Config& c, const Explo
       if (!go_on()) return false;
       tally.add(std::move(t));
       show(tally.executions + tally.redundant);
+      if (over_memory()) return false;
       return !cut || !stop_now();
     };
     std::function<bool(Tally&&, bool)> take_tally;

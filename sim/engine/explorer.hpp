@@ -22,6 +22,9 @@ enum class Mode : std::uint8_t { exhaustive, random, pct };
 // protocol is a handful.
 inline constexpr unsigned kMaxPctDepth = 1000;
 
+// ExploreOptions::max_kept_bytes unless set otherwise: 2 GiB.
+inline constexpr std::uint64_t kDefaultKeptBytes = std::uint64_t{2048} << 20;
+
 struct ExploreOptions {
   Mode mode = Mode::exhaustive;
   std::uint64_t seed = 1;
@@ -30,9 +33,16 @@ struct ExploreOptions {
   double time_limit = 0;             // seconds, 0: none
   int preemption_bound = -1;         // -1: none
   bool stop_at_first = false;        // stop at the first bad outcome or finding
+  // Bytes the outcomes and findings kept may take (Tally::kept_bytes())
+  // before the search stops, "memory-limit", as at a time limit; 0: none. (A search of millions
+  // of distinct outcomes keeps a witness for each: without a bound it runs
+  // until the machine's memory is gone.)
+  std::uint64_t max_kept_bytes = kDefaultKeptBytes;
   // Threads that make runs. The result is the same for every number (the
   // runs are taken in the order of one thread; max-executions and
-  // stop-at-first count in it); only a time limit stops at a moment that varies.
+  // stop-at-first count in it); only a time limit, or the memory limit (a
+  // subtree's runs tallied on another thread are added whole), stops at a
+  // moment that varies.
   unsigned jobs = 1;
   RunOptions run;
   std::function<void(std::uint64_t executions)> progress;  // called now and then
@@ -49,7 +59,7 @@ struct Exploration {
   std::uint64_t redundant = 0;           // runs cut short by the sleep sets or found to repeat one
   std::uint64_t decisions = 0;           // scheduling (thread) decisions over every run
   bool complete = false;                 // exhaustive and not stopped by a bound
-  std::string stopped_by;                // "", "max-executions", "time-limit", "stop-at-first", "interrupt"
+  std::string stopped_by;  // "", "max-executions", "time-limit", "memory-limit", "stop-at-first", "interrupt"
   double seconds = 0;
   SearchStats sharing;  // exhaustive: how the work was shared by --jobs (varies with timing; not reported)
   bool bad() const;

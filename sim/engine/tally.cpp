@@ -29,9 +29,11 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     thread_local std::string made;
     r.outcome.write_text(made);
     auto it = outcomes.lower_bound(made);
-    if (it == outcomes.end() || outcomes.key_comp()(made, it->first))
+    if (it == outcomes.end() || outcomes.key_comp()(made, it->first)) {
       it = outcomes.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(made),
                                  std::forward_as_tuple(r.outcome, r.bad, 0, shared_log()));
+      kept_bytes_ += bytes_of(it->first, it->second);
+    }
     ++it->second.count;
     text = &it->first;
   }
@@ -42,10 +44,30 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
       // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
       if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
       findings.emplace_back(r.findings[k], 0, shared_log(), text ? *text : std::string());
+      kept_bytes_ += bytes_of(finding_keys_.back(), findings.back());
     }
     ++findings[at].count;
   }
   return r.bad || !r.findings.empty();
+}
+
+namespace {
+// (A record's share: a map node or vector slot, a string's and a vector's
+// heap blocks, the witness's control block.)
+constexpr std::uint64_t kRecordBytes = 256;
+}  // namespace
+
+std::uint64_t Tally::bytes_of(const std::string& text, const OutcomeSummary& o) {
+  return kRecordBytes + text.size() + o.outcome.values().size() * sizeof(Observed) +
+         o.witness.log().size() * sizeof(Decision);
+}
+
+std::uint64_t Tally::bytes_of(const std::string& key, const FindingSummary& f) {
+  std::uint64_t n = kRecordBytes + key.size() + f.finding.message.size() + f.witness_outcome.size() +
+                    f.witness.log().size() * sizeof(Decision);
+  for (const std::string& t : f.finding.threads) n += t.size();
+  for (const std::string& w : f.finding.where) n += w.size();
+  return n;
 }
 
 void Tally::add(Tally&& later) {
@@ -55,9 +77,10 @@ void Tally::add(Tally&& later) {
   fingerprints_.insert(std::move(later.fingerprints_));
   for (auto& [text, o] : later.outcomes) {
     auto [it, fresh] = outcomes.try_emplace(text);
-    if (fresh)
+    if (fresh) {
       it->second = std::move(o);
-    else
+      kept_bytes_ += bytes_of(it->first, it->second);
+    } else
       it->second.count += o.count;
   }
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
@@ -66,6 +89,7 @@ void Tally::add(Tally&& later) {
     if (at == findings.size()) {
       finding_keys_.push_back(std::move(later.finding_keys_[k]));
       findings.push_back(std::move(f));
+      kept_bytes_ += bytes_of(finding_keys_.back(), findings.back());
     } else {
       findings[at].count += f.count;
     }

@@ -76,6 +76,8 @@ std::string options_text(const ExploreOptions& o) {
   if (o.mode == Mode::pct) v.push_back(fmt::format("depth {}", o.pct_depth));
   if (o.max_executions) v.push_back(fmt::format("max-executions {}", o.max_executions));
   if (o.time_limit > 0) v.push_back(fmt::format("time-limit {}s", o.time_limit));
+  if (o.max_kept_bytes != kDefaultKeptBytes)
+    v.push_back(o.max_kept_bytes ? fmt::format("memory-limit {} MB", o.max_kept_bytes >> 20) : "no memory-limit");
   if (o.preemption_bound >= 0) v.push_back(fmt::format("preemption-bound {}", o.preemption_bound));
   if (o.stop_at_first) v.push_back("stop-at-first");
   v.push_back(fmt::format("max-steps {}", o.run.max_steps));
@@ -214,6 +216,7 @@ json explore_json(const ExploreReport& r, bool with_times) {
                       {"pct_depth", r.options.pct_depth},
                       {"max_executions", r.options.max_executions},
                       {"time_limit", r.options.time_limit},
+                      {"memory_limit_mb", r.options.max_kept_bytes >> 20},
                       {"preemption_bound", r.options.preemption_bound},
                       {"stop_at_first", r.options.stop_at_first},
                       {"max_steps", r.options.run.max_steps}};

@@ -116,6 +116,17 @@ contains "the verdict is not proved" out.txt "verdict:   does not hold (not prov
 check "a thread's many steps under a short local time limit" 0 $?
 contains "its last store is the final value" out.txt "verdict:   holds"
 
+# --memory-limit stops a search of many distinct outcomes once what it keeps passes the limit: eight
+# threads that each add 1 to x have 8! = 40,320 outcomes of their registers, some 100 MB kept; at 1 MB
+# the search stops early, and the exists, witnessed by then (its outcome is the first run's), holds.
+{ printf 'PTX eight\n{ x=0; }\n'; for i in 0 1 2 3 4 5 6 7; do printf ' P%d@cta 0,gpu 0 |' $i; done | sed 's/|$/;/'; echo
+  for i in 0 1 2 3 4 5 6 7; do printf ' atom.relaxed.gpu.add r0, x, 1 |'; done | sed 's/|$/;/'; echo
+  printf 'exists (P0:r0 == 0 /\\ P1:r0 == 1 /\\ P2:r0 == 2 /\\ P3:r0 == 3 /\\ P4:r0 == 4 /\\ P5:r0 == 5 /\\ P6:r0 == 6 /\\ P7:r0 == 7)\n'; } > eight.litmus
+"$scopesim" litmus --no-schedules --memory-limit 1 eight.litmus > out.txt 2>&1
+check "a search stopped by its memory limit, its exists witnessed" 0 $?
+contains "stopped by the memory limit" out.txt "execution(s), stopped by memory-limit):"
+contains "the exists holds" out.txt "verdict:   holds"
+
 "$scopesim" litmus --no-schedules --expect "$data/expected.csv" "$data/MP-gpu.litmus" "$data/MP-cta.litmus" > out.txt 2>&1
 check "--expect with a disagreement" 1 $?
 contains "the disagreement is named" out.txt "[expected: does not hold; DISAGREES]"
