@@ -8,7 +8,7 @@ if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
   echo "usage: $(basename "$0") PATH_TO_SCOPESIM PATH_TO_SCOPESIM_GPU" >&2
   exit 2
 fi
-bin=$1 harness=$2
+bin=$(realpath "$1") harness=$(realpath "$2")  # (absolute: the test runs in a directory of its own)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
