@@ -171,6 +171,24 @@ TEST(Tally, KeptBytesGrowWithWhatIsKeptFirst) {
   EXPECT_EQ(t.kept_bytes(), two);
 }
 
+// A run's log, kept once for all it showed first, counts once towards a
+// memory limit: a run of 10,000 decisions that shows 100 findings first
+// keeps its 240,000 bytes of log once, not 100 times (24 MB), however its
+// findings are tallied (one by one, or apart and added).
+TEST(Tally, ASharedLogCountsOnce) {
+  RunResult r = ended(1, 10, 3, 1);
+  r.log.resize(10000, Decision{ChoiceKind::read, 0, 2, 1});
+  for (int k = 0; k < 100; ++k) add_finding(r, FindingKind::data_race, "k.cpp:" + std::to_string(k));
+  const std::uint64_t log = r.log.size() * sizeof(Decision);
+  Tally one, apart, first;
+  one.add(r, false);
+  apart.add(r, false);
+  first.add(std::move(apart));
+  EXPECT_GE(one.kept_bytes(), log);
+  EXPECT_LT(one.kept_bytes(), log + 101 * 1000);  // the log, and under 1,000 bytes for each record
+  EXPECT_EQ(first.kept_bytes(), one.kept_bytes());
+}
+
 TEST(TextOrder, OrdersTextsAsStdStringDoes) {
   const std::vector<std::string> texts = {
       "", "a", "b", "ab", "r0=1", "r0=1 r1=0", "r0=1 r1=1", "abcdefg", "abcdefgh", "abcdefgi", "abcdefgha",

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 
 namespace scopesim {
@@ -19,7 +20,10 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
   // The run's log, copied once, for all the run shows first.
   std::optional<Witness> witness;
   auto shared_log = [&]() -> const Witness& {
-    if (!witness) witness.emplace(r.log);
+    if (!witness) {
+      witness.emplace(r.log);
+      kept_bytes_ += bytes_of(witness->log());
+    }
     return *witness;
   };
   if (r.completed) {
@@ -57,20 +61,27 @@ namespace {
 constexpr std::uint64_t kRecordBytes = 256;
 }  // namespace
 
+std::uint64_t Tally::bytes_of(const ChoiceLog& log) { return log.size() * sizeof(Decision); }
+
 std::uint64_t Tally::bytes_of(const std::string& text, const OutcomeSummary& o) {
-  return kRecordBytes + text.size() + o.outcome.values().size() * sizeof(Observed) +
-         o.witness.log().size() * sizeof(Decision);
+  return kRecordBytes + text.size() + o.outcome.values().size() * sizeof(Observed);
 }
 
 std::uint64_t Tally::bytes_of(const std::string& key, const FindingSummary& f) {
-  std::uint64_t n = kRecordBytes + key.size() + f.finding.message.size() + f.witness_outcome.size() +
-                    f.witness.log().size() * sizeof(Decision);
+  std::uint64_t n = kRecordBytes + key.size() + f.finding.message.size() + f.witness_outcome.size();
   for (const std::string& t : f.finding.threads) n += t.size();
   for (const std::string& w : f.finding.where) n += w.size();
   return n;
 }
 
 void Tally::add(Tally&& later) {
+  // (A witness's log counted once, as add() counts it where the run's first
+  // new outcome or finding makes it: the runs that show nothing new here show
+  // nothing first.)
+  std::unordered_set<const ChoiceLog*> logs;
+  auto count_log = [&](const Witness& w) {
+    if (logs.insert(&w.log()).second) kept_bytes_ += bytes_of(w.log());
+  };
   executions += later.executions;
   redundant += later.redundant;
   decisions += later.decisions;
@@ -80,6 +91,7 @@ void Tally::add(Tally&& later) {
     if (fresh) {
       it->second = std::move(o);
       kept_bytes_ += bytes_of(it->first, it->second);
+      count_log(it->second.witness);
     } else
       it->second.count += o.count;
   }
@@ -90,6 +102,7 @@ void Tally::add(Tally&& later) {
       finding_keys_.push_back(std::move(later.finding_keys_[k]));
       findings.push_back(std::move(f));
       kept_bytes_ += bytes_of(finding_keys_.back(), findings.back());
+      count_log(findings.back().witness);
     } else {
       findings[at].count += f.count;
     }

@@ -93,8 +93,9 @@ class Tally {
   std::uint64_t redundant = 0;
   std::uint64_t decisions = 0;   // scheduling decisions over every run
   std::uint64_t distinct() const { return fingerprints_.size(); }
-  // The bytes its outcomes and findings keep, roughly: each one's texts,
-  // values and witness log, and a fixed share for its records. (Counted from
+  // The bytes its outcomes and findings keep, roughly: each one's texts and
+  // values, each witness's log once (a run's is shared by all it showed
+  // first), and a fixed share for each record. (Counted from
   // what is kept, not from the allocator: the same runs count the same on
   // every machine and for every --jobs.)
   std::uint64_t kept_bytes() const { return kept_bytes_; }
@@ -103,6 +104,7 @@ class Tally {
   std::vector<FindingSummary> findings;
 
  private:
+  static std::uint64_t bytes_of(const ChoiceLog& log);
   static std::uint64_t bytes_of(const std::string& text, const OutcomeSummary& o);
   static std::uint64_t bytes_of(const std::string& key, const FindingSummary& f);
   std::uint64_t kept_bytes_ = 0;
