@@ -287,6 +287,31 @@ TEST(ModelMemory, AnRmwLoopKeepsListsInProportionToItsRmws) {
   }
 }
 
+// Two threads of two blocks that take turns with acq_rel RMWs on one
+// location, each reading the other's last: each RMW acquires the other
+// thread's view (and so knows the other's RMWs in order) as it observes
+// them, and observes none of them apart; the views its releases keep copy
+// no observed writes. Entries: each RMW's source in the chain, its known
+// writes' list, its release: a few each, not n^2/2.
+TEST(ModelMemory, TakingTurnsWithAcqRelRmwsKeepsListsInProportion) {
+  PtxModel mm;
+  const ThreadId host = mm.spawn(Placement{.host = true}, -1);
+  constexpr std::uintptr_t x = 0x1000;
+  mm.write(op(host, PtxKind::st, Sem::weak, Scope::sys, x, 0), 0);
+  const ThreadId t[2] = {mm.spawn(gpu_thread(0), host), mm.spawn(gpu_thread(1), host)};
+  constexpr std::size_t n = 2000;
+  for (std::size_t i = 0; i < n; ++i) {
+    MemOp a = op(t[i % 2], PtxKind::atom, Sem::acq_rel, Scope::gpu, x, i + 1);
+    const std::vector<WriteId> sources = mm.readable(a);
+    ASSERT_EQ(sources.size(), 1u);  // the latest: it knows, by the acquire before, every write before it
+    ASSERT_EQ(mm.info(sources[0]).value, i);
+    mm.read(a, sources[0]);
+    a.rmw_source = sources[0];
+    mm.write(a, 0);
+  }
+  EXPECT_LE(mm.list_entries(), 4 * n);
+}
+
 // Row 1 over and over, through RMWs: t0 stores x = k, then releases with
 // an RMW on f that reads its RMW before (as a barrier's arrivals do: each
 // one's chain carries every release before it); t1 reads f with an acquire

@@ -70,10 +70,10 @@ class FiberPool {
   // stop comes that much later; fibers that suspend in time cost a few
   // relaxed stores a switch.
   static void limit_slices(double seconds);
-  // From inside a running fiber: it reached a point of progress (its next
-  // step, taken without a switch), and its slice starts over there, as at a
-  // resume: the limit bounds the time between two such points, not the time
-  // a fiber runs on alone through many.
+  // From inside a running fiber: it reached a point its owner counts as
+  // progress (where it would mostly have suspended), and its slice starts
+  // over there, as at a resume: the limit bounds the time between two such
+  // points, not the time a fiber runs on alone through many.
   static void progress();
   std::size_t size() const;
   // Abandons every fiber (no unwinding); their stacks go back to the pool.

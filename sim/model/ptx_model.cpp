@@ -1419,8 +1419,8 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   if (strong) t.last_rf_term = term;  // (an RMW's write takes it next: see Write::rf_term)
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
-    s.observe(t, s.of(s.chain_of(x)));
-    if (!x.info.initial && !knows_in_order(t, x)) t.view.observe_one(w);  // (an initial write is known to all)
+    // (The releases first: what an acquire joins, the thread then knows in
+    // order, and observes no more.)
     for (const Release& rel : s.releases_of(x.releases)) {
       if (s.view_includes(t, rel)) continue;  // (an RMW loop's chain carries every release before: mostly known)
       if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
@@ -1428,6 +1428,8 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
       else
         t.pending.push_back(rel);
     }
+    s.observe(t, s.of(s.chain_of(x)));
+    if (!x.info.initial && !knows_in_order(t, x)) t.view.observe_one(w);  // (an initial write is known to all)
   }
 }
 
