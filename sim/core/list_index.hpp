@@ -10,6 +10,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <unordered_map>
 
 namespace scopesim {
@@ -32,6 +34,15 @@ class ListIndex {
     for (auto [it, end] = by_hash_.equal_range(hash()); it != end; ++it)
       if (equal(it->second)) return it->second;
     return n;
+  }
+  // find() of a list of texts: the entry of [0, n) equal to `key`, text(i)
+  // being entry i, or n.
+  template <class TextAt>
+  std::size_t find_text(std::size_t n, const std::string& key, TextAt&& text) {
+    const auto hash = [](const std::string& s) { return std::hash<std::string>{}(s); };
+    return find(
+        n, [&](std::size_t i) { return text(i) == key; }, [&] { return hash(key); },
+        [&](std::size_t i) { return hash(text(i)); });
   }
   void clear() {
     if (indexed_ == 0) return;  // (nothing indexed: a short list, as mostly)

@@ -2589,10 +2589,7 @@ class Run final : public Door, public HostApi {
   template <class F, class K>
   void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
     std::vector<std::string>& keys = r_->finding_keys;
-    const auto equal = [&](std::size_t i) { return keys[i] == key; };
-    const auto hash_of = [](const std::string& k) { return std::hash<std::string>{}(k); };
-    if (key_index_.find(findings_, equal, [&] { return hash_of(key); }, [&](std::size_t i) { return hash_of(keys[i]); }) !=
-        findings_)
+    if (key_index_.find_text(findings_, key, [&](std::size_t i) -> const std::string& { return keys[i]; }) != findings_)
       return;
     if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
       ++findings_;

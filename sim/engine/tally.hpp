@@ -114,10 +114,8 @@ class Tally {
   ListIndex key_index_;  // of finding_keys_
   // The place in `findings` of the finding of `key`, or findings.size().
   std::size_t finding_of(const std::string& key) {
-    const auto hash_of = [](const std::string& k) { return std::hash<std::string>{}(k); };
-    return key_index_.find(
-        finding_keys_.size(), [&](std::size_t i) { return finding_keys_[i] == key; }, [&] { return hash_of(key); },
-        [&](std::size_t i) { return hash_of(finding_keys_[i]); });
+    return key_index_.find_text(finding_keys_.size(), key,
+                                [&](std::size_t i) -> const std::string& { return finding_keys_[i]; });
   }
 };
 
