@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/dpor.hpp"
 #include "sim/engine/dpor_search.hpp"
 #include "sim/model/memory_model.hpp"
 #include "tests/naive_comparison.hpp"
@@ -629,6 +630,62 @@ SCOPESIM_KERNEL void counted_in_once(Cells c) {
 TEST(WriteBehindLoads, OneCounterAndASpinnerAreExploredOncePerExecution) {
   const auto m = kernel_model<counted_in_once>("t.counted_in_once", 2, 1);
   explored_once(m, 3, {"r0=0 r1=0 r2=1"});
+}
+
+// ---- the race walk of a long loop: it stops where it meets only ordered steps ----
+
+// One thread of one block stores to x `n` times. Each store's race walk
+// meets the stores before it, all of its own thread, and the host's steps,
+// all ordered before the launch: past its first 64 candidates it meets only
+// ordered steps, so it stops there (Dpor::walked_long() counts the
+// candidates met past them: none). One execution: the host reads x = n.
+SCOPESIM_KERNEL void store_loop(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  for (int k = 1; k <= 2000; ++k) x.store(k, memory_order_relaxed);
+}
+
+TEST(LongWalk, AWalkThatMeetsOnlyOrderedStepsStops) {
+  const auto m = kernel_model<store_loop>("t.store_loop", 1, 1, true);
+  Dpor d(-1, true);
+  RunResult r;
+  d.begin_run(r);
+  run_once(m, m.chapter, RunOptions{}, d, r);
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.outcome.i("x"), 2000);
+  ASSERT_TRUE(d.analyse(r));
+  // Walked to its end, each store would meet 1,936 candidates past the
+  // first 64 at the last: some 1.9 million in all.
+  EXPECT_EQ(d.walked_long(), 0u);
+  EXPECT_FALSE(d.next());  // no race: the run was the only one
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(x.executions, 1u);
+  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=0 r1=0 r2=0 x=2000"}));
+}
+
+// Block 0 loads x into r0; block 1 loads x 100 times, then stores 5 to x
+// (relaxed atomics, device scope). In the first run block 0's load reads the
+// initial 0 before block 1 starts; block 1's store then races with it (run
+// first, the load may return 5), but its walk meets that load only past its
+// 100 own loads: it must not stop at 64 candidates, as block 0's load is
+// unordered with it. r0 is 0 or 5; block 1's loads read 0 (its own store is
+// after them), r1 their sum, 0.
+SCOPESIM_KERNEL void loads_then_store(Cells c) {
+  atomic_ref<int, thread_scope_device> x(*c.x);
+  if (block_idx().x == 0) {
+    *c.r0 = x.load(memory_order_relaxed);
+  } else {
+    int sum = 0;
+    for (int k = 0; k < 100; ++k) sum += x.load(memory_order_relaxed);
+    x.store(5, memory_order_relaxed);
+    *c.r1 = sum;
+  }
+}
+
+TEST(LongWalk, AWalkGoesOnPastItsOwnStepsToAnUnorderedOne) {
+  const auto m = kernel_model<loads_then_store>("t.loads_then_store", 2, 1);
+  const Exploration x = exhaustive(m);
+  EXPECT_EQ(found(x).outcomes, (std::set<std::string>{"r0=0 r1=0 r2=0", "r0=5 r1=0 r2=0"}));
+  EXPECT_TRUE(x.findings.empty());
 }
 
 // ---- the thread that reverses a race: an initial of the steps between ----

@@ -590,8 +590,17 @@ class Dpor final : public Chooser {
         // (Earlier::written_between(), asked only of such a pair).
         std::size_t rests = 0;  // 1 + the reader the witnesses of j's commuting races rested on (npos: all)
         bool raced = false;     // races holds j's (asked of a flag: the vector's ends are loaded anew after each store)
+        // A long walk (a loop's steps of one location) stops where it meets
+        // only ordered steps (StepClocks::ordered_below()), asked once it is
+        // long: the candidates come latest first, and j's clock only grows.
+        std::size_t walked = 0, ordered = 0;
         for (Earlier::Cursor c = earlier.before(j, sj.shape); c;) {
           const std::size_t i = c.next();
+          if (++walked >= kLongWalk) [[unlikely]] {
+            if (walked == kLongWalk) ordered = clocks.ordered_below(cj, j, stepped.data(), stepping, first.data());
+            if (i < ordered) break;
+            ++walked_long_;
+          }
           const Step& si = steps[i];
           if (si.thread == sj.thread) continue;
           // Ordered: j's clock knows step i or a later step of i's thread, so
@@ -651,6 +660,13 @@ class Dpor final : public Chooser {
     in_place_ = !dispatch_nodes_.empty() && waited_in_place(r, n);
     return true;
   }
+  // The race walk of a step asks StepClocks::ordered_below() once it has
+  // met this many candidates.
+  static constexpr std::size_t kLongWalk = 64;
+  // The candidates the race walks of every analysis so far went on to past
+  // the first kLongWalk of a step (tests: a loop whose steps are ordered is
+  // walked in time linear in its length).
+  std::uint64_t walked_long() const { return walked_long_; }
   // Grows analyse()'s per-thread buffers (first_step, columns, stepped and
   // spawn, which grow together) to hold `threads` threads; their size.
   // (Out of line: seldom past an OS thread's first searches.)
@@ -1114,6 +1130,26 @@ class Dpor final : public Chooser {
     void advance(const Step& s, std::size_t j) {
       if (s.listed && (!s.joins.empty() || !s.spawned.empty())) [[unlikely]]
         advance_far(j);
+    }
+    // Below which step every step of a thread other than step j's is ordered
+    // before j (begun, its clock's row `c`), or is none: the least entry of
+    // `c` over the threads with an unordered step before j. A thread whose
+    // clock is set at a step j's clock knows (its last step, a barrier's
+    // completion or its spawn; 1 + it at most the entry) has none; nor has
+    // one whose first step is not before j. (`stepped`: the first `stepping`
+    // threads to take a step; `first`: per thread, its first step. Out of
+    // line: asked of long walks alone.)
+    [[gnu::noinline]] std::size_t ordered_below(const std::uint32_t* c, std::size_t j, const ThreadId* stepped,
+                                                std::size_t stepping, const std::size_t* first) const {
+      const ThreadId t = steps_[j].thread;
+      std::size_t below = npos;
+      for (std::size_t k = 0; k < stepping; ++k) {
+        const ThreadId u = stepped[k];
+        const std::uint32_t known = of(c, u);
+        if (u == t || first[u] >= j || set_[u] <= known) continue;
+        below = std::min<std::size_t>(below, known);
+      }
+      return below;
     }
 
    private:
@@ -2036,6 +2072,7 @@ class Dpor final : public Chooser {
   std::size_t asked_ = 0;  // the decisions of the run so far that asked the strategy (Node::call)
   std::size_t repeated_ = 0;  // the steps of the run analysed last that this run repeats (begin_run())
   std::size_t analysed_ = 0;  // the steps of the run analysed last whose clocks and Told are kept (Kept)
+  std::uint64_t walked_long_ = 0;  // walked_long()
   std::size_t structural_kept_ = 0;         // the steps whose structural() clocks are kept (Kept)
   bool structural_made_ = false;            // structural() made its clocks in this analysis
   std::optional<StepClocks> structural_;   // those clocks (while structural_made_)
