@@ -339,6 +339,48 @@ TEST_F(Model, EachReleaseOfAnRmwChainIsJoined) {
   EXPECT_TRUE(mm->take_findings().empty());  // every read of x is ordered after its write: no race
 }
 
+// A race check of a location with a long list of writes (more than 32)
+// starts where the thread's last check of it found the first write it did
+// not know: every write before that one it knows still (a view only grows).
+// t0 (block 0) makes 40 weak stores to x, then a release store to f; t1
+// (block 1) reads it with an acquire load, so its weak load of x knows
+// every store and races with none. t2 (block 2), which knows nothing, then
+// stores 99 to x: a data race with each of t0's 40 stores and with t1's
+// load, 41 findings. t1's next weak loads of x race with t2's store, made
+// after the 40 stores its last check found known.
+TEST_F(Model, ARaceCheckPastALongKnownListSeesANewWrite) {
+  init(x);
+  init(f);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(1), host),
+                 t2 = mm->spawn(gpu_thread(2), host);
+  WriteId last = 0;
+  for (std::uint64_t k = 1; k <= 40; ++k) last = mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, x, k), 0);
+  const WriteId flag = mm->write(op(t0, PtxKind::st, Sem::release, Scope::gpu, f, 1), 0);
+  mm->read(op(t1, PtxKind::ld, Sem::acquire, Scope::gpu, f), flag);
+  const MemOp load = op(t1, PtxKind::ld, Sem::weak, Scope::sys, x);
+  ASSERT_EQ(values(load), (std::vector<std::uint64_t>{40}));
+  mm->read(load, last);
+  EXPECT_TRUE(mm->take_findings().empty());
+  mm->write(op(t2, PtxKind::st, Sem::weak, Scope::sys, x, 99), 0);
+  std::size_t with_t0 = 0, with_t1 = 0;
+  for (const ModelFinding& r : mm->take_findings()) {
+    ASSERT_EQ(r.kind, FindingKind::data_race);
+    ASSERT_EQ(r.thread_b, t2);
+    with_t0 += r.thread_a == t0;
+    with_t1 += r.thread_a == t1;
+  }
+  EXPECT_EQ(with_t0, 40u);
+  EXPECT_EQ(with_t1, 1u);
+  for (int twice = 0; twice < 2; ++twice) {  // (and still after that check)
+    mm->read(load, last);
+    const std::vector<ModelFinding> again = mm->take_findings();
+    ASSERT_EQ(again.size(), 1u) << twice;
+    EXPECT_EQ(again[0].kind, FindingKind::data_race);
+    EXPECT_EQ(again[0].thread_a, t2);
+    EXPECT_EQ(again[0].thread_b, t1);
+  }
+}
+
 TEST(ValueText, IntegersInDecimal) {
   EXPECT_EQ(format_value(ValueType::i32, 0), "0");
   EXPECT_EQ(format_value(ValueType::i32, 0xffffffffULL), "-1");

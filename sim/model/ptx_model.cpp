@@ -313,6 +313,13 @@ struct Location {
   // one list, not one as long for each write (their sum the square of the
   // writes).
   std::vector<WriteId> known;
+  // Per thread that checked it for races while it had more than kLongList
+  // writes: the first of `writes` it did not know then but its own (every
+  // one before it, it knows: a view only grows). State::first_unordered().
+  // (Empty while it has kLongList writes or fewer: writes only grow until
+  // forgotten.)
+  static constexpr std::size_t kLongList = 32;
+  std::vector<std::pair<ThreadId, std::uint32_t>> ordered;
   bool commuting = false;  // a write of it is a commuting RMW (MemoryModel::commutes)
   // Its coherence in fingerprint(): the number of its writes (co.size()),
   // and the sum of edge_term() over its coherence edges between two writes
@@ -336,6 +343,7 @@ struct Location {
   void forget_writes_but(std::size_t in_co, std::size_t visits) {
     co.erase(co.begin() + static_cast<std::ptrdiff_t>(in_co), co.end());
     writes.erase(writes.begin() + static_cast<std::ptrdiff_t>(visits), writes.end());
+    if (writes.size() > kLongList) ordered.clear();  // (none else: see ordered)
     last_read.clear();
     read_beside.clear();
     known.clear();
@@ -616,6 +624,17 @@ struct PtxModel::State {
     t.view.observe(observe_buf);
   }
   std::vector<WriteId> observe_buf;  // observe()'s
+  // The writes of `chain` (a write's: Write::chain) after the last one thread
+  // t knows in order. Knowing that one in order, t knows in order or has
+  // observed every one before it: their chain is that write's own, which
+  // its read observed with its source (read()), and a view carries its
+  // observed writes (joined whole, never dropped). So a loop of RMWs reads
+  // the chain only from its own last RMW, or the last it acquired.
+  std::span<const WriteId> after_known(const Thread& t, std::span<const WriteId> chain) const {
+    std::size_t k = chain.size();
+    while (k > 0 && !knows_in_order(t, writes[chain[k - 1]])) --k;
+    return chain.subspan(k);
+  }
   // Does thread t know write x in order (by its clock), not only observed?
   [[gnu::always_inline]] static bool knows_in_order(const Thread& t, const Write& x) {
     return x.info.thread == t.id || t.view.knows_event(x.info.thread, x.seq);  // (its own: see Thread)
@@ -868,7 +887,7 @@ struct PtxModel::State {
   // (`strong`: is_strong(op.op.sem), as the caller knows it. Inline, the
   // check of each access too: a call of either saved and restored more
   // registers than a check costs.)
-  [[gnu::always_inline]] void race_check(const MemOp& op, const Location& l, bool is_write, bool strong) {
+  [[gnu::always_inline]] void race_check(const MemOp& op, Location& l, bool is_write, bool strong) {
     const Thread& t = threads[op.thread];
     auto check = [&](const Visit& a) __attribute__((always_inline)) {
       if (!unordered(t, op.thread, a)) return;
@@ -879,9 +898,33 @@ struct PtxModel::State {
                           "conflicting atomics whose scopes do not include each other's threads"});
       }
     };
-    for (const Visit& a : l.writes) check(a);
+    if (l.writes.size() > kLongList) [[unlikely]] {
+      for (std::size_t i = first_unordered(l, t, op.thread); i < l.writes.size(); ++i) check(l.writes[i]);
+    } else {
+      for (const Visit& a : l.writes) check(a);
+    }
     if (is_write)
       for (const Visit& a : l.last_read) check(a);
+  }
+  // (Past Location::kLongList writes, a race check looks up where the
+  // thread's last check of them found the first it did not know.)
+  static constexpr std::size_t kLongList = Location::kLongList;
+  // The first of l's writes that thread t (of id `id`) does not know but
+  // its own: from where its last check found one, as every write before that
+  // one it knows still (a loop's accesses of one location check only the
+  // writes made since). (Out of line: asked of long lists alone.)
+  [[gnu::noinline]] std::size_t first_unordered(Location& l, const Thread& t, ThreadId id) const {
+    std::uint32_t* from = nullptr;
+    for (auto& [thread, first] : l.ordered)
+      if (thread == id) {
+        from = &first;
+        break;
+      }
+    if (from == nullptr) from = &l.ordered.emplace_back(id, 0).second;
+    std::size_t i = *from;
+    while (i < l.writes.size() && !unordered(t, id, l.writes[i])) ++i;
+    *from = static_cast<std::uint32_t>(i);
+    return i;
   }
   // The finding of access `op` and visit `a`, unordered by causality, at
   // least one plain. (Out of line: inline, it had every weak access save
@@ -1382,6 +1425,8 @@ void PtxModel::State::read_alone(const MemOp& r, WriteId w) {
     return read<true>(r, w);
   Location& l = locs[last_location];
   if (l.co.back() != w) return read<true>(r, w);
+  if (l.writes.size() > kLongList) [[unlikely]]  // (race_check() starts where the thread's last check ended)
+    return read<true>(r, w);
   Thread& t = threads[r.thread];
   for (const Visit& a : l.writes)
     if (unordered(t, r.thread, a)) return read<true>(r, w);
@@ -1428,7 +1473,7 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
       else
         t.pending.push_back(rel);
     }
-    s.observe(t, s.of(s.chain_of(x)));
+    s.observe(t, s.after_known(t, s.of(s.chain_of(x))));
     if (!x.info.initial && !knows_in_order(t, x)) t.view.observe_one(w);  // (an initial write is known to all)
   }
 }
