@@ -312,6 +312,36 @@ TEST(ModelMemory, TakingTurnsWithAcqRelRmwsKeepsListsInProportion) {
   EXPECT_LE(mm.list_entries(), 4 * n);
 }
 
+// A thread that observed a write and then came to know it in order (an
+// acquire) keeps it no more in what it observed: the views its releases
+// keep copy none of those. Each round, t0 (block 0) stores k to x (relaxed)
+// and releases f; t1 (block 1) reads x = k with a relaxed load (morally
+// strong: it observes the store), then f with an acquire load (it joins
+// t0's view, and knows the store in order), then releases y. A round's
+// entries: the two releases, and the lists of known writes of its three
+// writes, a few each; had t1 kept every store it observed, its k-th
+// release would copy k of them too: n^2/2 entries in all (about 2 million
+// for 2000).
+TEST(ModelMemory, WritesKnownInOrderSinceObservedAreNotKeptObserved) {
+  PtxModel mm;
+  const ThreadId host = mm.spawn(Placement{.host = true}, -1);
+  constexpr std::uintptr_t x = 0x1000, f = 0x2000, y = 0x3000;
+  for (const std::uintptr_t a : {x, f, y}) mm.write(op(host, PtxKind::st, Sem::weak, Scope::sys, a, 0), 0);
+  const ThreadId t0 = mm.spawn(gpu_thread(0), host), t1 = mm.spawn(gpu_thread(1), host);
+  constexpr std::size_t n = 2000;
+  for (std::size_t k = 1; k <= n; ++k) {
+    const WriteId stored = mm.write(op(t0, PtxKind::st, Sem::relaxed, Scope::gpu, x, k), 0);
+    const WriteId flag = mm.write(op(t0, PtxKind::st, Sem::release, Scope::gpu, f, k), 0);
+    const MemOp load = op(t1, PtxKind::ld, Sem::relaxed, Scope::gpu, x);
+    const std::vector<WriteId> values = mm.readable(load);
+    ASSERT_NE(std::find(values.begin(), values.end(), stored), values.end());
+    mm.read(load, stored);
+    mm.read(op(t1, PtxKind::ld, Sem::acquire, Scope::gpu, f), flag);
+    mm.write(op(t1, PtxKind::st, Sem::release, Scope::gpu, y, k), 0);
+  }
+  EXPECT_LE(mm.list_entries(), 6 * n);
+}
+
 // Row 1 over and over, through RMWs: t0 stores x = k, then releases with
 // an RMW on f that reads its RMW before (as a barrier's arrivals do: each
 // one's chain carries every release before it); t1 reads f with an acquire

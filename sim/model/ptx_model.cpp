@@ -520,11 +520,21 @@ struct PtxModel::State {
   }
   // Thread t's view, kept, its own entry put in (see Thread). (Inline: a
   // call cost as much as the copy of a few entries.)
-  [[gnu::always_inline]] ViewId keep(const Thread& t) {
+  [[gnu::always_inline]] ViewId keep(Thread& t) {
     View& k = views.add();
     k.vc.copy_with(t.view.vc, t.id, t.seq);
-    k.observe(t.view.observed);  // (mostly none: not copied)
+    if (!t.view.observed.empty()) [[unlikely]] {  // (mostly none: not copied)
+      forget_known(t);
+      k.observe(t.view.observed);
+    }
     return static_cast<ViewId>(views.size() - 1);
+  }
+  // Thread t observes no more the writes it has come to know in order since
+  // it observed them (by a join: an acquire, a barrier, a wait), as it
+  // observes none it knows so (observe()): kept views copy the rest alone.
+  [[gnu::noinline]] void forget_known(Thread& t) const {
+    std::vector<WriteId>& o = t.view.observed;
+    o.erase(std::remove_if(o.begin(), o.end(), [&](WriteId w) { return knows_in_order(t, writes[w]); }), o.end());
   }
 
   // The location last looked up (an access looks its location up several
