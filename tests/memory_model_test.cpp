@@ -411,6 +411,45 @@ TEST_F(Model, ARaceCheckPastALongKnownListSeesANewWrite) {
   }
 }
 
+// A release sequence read through a thread that did not acquire it: t0
+// (block 0) stores d = 1, then releases with an RMW on f (w0). t1 (block 1)
+// reads it with two relaxed RMWs on f (w1 reads w0, w2 reads w1: both in
+// w0's release sequence), then releases g. t2 (block 2) acquires g, so it
+// knows w1 and w2 in order, but not w0's release, which t1 never acquired.
+// t2's acquire RMW-chain read of f returning w2 synchronizes with w0 all
+// the same (semantics.md: the release sequence of an RMW chain), so its
+// weak read of d returns 1 alone. (t2 knows w1 in order, but w1's read left
+// w0's release pending: the read of the chain must still join it.)
+TEST_F(Model, AChainReadJoinsAReleaseItsKnownWriteLeftPending) {
+  constexpr std::uintptr_t d = 0x3000, g = 0x4000;
+  init(d);
+  init(f);
+  init(g);
+  const ThreadId t0 = mm->spawn(gpu_thread(0), host), t1 = mm->spawn(gpu_thread(1), host),
+                 t2 = mm->spawn(gpu_thread(2), host);
+  mm->write(op(t0, PtxKind::st, Sem::weak, Scope::sys, d, 1), 0);
+  auto rmw = [&](ThreadId t, Sem sem, std::uint64_t value) {
+    MemOp a = op(t, PtxKind::atom, sem, Scope::gpu, f, value);
+    const std::vector<WriteId> sources = mm->readable(a);
+    EXPECT_FALSE(sources.empty());
+    const WriteId source = sources.back();  // the latest
+    mm->read(a, source);
+    a.rmw_source = source;
+    return mm->write(a, 0);
+  };
+  const WriteId w0 = rmw(t0, Sem::release, 1);
+  ASSERT_EQ(mm->info(w0).value, 1u);
+  rmw(t1, Sem::relaxed, 2);
+  const WriteId w2 = rmw(t1, Sem::relaxed, 3);
+  const WriteId flag = mm->write(op(t1, PtxKind::st, Sem::release, Scope::gpu, g, 1), 0);
+  mm->read(op(t2, PtxKind::ld, Sem::acquire, Scope::gpu, g), flag);
+  const MemOp chain_read = op(t2, PtxKind::ld, Sem::acquire, Scope::gpu, f);
+  const std::vector<WriteId> readable = mm->readable(chain_read);
+  ASSERT_NE(std::find(readable.begin(), readable.end(), w2), readable.end());
+  mm->read(chain_read, w2);
+  EXPECT_EQ(values(op(t2, PtxKind::ld, Sem::weak, Scope::sys, d)), (std::vector<std::uint64_t>{1}));
+}
+
 TEST(ValueText, IntegersInDecimal) {
   EXPECT_EQ(format_value(ValueType::i32, 0), "0");
   EXPECT_EQ(format_value(ValueType::i32, 0xffffffffULL), "-1");

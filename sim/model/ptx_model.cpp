@@ -244,6 +244,10 @@ struct alignas(128) Write {
   WriteId next_strong_rmw = no_write;  // the strong RMW that read its source before it
   std::uint64_t rf_term = 0;           // its read's term in the reads-from hash
   std::uint64_t commutes = 0;          // a commuting RMW's family (MemoryModel::commutes), else 0
+  // Its read left none of the releases it observed pending (Thread::
+  // last_read_included): its thread's view then included every release its
+  // source carries, and so does any view that knows it in order.
+  bool read_included = false;
   // Back to a new Write but for what its maker sets (a write is made at
   // every access: not stored twice), and for an RMW's own part.
   void clear() {
@@ -275,6 +279,7 @@ struct alignas(128) Thread {
   std::vector<Release> pending;       // observed by strong reads, awaiting an acquire fence
   ViewId fence_release[3] = {no_view, no_view, no_view};  // view at the last release fence, per scope
   std::uint64_t last_rf_term = 0;     // the last strong read's term in the reads-from hash (an RMW's read is strong)
+  bool last_read_included = false;    // the last strong read that observed left no release pending (Write::read_included)
   // Back to a new Thread.
   void clear() {
     view.clear();
@@ -282,6 +287,7 @@ struct alignas(128) Thread {
     pending.clear();
     for (ViewId& v : fence_release) v = no_view;
     last_rf_term = 0;
+    last_read_included = false;
   }
 };
 
@@ -634,16 +640,16 @@ struct PtxModel::State {
     t.view.observe(observe_buf);
   }
   std::vector<WriteId> observe_buf;  // observe()'s
-  // The writes of `chain` (a write's: Write::chain) after the last one thread
-  // t knows in order. Knowing that one in order, t knows in order or has
-  // observed every one before it: their chain is that write's own, which
-  // its read observed with its source (read()), and a view carries its
-  // observed writes (joined whole, never dropped). So a loop of RMWs reads
-  // the chain only from its own last RMW, or the last it acquired.
-  std::span<const WriteId> after_known(const Thread& t, std::span<const WriteId> chain) const {
+  // 1 + the last write of `chain` (a write's: Write::chain) that thread t
+  // knows in order (0: none). Knowing that one in order, t knows in order or
+  // has observed every one before it: their chain is that write's own,
+  // which its read observed with its source (read()), and a view carries
+  // its observed writes (joined whole, never dropped). So a loop of RMWs
+  // reads the chain only from its own last RMW, or the last it acquired.
+  std::size_t known_part(const Thread& t, std::span<const WriteId> chain) const {
     std::size_t k = chain.size();
     while (k > 0 && !knows_in_order(t, writes[chain[k - 1]])) --k;
-    return chain.subspan(k);
+    return k;
   }
   // Does thread t know write x in order (by its clock), not only observed?
   [[gnu::always_inline]] static bool knows_in_order(const Thread& t, const Write& x) {
@@ -792,6 +798,7 @@ struct PtxModel::State {
       x.chain = {};
       x.rf_term = t.last_rf_term;
       x.commutes = 0;
+      x.read_included = t.last_read_included;
     }
     return x;
   }
@@ -1475,15 +1482,28 @@ void PtxModel::State::read(const MemOp& r, WriteId w) {
   // Observation: a morally strong read carries the write (and its RMW chain) forward.
   if (strong && (x.info.initial || s.ms(x.info.thread, x.strong, x.scope, r.thread, true, r.op.scope))) {
     // (The releases first: what an acquire joins, the thread then knows in
-    // order, and observes no more.)
-    for (const Release& rel : s.releases_of(x.releases)) {
+    // order, and observes no more.) x's releases begin with those of each
+    // write of its chain, in order; where t knows one in order whose read
+    // included its source's (Write::read_included), t's view includes all
+    // those (that one's own were kept at it or before), and the loop starts
+    // past them.
+    const std::span<const WriteId> chain = s.of(s.chain_of(x));
+    const std::size_t known = s.known_part(t, chain);
+    std::size_t included = 0;
+    if (known > 0)
+      if (const Write& y = s.writes[chain[known - 1]]; y.read_included) included = y.releases.end - y.releases.begin;
+    bool none_pending = true;
+    for (const Release& rel : s.releases_of(x.releases).subspan(included)) {
       if (s.view_includes(t, rel)) continue;  // (an RMW loop's chain carries every release before: mostly known)
-      if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope))
+      if (has_acquire(r.op.sem) && s.ms_release(rel, r.thread, r.op.scope)) {
         t.view.join(s.views[rel.view]);
-      else
+      } else {
         t.pending.push_back(rel);
+        none_pending = false;
+      }
     }
-    s.observe(t, s.after_known(t, s.of(s.chain_of(x))));
+    t.last_read_included = none_pending;
+    s.observe(t, chain.subspan(known));
     if (!x.info.initial && !knows_in_order(t, x)) t.view.observe_one(w);  // (an initial write is known to all)
   }
 }
