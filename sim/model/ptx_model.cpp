@@ -244,9 +244,12 @@ struct alignas(128) Write {
   WriteId next_strong_rmw = no_write;  // the strong RMW that read its source before it
   std::uint64_t rf_term = 0;           // its read's term in the reads-from hash
   std::uint64_t commutes = 0;          // a commuting RMW's family (MemoryModel::commutes), else 0
-  // Its read left none of the releases it observed pending (Thread::
-  // last_read_included): its thread's view then included every release its
-  // source carries, and so does any view that knows it in order.
+  // An RMW's: its read left none of the releases it observed pending
+  // (Thread::last_read_included): its thread's view then included every
+  // release its source carries, and so does any view that knows it in order.
+  // (Read only of a write of a chain that the reader knows in order: one
+  // that is no RMW, or whose read observed nothing, carries its own
+  // releases alone, which that reader includes whatever this says.)
   bool read_included = false;
   // Back to a new Write but for what its maker sets (a write is made at
   // every access: not stored twice), and for an RMW's own part.
