@@ -417,7 +417,8 @@ TEST_F(Model, ARaceCheckPastALongKnownListSeesANewWrite) {
 // w0's release sequence), then releases g. t2 (block 2) acquires g, so it
 // knows w1 and w2 in order, but not w0's release, which t1 never acquired.
 // t2's acquire RMW-chain read of f returning w2 synchronizes with w0 all
-// the same (semantics.md: the release sequence of an RMW chain), so its
+// the same (semantics.md, "RMW chains": a release is acquired through any
+// chain of morally strong RMWs, relaxed ones included), so its
 // weak read of d returns 1 alone. (t2 knows w1 in order, but w1's read left
 // w0's release pending: the read of the chain must still join it.)
 TEST_F(Model, AChainReadJoinsAReleaseItsKnownWriteLeftPending) {
