@@ -918,7 +918,7 @@ struct PtxModel::State {
                           "conflicting atomics whose scopes do not include each other's threads"});
       }
     };
-    if (l.writes.size() > kLongList) [[unlikely]] {
+    if (l.writes.size() > Location::kLongList) [[unlikely]] {  // (see Location::ordered)
       for (std::size_t i = first_unordered(l, t, op.thread); i < l.writes.size(); ++i) check(l.writes[i]);
     } else {
       for (const Visit& a : l.writes) check(a);
@@ -926,9 +926,6 @@ struct PtxModel::State {
     if (is_write)
       for (const Visit& a : l.last_read) check(a);
   }
-  // (Past Location::kLongList writes, a race check looks up where the
-  // thread's last check of them found the first it did not know.)
-  static constexpr std::size_t kLongList = Location::kLongList;
   // The first of l's writes that thread t (of id `id`) does not know but
   // its own: from where its last check found one, as every write before that
   // one it knows still (a loop's accesses of one location check only the
@@ -1445,7 +1442,7 @@ void PtxModel::State::read_alone(const MemOp& r, WriteId w) {
     return read<true>(r, w);
   Location& l = locs[last_location];
   if (l.co.back() != w) return read<true>(r, w);
-  if (l.writes.size() > kLongList) [[unlikely]]  // (race_check() starts where the thread's last check ended)
+  if (l.writes.size() > Location::kLongList) [[unlikely]]  // (race_check() starts where the thread's last check ended)
     return read<true>(r, w);
   Thread& t = threads[r.thread];
   for (const Visit& a : l.writes)
