@@ -194,6 +194,12 @@ struct SimThread {
   bool keyed = false;    // among the thread decision's keys (Run::pending())
   bool waiting = false;  // its bit set in Run::waiting_ (Run::pending())
   fiber::FiberPool::Id fiber = 0;
+  // A stream operation's thread that is no copy: its events (the
+  // operation's start; a kernel's, the wait for its grid) are known before
+  // it starts, so it needs no fiber to come to them, and its steps run in
+  // place, on the stack of whichever thread's decision takes them
+  // (Run::run_in_place()). No fiber then.
+  bool in_place = false;
   // Where run_body()'s frame ends on its fiber: the thread's own frames lie below (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
@@ -201,8 +207,10 @@ struct SimThread {
   // run_current().)
   const KernelBody* kernel = nullptr;
   // Its event (not local) last performed or waiting to be: in the frame of
-  // its perform(), read only while it is suspended there (or runs it). Its
-  // position is kept apart (last_where), for after perform() returned.
+  // its perform(), read only while it is suspended there (or runs it); a
+  // thread that runs in place, in its operation's record (OpData::start,
+  // OpData::end). Its position is kept apart (last_where), for after
+  // perform() returned.
   const Event* pending = nullptr;
   StepShape pending_shape;  // what `pending` does to shared state, for the explorer
   Where last_where;         // `pending`'s where (none: no event yet)
@@ -350,6 +358,7 @@ struct SimThread {
     keyed = false;
     waiting = false;
     fiber = 0;
+    in_place = false;
     body_frame = nullptr;
     kernel = nullptr;
     pending = nullptr;
@@ -537,9 +546,11 @@ class Run final : public Door, public HostApi {
       const Next n = next_thread(id);
       if (n == Next::step) [[likely]] {
         in_step_ = true;
-        // Another thread's step: its fiber runs on from here, as loop()
-        // would run it (this one runs on once chosen again, below).
-        if (id != cur_) {
+        if (threads_[id].in_place) [[unlikely]] {
+          steps_in_place(id);
+        } else if (id != cur_) {
+          // Another thread's step: its fiber runs on from here, as loop()
+          // would run it (this one runs on once chosen again, below).
           enter(id);
           pool_.pass_to(threads_[id].fiber);
         } else if ((t.steps & 63) == 0) {
@@ -566,6 +577,22 @@ class Run final : public Door, public HostApi {
       return access(e, low, local);
     else
       return execute(e, low);
+  }
+  // In take_step(), where the thread decision chose `id`, a thread that runs
+  // in place: its steps, and those after it the decisions choose for such
+  // threads, are taken here (run_in_place()), until this thread is chosen,
+  // as the pass of its step on to another would wait for it. (Out of line:
+  // a stream operation's steps, a few a run.)
+  [[gnu::noinline]] void steps_in_place(ThreadId id) {
+    const ThreadId self = cur_;
+    id = run_in_place(id);
+    if (id == no_thread) {
+      in_step_ = false;
+      fiber::FiberPool::suspend();  // (resumed once chosen: loop() enters it)
+    } else {
+      enter(id);
+      if (id != self) pool_.pass_to(threads_[id].fiber);
+    }
   }
   // The thread ran past the step bound: a finding, and the run ends. (Out of
   // line, as the other cold paths of a step: see out_of_line().)
@@ -721,6 +748,9 @@ class Run final : public Door, public HostApi {
     ThreadId first_thread = 0;
     std::uint32_t threads = 0;
     std::uint32_t unfinished = 0;  // of its threads, those not done
+    // Its thread's events, where that thread runs in place (SimThread::in_place):
+    // the start, and a kernel's wait for its grid (its `pending` points here).
+    Event start, end;
     // copy
     std::uintptr_t dst = 0, src = 0;
     std::size_t count = 0;
@@ -807,18 +837,68 @@ class Run final : public Door, public HostApi {
 
   void start_fiber(ThreadId id) {
     SimThread& t = threads_[id];
-    // Spin-assume hashes the stack of a thread that reads (local_state()):
-    // it starts on a zeroed one. A stream operation's thread reads nothing
-    // but a copy's.
-    const bool reads = t.op == no_op || ops_[t.op].kind == OpKind::copy;
+    if (t.op != no_op && ops_[t.op].kind != OpKind::copy) return start_in_place(id);
     try {
-      t.fiber = pool_.create(&Run::run_current, this, reads);
+      t.fiber = pool_.create(&Run::run_current, this);
     } catch (const std::exception& e) {
       no_fiber(id, e);
       return;
     }
     ++live_;
     ready(t, id, State::fresh);
+  }
+  // Stream operation thread `id`, no copy's, starts: it comes to its first
+  // event at once (SimThread::in_place).
+  void start_in_place(ThreadId id) {
+    SimThread& t = threads_[id];
+    t.in_place = true;
+    make_op_events(ops_[t.op]);
+    ++live_;
+    arrive_in_place(id, ops_[t.op].start);
+  }
+  // Thread `id`, which runs in place, comes to event `e`: what take_step()
+  // does before the thread decision. (It takes two steps at most, far from
+  // the step bound; RunOptions::cut is asked at the other threads' events.)
+  void arrive_in_place(ThreadId id, const Event& e) {
+    SimThread& t = threads_[id];
+    ++t.steps;
+    t.pending = &e;
+    t.last_where = e.where;
+    note_shape<false>(t, {});
+    t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
+    pending(t, id, true);
+  }
+  // Takes the step a thread decision chose for thread `id`, which runs in
+  // place, and every step after it that the decisions choose for such
+  // threads, on this stack. Returns the thread to run on its fiber next:
+  // the one chosen for the next step (in_step_), or one with local code to
+  // run first (not in_step_); or no_thread where the run stopped or no step
+  // is left to take (decided_, for loop()).
+  ThreadId run_in_place(ThreadId id) {
+    do {
+      step_in_place(id);
+      if (stopped_) return no_thread;
+      in_step_ = false;
+      if (id = next_to_prime(); id != no_thread) return id;
+      if (const Next n = next_thread(id); n != Next::step) {
+        decided_ = {n, id};
+        return no_thread;
+      }
+      in_step_ = true;
+    } while (threads_[id].in_place);
+    return id;
+  }
+  // The step of thread `id` that runs in place, chosen: its event, then
+  // what its operation does up to its next event, or its end.
+  void step_in_place(ThreadId id) {
+    enter(id);
+    const Event& e = *threads_[id].pending;
+    execute(e, {});
+    OpData& d = ops_[threads_[id].op];
+    if (&e == &d.start && d.kind == OpKind::kernel)
+      arrive_in_place(id, d.end);
+    else
+      exit_thread();
   }
   // The pool could not give thread `id` a fiber: a limit of the simulator.
   // (Out of line, with its text: see out_of_line().)
@@ -892,6 +972,8 @@ class Run final : public Door, public HostApi {
         return false;
       }
       in_step_ = true;
+      if (threads_[id].in_place) [[unlikely]]
+        if (id = run_in_place(id); id == no_thread) return false;
     }
     enter(id);
     if constexpr (Ends)
@@ -1111,6 +1193,11 @@ class Run final : public Door, public HostApi {
         return;
       }
       in_step_ = true;
+      if (threads_[id].in_place) {
+        id = run_in_place(id);
+        if (stopped_) return;
+        if (id == no_thread) continue;  // (decided_)
+      }
       advance(id);
       if (stopped_) return;
     }
@@ -2096,36 +2183,40 @@ class Run final : public Door, public HostApi {
     }
   }
 
-  // The body of a stream operation's thread. (The host may enqueue more, and
-  // ops_ grow, while it runs: Ops keeps `d` where it is.)
+  // The events of operation `d`'s thread but a copy's loads and stores: its
+  // start, and a kernel's wait for its grid to end.
+  void make_op_events(OpData& d) {
+    d.start = Event{};
+    d.start.kind = EventKind::stream_op;
+    d.start.label = label(d.kind);
+    d.start.where = d.where;
+    if (d.kind != OpKind::kernel) return;
+    d.end = Event{};
+    d.end.kind = EventKind::wait;
+    d.end.label = "kernel end";
+    d.end.where = d.where;
+  }
+
+  // The body of a copy's thread, on its fiber (the other operations' threads
+  // run in place: SimThread::in_place). (The host may enqueue more, and ops_
+  // grow, while it runs: Ops keeps `d` where it is.)
   void perform_op(OpId op) {
-    const OpData& d = ops_[op];
-    Event start;
-    start.kind = EventKind::stream_op;
-    start.label = label(d.kind);
-    start.where = d.where;
-    perform(start, {}, {});
-    if (d.kind == OpKind::kernel) {
-      Event end;
-      end.kind = EventKind::wait;
-      end.label = "kernel end";
-      end.where = d.where;
-      perform(end, {}, {});
-    } else if (d.kind == OpKind::copy) {
-      // Element by element, plain loads and stores (a copy engine orders nothing).
-      for (std::size_t i = 0; i < d.count; ++i) {
-        Event ld;
-        ld.kind = EventKind::load;
-        ld.type = d.type;
-        ld.size = d.size;
-        ld.addr = d.src + i * d.size;
-        ld.where = d.where;
-        Event st = ld;
-        st.kind = EventKind::store;
-        st.addr = d.dst + i * d.size;
-        st.operand = perform(ld, lower(ld), {});
-        perform(st, lower(st), {});
-      }
+    OpData& d = ops_[op];
+    make_op_events(d);
+    perform(d.start, {}, {});
+    // Element by element, plain loads and stores (a copy engine orders nothing).
+    for (std::size_t i = 0; i < d.count; ++i) {
+      Event ld;
+      ld.kind = EventKind::load;
+      ld.type = d.type;
+      ld.size = d.size;
+      ld.addr = d.src + i * d.size;
+      ld.where = d.where;
+      Event st = ld;
+      st.kind = EventKind::store;
+      st.addr = d.dst + i * d.size;
+      st.operand = perform(ld, lower(ld), {});
+      perform(st, lower(st), {});
     }
   }
 

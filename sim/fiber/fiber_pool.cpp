@@ -102,11 +102,10 @@ void zero(char* low, std::size_t n) {
 }
 
 // A fiber's stack: an mmap'd range with a guard page at its lowest address.
-// Invariant: when a zeroed fiber (create()) starts on it, its outermost
-// `region` bytes (where a fiber's own frames live) are zero, so that what a
-// fiber finds in a slot it has not written yet is the same in every run (the
-// local state that spin-assume compares, semantics.md "Spin loops and
-// progress"). A fiber that is not zeroed leaves it as it finds it, and used.
+// Invariant: when a fiber (create()) starts on it, its outermost `region`
+// bytes (where a fiber's own frames live) are zero, so that what a fiber
+// finds in a slot it has not written yet is the same in every run (the local
+// state that spin-assume compares, semantics.md "Spin loops and progress").
 // To restore that without reading the whole region after every fiber, only
 // its outermost `reach` bytes are open; the rest of the region is closed
 // (PROT_NONE), a tripwire: a fiber that touches it faults once, the fault
@@ -734,11 +733,11 @@ struct FiberPool::Impl {
   // A fiber record more, with its stack, then `pool`'s create() of the
   // fiber on it. (Out of line, create() ending in it: past the first rounds,
   // create() reuses one, and keeps no argument across a call for this.)
-  [[gnu::noinline]] Id add(FiberPool& pool, Body body, void* context, bool zeroed) {
+  [[gnu::noinline]] Id add(FiberPool& pool, Body body, void* context) {
     auto f = std::make_unique<Fiber>();
     f->stack.map(stack_bytes);
     fibers.push_back(std::move(f));
-    return pool.create(body, context, zeroed);
+    return pool.create(body, context);
   }
   // Fiber `id` runs on in place of the running fiber, which is returned
   // (pass_to(), end_to(): the jump to `id` is theirs).
@@ -772,15 +771,15 @@ FiberPool::~FiberPool() {
   for (const auto& f : impl_->fibers) munmap(f->stack.base, f->stack.bytes);
 }
 
-FiberPool::Id FiberPool::create(Body body, void* context, bool zeroed) {
+FiberPool::Id FiberPool::create(Body body, void* context) {
   if (impl_->live == impl_->fibers.size()) [[unlikely]]
-    return impl_->add(*this, body, context, zeroed);
+    return impl_->add(*this, body, context);
   Fiber* f = impl_->fibers[impl_->live].get();
   f->body = body;
   f->body_context = context;
   f->status = Status::ready;
   f->fault.clear();
-  if (zeroed) f->stack.clear();
+  f->stack.clear();
   f->context = ctx::make_fcontext(f->stack.top, impl_->stack_bytes, entry);
   return static_cast<Id>(impl_->live++);
 }

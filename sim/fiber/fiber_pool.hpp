@@ -40,9 +40,9 @@ class FiberPool {
  public:
   using Id = std::uint32_t;
   static constexpr std::size_t default_stack_bytes = 256 * 1024;
-  // A fiber created `zeroed` starts with the outermost this many bytes of its
-  // stack zero (all of a smaller stack): what it finds in a slot of its frames
-  // it has not written is the same in every round.
+  // A fiber starts with the outermost this many bytes of its stack zero (all
+  // of a smaller stack): what it finds in a slot of its frames it has not
+  // written is the same in every round.
   static constexpr std::size_t zeroed_bytes = 16 * 1024;
   static constexpr unsigned stranded_grace_seconds = 5;
 
@@ -54,9 +54,7 @@ class FiberPool {
   // What a fiber runs: body(context).
   using Body = void (*)(void* context);
   // A new fiber that runs body(context) when first resumed. Ids are dense from 0 after reset().
-  // Not `zeroed`: its stack starts as the fiber before it on that stack left
-  // it, for a fiber that never looks at what it has not written.
-  Id create(Body body, void* context, bool zeroed = true);
+  Id create(Body body, void* context);
   // Runs the fiber until it (or a fiber it passed to, pass_to()) suspends,
   // finishes or faults.
   Status resume(Id id);
