@@ -424,6 +424,39 @@ TEST(StepBound, EndlessLoopIsNonTermination) {
   EXPECT_NE(f->finding.message.find("step bound of 200"), std::string::npos) << f->finding.message;
 }
 
+// The bound counts the events of the program's threads (semantics.md,
+// "Findings": a thread past --max-steps events), not a stream operation's
+// own start and wait, which run none of its code and can never loop. A host
+// whose only event is the launch of a kernel whose thread makes none, under
+// a bound of 1: the host makes one event, the GPU thread none; the launch's
+// operation takes two, its start and the wait for its grid, uncounted. So no
+// finding, and one execution. With a device_synchronize after the launch, the
+// host makes two: past the bound. (The operation's thread has no fiber of its
+// own: its steps run on the stack of whichever thread's decision takes them,
+// here the host's as it ends.)
+SCOPESIM_KERNEL void no_event(int) {}
+
+TEST(StepBound, AStreamOperationsOwnEventsAreNotCounted) {
+  models::Model m;
+  m.name = "t.launch_only";
+  m.chapter = {1, 1};
+  m.program = [](Host& h, const models::Config&) { launch<no_event>(h, "no_event", dim3{1}, dim3{1}, 0); };
+  const Exploration x = exhaustive(m, 1);
+  EXPECT_TRUE(x.findings.empty()) << x.findings.front().finding.message;
+  EXPECT_EQ(x.executions, 1u);
+
+  m.program = [](Host& h, const models::Config&) {
+    launch<no_event>(h, "no_event", dim3{1}, dim3{1}, 0);
+    device_synchronize(h);
+  };
+  const Exploration synced = exhaustive(m, 1);
+  ASSERT_EQ(synced.findings.size(), 1u);
+  const Finding& f = synced.findings[0].finding;
+  EXPECT_EQ(f.kind, FindingKind::non_termination);
+  EXPECT_EQ(f.threads, std::vector<std::string>{"host"});
+  EXPECT_NE(f.message.find("step bound of 1 events"), std::string::npos) << f.message;
+}
+
 // ---- local loops ----
 
 // Thread 1 loops over a local alone: it never reaches an event, so neither

@@ -857,8 +857,10 @@ class Run final : public Door, public HostApi {
     arrive_in_place(id, ops_[t.op].start);
   }
   // Thread `id`, which runs in place, comes to event `e`: what take_step()
-  // does before the thread decision. (It takes two steps at most, far from
-  // the step bound; RunOptions::cut is asked at the other threads' events.)
+  // does before the thread decision. (Its two events, the operation's own,
+  // run none of the program's code: the step bound, which finds code that
+  // never ends, leaves them out, and RunOptions::cut is asked at the other
+  // threads' events.)
   void arrive_in_place(ThreadId id, const Event& e) {
     SimThread& t = threads_[id];
     ++t.steps;
