@@ -203,8 +203,8 @@ struct SimThread {
   // Where run_body()'s frame ends on its fiber: the thread's own frames lie below (local_state()).
   const void* body_frame = nullptr;
   // A kernel's thread: its launch's body (one for the grid). (The host runs
-  // the model's program, a stream operation's thread its operation:
-  // run_current().)
+  // the model's program, a copy's thread its copy: run_current(). The other
+  // stream operations' threads run in place: `in_place`.)
   const KernelBody* kernel = nullptr;
   // Its event (not local) last performed or waiting to be: in the frame of
   // its perform(), read only while it is suspended there (or runs it); a
