@@ -870,25 +870,31 @@ class Run final : public Door, public HostApi {
     t.state = e.kind == EventKind::wait && !wait_over(t) ? State::sync : State::runnable;
     pending(t, id, true);
   }
-  // Takes the step a thread decision chose for thread `id`, which runs in
-  // place, and every step after it that the decisions choose for such
-  // threads, on this stack. Returns the thread to run on its fiber next:
-  // the one chosen for the next step (in_step_), or one with local code to
-  // run first (not in_step_); or no_thread where the run stopped or no step
-  // is left to take (decided_, for loop()).
-  ThreadId run_in_place(ThreadId id) {
-    do {
-      step_in_place(id);
-      if (stopped_) return no_thread;
-      in_step_ = false;
-      if (id = next_to_prime(); id != no_thread) return id;
-      if (const Next n = next_thread(id); n != Next::step) {
-        decided_ = {n, id};
-        return no_thread;
-      }
-      in_step_ = true;
-    } while (threads_[id].in_place);
+  // What runs next where a step is over: a thread with local code to run
+  // (not in_step_), else the one the thread decision chose (in_step_),
+  // whose fiber then runs on; a thread that runs in place has its step
+  // taken first, here (run_in_place()). no_thread: the run stopped, or no
+  // step is left to take (decided_, for loop()).
+  [[gnu::always_inline]] ThreadId next_to_run() {
+    in_step_ = false;
+    ThreadId id = next_to_prime();
+    if (id != no_thread) return id;
+    if (const Next n = next_thread(id); n != Next::step) {
+      decided_ = {n, id};
+      return no_thread;
+    }
+    in_step_ = true;
+    if (threads_[id].in_place) [[unlikely]]
+      return run_in_place(id);
     return id;
+  }
+  // Takes the step a thread decision chose for thread `id`, which runs in
+  // place, and then what runs next (next_to_run(): the steps the decisions
+  // choose for such threads, each taken here in turn).
+  [[gnu::noinline]] ThreadId run_in_place(ThreadId id) {
+    step_in_place(id);
+    if (stopped_) return no_thread;
+    return next_to_run();
   }
   // The step of thread `id` that runs in place, chosen: its event, then
   // what its operation does up to its next event, or its end.
@@ -965,18 +971,9 @@ class Run final : public Door, public HostApi {
   template <bool Ends>
   [[gnu::always_inline]] bool pass_on() {
     if (stopped_) return false;
-    in_step_ = false;
     const ThreadId self = cur_;
-    ThreadId id = next_to_prime();
-    if (id == no_thread) {
-      if (const Next n = next_thread(id); n != Next::step) {
-        decided_ = {n, id};
-        return false;
-      }
-      in_step_ = true;
-      if (threads_[id].in_place) [[unlikely]]
-        if (id = run_in_place(id); id == no_thread) return false;
-    }
+    const ThreadId id = next_to_run();
+    if (id == no_thread) return false;
     enter(id);
     if constexpr (Ends)
       pool_.end_to(threads_[id].fiber);
