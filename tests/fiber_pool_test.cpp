@@ -115,8 +115,10 @@ TEST(FiberPool, AFiberThatNestsCallsPastTheOpenPartRunsOnAndTheNextStartsZeroed)
     FiberPool pool;
     std::uint64_t got = 0;
     bool zero = false;
+    const std::uint64_t before = FiberPool::trips();
     run_alone(pool, [&] { got = nest(200, 1); });
     EXPECT_EQ(got, expected) << "round " << round;
+    EXPECT_GE(FiberPool::trips(), before + 1) << "round " << round;  // (one per page newly reached, at most)
     run_alone(pool, [&] { zero = below_is_zero(); });
     EXPECT_TRUE(zero) << "round " << round;
   }

@@ -4,6 +4,10 @@
 // "Events"; semantics.md: kernel end synchronizes with the host).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <thread>
+
+#include "sim/fiber/fiber_pool.hpp"
 #include "tests/test_kernels.hpp"
 
 namespace scopesim {
@@ -145,6 +149,35 @@ TEST(Streams, SynchronizeCoversWorkThatAlreadyFinished) {
     ASSERT_EQ(x.outcomes.size(), 1u);
     EXPECT_EQ(x.outcomes[0].outcome.text(), "x=1");
   }
+}
+
+// A launch's start runs in place, on the fiber whose thread decision chose
+// it (docs/architecture.md, "How a run proceeds"): mostly the host's, deep
+// in its launch call. Its rare deep work (a grid's thread names and
+// coordinates, made once a shape) runs aside, so that the host's stack stays
+// within the part its fiber keeps open: a touch past it (FiberPool::trips())
+// costs a fault, and a wider clear of that stack in every later run.
+// `tile.barrier` launches two shapes (the tile, then one thread that checks
+// it); explored without texts (their formatting runs deep too, and takes no
+// time measured) on a thread of its own, whose fibers' stacks no earlier test
+// widened: no trip. (Explored once before on another thread: a shared
+// library's first call of a function, bound then, saves the vector registers
+// in a deep frame, once a process.)
+TEST(Streams, ALaunchKeepsItsDeepWorkOffTheHostsStack) {
+  const models::Model& m = test::model("tile.barrier");
+  const models::Config c = m.quick.value_or(m.chapter);
+  ExploreOptions o;
+  o.run.keep_trace = false;
+  std::thread([&] { explore(m, c, o); }).join();
+  std::uint64_t trips = 0;
+  bool complete = false;
+  std::thread([&] {
+    const std::uint64_t before = fiber::FiberPool::trips();
+    complete = explore(m, c, o).complete;
+    trips = fiber::FiberPool::trips() - before;
+  }).join();
+  EXPECT_TRUE(complete);
+  EXPECT_EQ(trips, 0u);
 }
 
 SCOPESIM_KERNEL void wait_for_flag(plain<int>* flag) {

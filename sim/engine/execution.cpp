@@ -2340,9 +2340,13 @@ class Run final : public Door, public HostApi {
       if (!g.names.empty() && g.grid == grid && g.block == block) [[likely]]
         return g;
     }
-    return new_grid_shape(k, grid, block);
+    GridShape* g = nullptr;
+    fiber::FiberPool::aside([&] { g = &new_grid_shape(k, grid, block); });
+    return *g;
   }
-  // The `k`th kernel's shape made anew. (Out of line: seldom past a search's first run.)
+  // The `k`th kernel's shape made anew. (Out of line, and aside: seldom past
+  // a search's first run, and its allocations run deep, where a launch's
+  // step may already be deep on the host's fiber: it runs in place there.)
   [[gnu::noinline, gnu::cold]] GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];

@@ -235,6 +235,7 @@ struct Running {
   bool can_retry = false;  // (retry made)
   std::uint64_t declining = ~std::uint64_t{0};
   unsigned declined = 0;
+  std::uint64_t trips = 0;  // FiberPool::trips()
 };
 // Stops put off in one slice before the fiber is stopped wherever it is, and
 // how soon each is asked again: some 4 s in all.
@@ -405,8 +406,10 @@ std::uintptr_t interrupted_at(const void* context) {
 
 void on_fault(int sig, siginfo_t* info, void* context) {
   if (running.fiber != nullptr && sig == SIGSEGV && running.fiber->stack.in_closed(info->si_addr) &&
-      running.fiber->stack.trip(info->si_addr))
+      running.fiber->stack.trip(info->si_addr)) {
+    ++running.trips;
     return;  // the access runs again, on an open page
+  }
   if (running.fiber == nullptr) {
     // Not a kernel fault: restore the default action and let it happen.
     signal(sig, SIG_DFL);
@@ -859,6 +862,7 @@ void FiberPool::aside(Body body, void* context) {
   if (a.thrown) std::rethrow_exception(a.thrown);
 }
 
+std::uint64_t FiberPool::trips() { return running.trips; }
 bool FiberPool::inside() { return running.fiber != nullptr; }
 const void* FiberPool::stack_top() { return running.fiber ? running.fiber->stack.top : nullptr; }
 

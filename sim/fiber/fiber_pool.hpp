@@ -89,6 +89,12 @@ class FiberPool {
   // runs on in its place, one switch where an end and a resume() would take
   // two.
   [[noreturn]] void end_to(Id id);
+  // How often a fiber of the calling OS thread (of any pool) has touched the
+  // closed part of its stack (fiber_pool.cpp, Stack): each time a fault, two
+  // system calls, and a wider clear on that stack at every fiber after.
+  // The engine keeps its own deep work off the fibers' stacks, so that a
+  // fiber of a shipped model trips only where it formats a text.
+  static std::uint64_t trips();
   // Is the caller running on a fiber of some pool?
   static bool inside();
   // The highest address of the running fiber's stack (its outermost frame
