@@ -153,31 +153,36 @@ TEST(Streams, SynchronizeCoversWorkThatAlreadyFinished) {
 
 // A launch's start runs in place, on the fiber whose thread decision chose
 // it (docs/architecture.md, "How a run proceeds"): mostly the host's, deep
-// in its launch call. Its rare deep work (a grid's thread names and
-// coordinates, made once a shape) runs aside, so that the host's stack stays
-// within the part its fiber keeps open: a touch past it (FiberPool::trips())
-// costs a fault, and a wider clear of that stack in every later run.
-// `tile.barrier` launches two shapes (the tile, then one thread that checks
-// it); explored without texts (their formatting runs deep too, and takes no
-// time measured) on a thread of its own, whose fibers' stacks no earlier test
-// widened: no trip. (Explored once before on another thread: a shared
-// library's first call of a function, bound then, saves the vector registers
-// in a deep frame, once a process.)
+// in its launch call, as is the host's launch step itself. Their deep work
+// (a grid's thread names and coordinates, made once a shape; the grid
+// spawned and dispatched, and in a search's first runs the buffers for it
+// grown) runs aside, so that the host's stack stays within the part its
+// fiber keeps open: a touch past it (FiberPool::trips()) costs a fault, and a
+// wider clear of that stack in every later run. `tile.barrier` launches two
+// shapes (the tile, then one thread that checks it), `publish.host_consumer`
+// a grid whose threads' views the memory model makes room for; each explored
+// without texts (their formatting runs deep too, and takes no time measured)
+// on a thread of its own, whose fibers' stacks no earlier test widened: no
+// trip. (Explored once before on another thread: a shared library's first
+// call of a function, bound then, saves the vector registers in a deep
+// frame, once a process.)
 TEST(Streams, ALaunchKeepsItsDeepWorkOffTheHostsStack) {
-  const models::Model& m = test::model("tile.barrier");
-  const models::Config c = m.quick.value_or(m.chapter);
-  ExploreOptions o;
-  o.run.keep_trace = false;
-  std::thread([&] { explore(m, c, o); }).join();
-  std::uint64_t trips = 0;
-  bool complete = false;
-  std::thread([&] {
-    const std::uint64_t before = fiber::FiberPool::trips();
-    complete = explore(m, c, o).complete;
-    trips = fiber::FiberPool::trips() - before;
-  }).join();
-  EXPECT_TRUE(complete);
-  EXPECT_EQ(trips, 0u);
+  for (const char* name : {"tile.barrier", "publish.host_consumer"}) {
+    const models::Model& m = test::model(name);
+    const models::Config c = m.quick.value_or(m.chapter);
+    ExploreOptions o;
+    o.run.keep_trace = false;
+    std::thread([&] { explore(m, c, o); }).join();
+    std::uint64_t trips = 0;
+    bool complete = false;
+    std::thread([&] {
+      const std::uint64_t before = fiber::FiberPool::trips();
+      complete = explore(m, c, o).complete;
+      trips = fiber::FiberPool::trips() - before;
+    }).join();
+    EXPECT_TRUE(complete) << name;
+    EXPECT_EQ(trips, 0u) << name;
+  }
 }
 
 SCOPESIM_KERNEL void wait_for_flag(plain<int>* flag) {

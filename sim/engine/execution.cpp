@@ -901,12 +901,24 @@ class Run final : public Door, public HostApi {
   void step_in_place(ThreadId id) {
     enter(id);
     const Event& e = *threads_[id].pending;
-    execute(e, {});
-    OpData& d = ops_[threads_[id].op];
-    if (&e == &d.start && d.kind == OpKind::kernel)
-      arrive_in_place(id, d.end);
-    else
-      exit_thread();
+    const OpId op = threads_[id].op;
+    if (&e != &ops_[op].start) {
+      execute(e, {});
+      return exit_thread();
+    }
+    if (threads_.size() <= threads_high_) [[likely]] {
+      execute(e, {});
+    } else {
+      // A start with more threads in the run than any before it on this
+      // OS thread grows the buffers for them (the memory model's views, the
+      // fibers), which runs deep: aside, off the stack of the fiber whose
+      // decision chose it, mostly the host's, deep in its launch call, where
+      // it would reach past the part that fiber keeps open (FiberPool).
+      threads_high_ = threads_.size();
+      fiber::FiberPool::aside([&] { execute(e, {}); });
+    }
+    if (ops_[op].kind == OpKind::kernel) return arrive_in_place(id, ops_[op].end);
+    exit_thread();
   }
   // The pool could not give thread `id` a fiber: a limit of the simulator.
   // (Out of line, with its text: see out_of_line().)
@@ -1326,15 +1338,25 @@ class Run final : public Door, public HostApi {
     log_end_ = r_->log.data() + r_->log.size();
   }
 
-  // `f(args...)`, in a frame of its own. A step runs on the stack of its
-  // thread's fiber, and the next fiber on that stack first clears the part
-  // used (FiberPool): the temporaries of texts (decisions, trace lines,
+  // `f(args...)`, in a frame of its own, on a stack the OS thread keeps for
+  // such work (FiberPool::aside). A step runs on the stack of its thread's
+  // fiber, and the next fiber on that stack first clears the part used
+  // (FiberPool): the temporaries of texts (decisions, trace lines,
   // findings), inlined into the step's frames, would deepen every step for
-  // the sake of the few that format one. Cold paths of a step are out of line
-  // for the same reason.
+  // the sake of the few that format one, and formatted there, deep in a
+  // step, they would reach past the part the fiber keeps open and widen it
+  // for every fiber after. Cold paths of a step are out of line for the same
+  // reason.
   template <class F, class... Args>
   [[gnu::noinline, gnu::cold]] static auto out_of_line(const F& f, Args... args) {
-    return f(args...);
+    using R = decltype(f(args...));
+    if constexpr (std::is_void_v<R>) {
+      fiber::FiberPool::aside([&] { f(args...); });
+    } else {
+      std::optional<R> r;
+      fiber::FiberPool::aside([&] { r.emplace(f(args...)); });
+      return std::move(*r);
+    }
   }
 
   // A read or coherence choice point of the running thread, in a buffer kept
@@ -1875,10 +1897,12 @@ class Run final : public Door, public HostApi {
   // finding, once a thread. (Out of line: see out_of_line().)
   [[gnu::noinline, gnu::cold]] void unpromised_spin(SimThread& t, const Event& e) {
     t.reported_spin = true;
-    add_finding(FindingKind::possible_non_termination,
-                t.name() + " spins on " + location(e.addr) + " at " + describe(e.where) +
-                    ": no newer write is morally strong with its read, so nothing promises it ever sees one",
-                {t.name()}, {describe(e.where)});
+    out_of_line([&] {
+      add_finding(FindingKind::possible_non_termination,
+                  t.name() + " spins on " + location(e.addr) + " at " + describe(e.where) +
+                      ": no newer write is morally strong with its read, so nothing promises it ever sees one",
+                  {t.name()}, {describe(e.where)});
+    });
   }
 
   [[gnu::noinline]] void barrier(const Event& e) {
@@ -2345,8 +2369,8 @@ class Run final : public Door, public HostApi {
     return *g;
   }
   // The `k`th kernel's shape made anew. (Out of line, and aside: seldom past
-  // a search's first run, and its allocations run deep, where a launch's
-  // step may already be deep on the host's fiber: it runs in place there.)
+  // a search's first run, and its allocations run deep, where the host's
+  // launch step, which reserves the grid, is deep on its fiber already.)
   [[gnu::noinline, gnu::cold]] GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];
@@ -2974,6 +2998,9 @@ class Run final : public Door, public HostApi {
   } ops_;
   unsigned kernels_ = 0;
   std::uint64_t launched_threads_ = 0;
+  // The most threads a run had at an operation's start, of the runs on this
+  // OS thread so far (kept from run to run): step_in_place().
+  std::size_t threads_high_ = 0;
   // RunOptions::cut is asked every kCutEvery events of a run: an event of a
   // launch of thousands of threads can take 100 us and more (its views span
   // every thread), so that a time limit or an interrupt stops it within tens

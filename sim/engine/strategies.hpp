@@ -89,21 +89,8 @@ class ReplayChooser final : public Chooser {
     const std::size_t here = at_++;
     const auto it = std::find(p.keys.begin(), p.keys.end(), d.key);
     const unsigned offered = static_cast<unsigned>(it - p.keys.begin());
-    std::string why;
-    if (d.kind != p.kind || d.alternatives != p.keys.size())
-      why = "the run offers a " + std::string(name(p.kind)) + " decision with " + std::to_string(p.keys.size()) +
-            " alternative(s)";
-    else if (it == p.keys.end())
-      why = "the run offers no alternative with key " + std::to_string(d.key);
-    else if (offered != d.index)
-      why = "key " + std::to_string(d.key) + " is alternative " + std::to_string(offered) + " of the run's, not " +
-            std::to_string(d.index);
-    if (!why.empty()) {
-      const std::string_view text = decision_text(texts_, here);
-      error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + " " +
-               std::to_string(d.index) + "/" + std::to_string(d.alternatives) + " key " + std::to_string(d.key) +
-               (text.empty() ? "" : ": " + std::string(text)) + ") does not fit: " + why;
-      abandoned_ = true;
+    if (d.kind != p.kind || d.alternatives != p.keys.size() || it == p.keys.end() || offered != d.index) [[unlikely]] {
+      misfit(p, here, offered);
       return 0;
     }
     return offered;
@@ -111,6 +98,28 @@ class ReplayChooser final : public Chooser {
   const std::string& error() const { return error_; }
 
  private:
+  // Decision `here` of the log does not fit choice point `p`, of whose keys
+  // its key is the `offered`th (p.keys.size(): none): the run is abandoned,
+  // error() says why. (Out of line: choose() runs on a fiber's stack, which
+  // its texts' temporaries would deepen at every decision.)
+  [[gnu::noinline, gnu::cold]] void misfit(const ChoicePoint& p, std::size_t here, unsigned offered) {
+    const Decision& d = log_[here];
+    std::string why;
+    if (d.kind != p.kind || d.alternatives != p.keys.size())
+      why = "the run offers a " + std::string(name(p.kind)) + " decision with " + std::to_string(p.keys.size()) +
+            " alternative(s)";
+    else if (offered == p.keys.size())
+      why = "the run offers no alternative with key " + std::to_string(d.key);
+    else
+      why = "key " + std::to_string(d.key) + " is alternative " + std::to_string(offered) + " of the run's, not " +
+            std::to_string(d.index);
+    const std::string_view text = decision_text(texts_, here);
+    error_ = "decision " + std::to_string(here) + " (" + std::string(name(d.kind)) + " " +
+             std::to_string(d.index) + "/" + std::to_string(d.alternatives) + " key " + std::to_string(d.key) +
+             (text.empty() ? "" : ": " + std::string(text)) + ") does not fit: " + why;
+    abandoned_ = true;
+  }
+
   const ChoiceLog& log_;
   const std::vector<std::string>& texts_;
   std::size_t at_ = 0;

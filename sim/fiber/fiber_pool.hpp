@@ -92,8 +92,9 @@ class FiberPool {
   // How often a fiber of the calling OS thread (of any pool) has touched the
   // closed part of its stack (fiber_pool.cpp, Stack): each time a fault, two
   // system calls, and a wider clear on that stack at every fiber after.
-  // The engine keeps its own deep work off the fibers' stacks, so that a
-  // fiber of a shipped model trips only where it formats a text.
+  // The engine keeps its texts and its deep work off the fibers' stacks: a
+  // shipped model's fibers trip at most where a search's first runs grow
+  // the engine's buffers.
   static std::uint64_t trips();
   // Is the caller running on a fiber of some pool?
   static bool inside();
