@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 namespace scopesim {
 
@@ -30,10 +30,14 @@ class ListIndex {
       return n;
     }
     if (indexed_ > n) clear();  // (the list is shorter than when indexed: its owner emptied it)
-    for (; indexed_ < n; ++indexed_) by_hash_.emplace(hash_at(indexed_), indexed_);
-    for (auto [it, end] = by_hash_.equal_range(hash()); it != end; ++it)
-      if (equal(it->second)) return it->second;
-    return n;
+    if (2 * n > slots_.size()) grow(2 * n);
+    for (; indexed_ < n; ++indexed_) insert(hash_at(indexed_), indexed_);
+    const std::uint64_t h = hash();
+    for (std::size_t at = slot_of(h);; at = (at + 1) & mask_) {
+      const Slot& s = slots_[at];
+      if (s.tag != tag_) return n;  // (an empty slot ends the probe)
+      if (s.hash == h && equal(s.index)) return s.index;
+    }
   }
   // find() of a list of texts: the entry of [0, n) equal to `key`, text(i)
   // being entry i, or n.
@@ -44,15 +48,54 @@ class ListIndex {
         n, [&](std::size_t i) { return text(i) == key; }, [&] { return hash(key); },
         [&](std::size_t i) { return hash(text(i)); });
   }
+  // (The slots stay, emptied at once: a slot is in use only with the index's
+  // current tag. A list emptied for every run is indexed anew in every run,
+  // with no allocation.)
   void clear() {
     if (indexed_ == 0) return;  // (nothing indexed: a short list, as mostly)
-    by_hash_.clear();
     indexed_ = 0;
+    if (++tag_ == 0) {  // (the tags wrapped: no slot may read as in use)
+      for (Slot& s : slots_) s.tag = 0;
+      tag_ = 1;
+    }
   }
 
  private:
   static constexpr std::size_t kCompared = 16;
-  std::unordered_multimap<std::uint64_t, std::size_t> by_hash_;  // entries [0, indexed_)
+  // Open addressing, probed linearly from the hash's slot; at most half the
+  // slots in use. (Entries of one hash share a probe: each is compared.) A
+  // hash's slot is taken from its high bits after a multiply (Fibonacci
+  // hashing): the owners' hashes vary mostly in their low bits.
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t index = 0;
+    std::uint32_t tag = 0;  // in use when tag_
+  };
+  std::size_t slot_of(std::uint64_t h) const { return static_cast<std::size_t>((h * 0x9e3779b97f4a7c15ULL) >> shift_); }
+  void insert(std::uint64_t h, std::size_t index) {
+    std::size_t at = slot_of(h);
+    while (slots_[at].tag == tag_) at = (at + 1) & mask_;
+    slots_[at] = {h, index, tag_};
+  }
+  // Room for `n` slots at least, the entries indexed kept.
+  void grow(std::size_t n) {
+    std::size_t size = 64;
+    unsigned bits = 6;
+    for (; size < n; size *= 2) ++bits;
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(size, Slot{});
+    mask_ = size - 1;
+    shift_ = 64 - bits;
+    const std::uint32_t was = tag_;
+    tag_ = 1;
+    for (const Slot& s : old)
+      if (s.tag == was) insert(s.hash, s.index);
+  }
+  std::vector<Slot> slots_;  // entries [0, indexed_), of tag_
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+  std::uint32_t tag_ = 1;
   std::size_t indexed_ = 0;
 };
 

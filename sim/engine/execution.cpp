@@ -2651,24 +2651,47 @@ class Run final : public Door, public HostApi {
     std::string detail;
     Finding finding;
     std::string key;  // finding.key()
+    // (What formatted() looks an entry up by: its kind, positions, offset
+    // and threads; the rest is compared.)
+    std::uint64_t hash() const { return finding_hash(kind, two, a, b, offset, thread_a, thread_b); }
   };
-  static constexpr std::size_t max_formatted = 256;
+  // A run of a long racy kernel shows a finding for each pair of racing
+  // lines, hundreds of them: each one past this many is formatted anew in
+  // every run that shows it.
+  static constexpr std::size_t max_formatted = 4096;
+  static std::uint64_t finding_hash(FindingKind kind, bool two, const Where& a, const Where& b, std::uintptr_t offset,
+                                    std::string_view thread_a, std::string_view thread_b) {
+    std::uint64_t h = positions_hash(kind, two, a, two ? b : Where{});
+    h = (h ^ offset) * 0x100000001b3ULL;
+    h ^= std::hash<std::string_view>{}(thread_a) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    if (two) h ^= std::hash<std::string_view>{}(thread_b) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+  }
 
   // `f` (in allocation `r`) as an earlier run formatted it, if one did.
-  // (Asked of a racy access in every run: the names, a few bytes, are
-  // compared in place, same_text().)
-  const FormattedFinding* formatted(const ModelFinding& f, const Region* r) const {
+  // (Asked of a racy access in every run: by its hash once formatted_ is
+  // long (ListIndex), the names, a few bytes, compared in place,
+  // same_text().)
+  const FormattedFinding* formatted(const ModelFinding& f, const Region* r) {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
     const bool two = f.event_b != f.event_a;
     const Where& a = events_[f.event_a].where;
     const Where& b = events_[f.event_b].where;
-    for (const FormattedFinding& k : formatted_)
-      if (k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
-          k.in_region == (r != nullptr) && (!r || (k.offset == f.addr - r->begin && same_text(k.region, r->name))) &&
-          same_text(k.thread_a, threads_[f.thread_a].name()) &&
-          (!two || same_text(k.thread_b, threads_[f.thread_b].name())) && k.detail == f.detail)
-        return &k;
-    return nullptr;
+    const std::uintptr_t offset = r ? f.addr - r->begin : 0;
+    const std::string& thread_a = threads_[f.thread_a].name();
+    const std::string& thread_b = threads_[f.thread_b].name();
+    const std::size_t n = formatted_.size();
+    const std::size_t i = formatted_index_.find(
+        n,
+        [&](std::size_t i) {
+          const FormattedFinding& k = formatted_[i];
+          return k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
+                 k.in_region == (r != nullptr) && (!r || (k.offset == offset && same_text(k.region, r->name))) &&
+                 same_text(k.thread_a, thread_a) && (!two || same_text(k.thread_b, thread_b)) && k.detail == f.detail;
+        },
+        [&] { return finding_hash(f.kind, two, a, b, offset, thread_a, thread_b); },
+        [&](std::size_t i) { return formatted_[i].hash(); });
+    return i == n ? nullptr : &formatted_[i];
   }
 
   // Is `f` the first of its kind at its source positions in this run? Later
@@ -2852,6 +2875,7 @@ class Run final : public Door, public HostApi {
     seen_index_.clear();
     if (formatted_for_ != m_) {
       formatted_.clear();
+      formatted_index_.clear();
       finding_from_.clear();
     }
     formatted_for_ = m_;
@@ -3043,19 +3067,23 @@ class Run final : public Door, public HostApi {
     FindingKind kind;
     Where a, b;  // b: only if two (else Where{})
     bool two;
-    std::uint64_t hash() const {
-      std::uint64_t h = static_cast<std::uint64_t>(kind) << 1 | two;
-      for (const Where& w : {a, b})
-        for (const std::uint64_t v : {reinterpret_cast<std::uintptr_t>(w.file), std::uintptr_t{w.line}, w.pc})
-          h = (h ^ v) * 0x100000001b3ULL;
-      return h;
-    }
+    std::uint64_t hash() const { return positions_hash(kind, two, a, b); }
   };
+  // The hash of a finding of kind `kind` at positions `a` and `b` (Where{}
+  // where it has one only).
+  static std::uint64_t positions_hash(FindingKind kind, bool two, const Where& a, const Where& b) {
+    std::uint64_t h = static_cast<std::uint64_t>(kind) << 1 | two;
+    for (const Where& w : {a, b})
+      for (const std::uint64_t v : {reinterpret_cast<std::uintptr_t>(w.file), std::uintptr_t{w.line}, w.pc})
+        h = (h ^ v) * 0x100000001b3ULL;
+    return h;
+  }
   std::vector<SeenFinding> seen_findings_;  // the memory model's findings so far (new_model_finding())
   ListIndex seen_index_;                    // of seen_findings_
   ListIndex key_index_;                     // of r_->finding_keys, [0, findings_) (keep_finding())
   std::vector<ModelFinding> model_findings_;  // collect_findings()'s buffer
   std::vector<FormattedFinding> formatted_;  // kept from run to run, for one model (formatted())
+  ListIndex formatted_index_;                // of formatted_
   const models::Model* formatted_for_ = nullptr;
   std::vector<OpId> startable_;            // start_ready_ops()'s
   std::string shared_name_;                // new_shared()'s
