@@ -915,7 +915,7 @@ class Run final : public Door, public HostApi {
       // decision chose it, mostly the host's, deep in its launch call, where
       // it would reach past the part that fiber keeps open (FiberPool).
       threads_high_ = threads_.size();
-      fiber::FiberPool::aside([&] { execute(e, {}); });
+      out_of_line([&] { execute(e, {}); });
     }
     if (ops_[op].kind == OpKind::kernel) return arrive_in_place(id, ops_[op].end);
     exit_thread();
@@ -1348,7 +1348,7 @@ class Run final : public Door, public HostApi {
   // for every fiber after. Cold paths of a step are out of line for the same
   // reason.
   template <class F, class... Args>
-  [[gnu::noinline, gnu::cold]] static auto out_of_line(const F& f, Args... args) {
+  [[gnu::noinline, gnu::cold]] static auto out_of_line(const F& f, Args... args) -> decltype(f(args...)) {
     using R = decltype(f(args...));
     if constexpr (std::is_void_v<R>) {
       fiber::FiberPool::aside([&] { f(args...); });
@@ -2364,14 +2364,13 @@ class Run final : public Door, public HostApi {
       if (!g.names.empty() && g.grid == grid && g.block == block) [[likely]]
         return g;
     }
-    GridShape* g = nullptr;
-    fiber::FiberPool::aside([&] { g = &new_grid_shape(k, grid, block); });
-    return *g;
+    return *out_of_line([&] { return &new_grid_shape(k, grid, block); });
   }
-  // The `k`th kernel's shape made anew. (Out of line, and aside: seldom past
-  // a search's first run, and its allocations run deep, where the host's
-  // launch step, which reserves the grid, is deep on its fiber already.)
-  [[gnu::noinline, gnu::cold]] GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
+  // The `k`th kernel's shape made anew. (Out of line, see out_of_line():
+  // seldom past a search's first run, and its allocations run deep, where
+  // the host's launch step, which reserves the grid, is deep on its fiber
+  // already.)
+  GridShape& new_grid_shape(unsigned k, Dim3 grid, Dim3 block) {
     if (grid_shapes_.size() <= k) grid_shapes_.resize(k + 1);
     GridShape& g = grid_shapes_[k];
     const std::string prefix = k == 0 ? "" : "k" + std::to_string(k + 1) + ".";
@@ -2597,17 +2596,14 @@ class Run final : public Door, public HostApi {
       if (const FormattedFinding* known = formatted(f, r))
         keep_finding(known->finding, known->key, static_cast<std::size_t>(known - formatted_.data()));
       else
-        format_model_finding(f, r);
+        out_of_line([&] { format_model_finding(f, r); });
     }
   }
   // `f` (in allocation `r`), formatted into a finding of the run, and kept
-  // so for later runs (formatted_). (Out of line, with its texts: see
-  // out_of_line(); and aside, off the fiber's stack: every run of a new model
-  // with a racy access formats one, in frames several KB deep.)
-  [[gnu::noinline, gnu::cold]] void format_model_finding(const ModelFinding& f, const Region* r) {
-    fiber::FiberPool::aside([&] { format_model_finding_here(f, r); });
-  }
-  void format_model_finding_here(const ModelFinding& f, const Region* r) {
+  // so for later runs (formatted_). (Out of line, with its texts: every run
+  // of a new model with a racy access formats one, in frames several KB
+  // deep.)
+  void format_model_finding(const ModelFinding& f, const Region* r) {
     const std::string wa = describe(events_[f.event_a].where), wb = describe(events_[f.event_b].where);
     std::string msg = std::string(name(f.kind)) + " on " + location(f.addr) + ": " + threads_[f.thread_a].name() +
                       " at " + wa;
