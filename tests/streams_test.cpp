@@ -4,10 +4,6 @@
 // "Events"; semantics.md: kernel end synchronizes with the host).
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <thread>
-
-#include "sim/fiber/fiber_pool.hpp"
 #include "tests/test_kernels.hpp"
 
 namespace scopesim {
@@ -162,26 +158,15 @@ TEST(Streams, SynchronizeCoversWorkThatAlreadyFinished) {
 // shapes (the tile, then one thread that checks it), `publish.host_consumer`
 // a grid whose threads' views the memory model makes room for; each explored
 // without texts (their formatting runs deep too, and takes no time measured)
-// on a thread of its own, whose fibers' stacks no earlier test widened: no
-// trip. (Explored once before on another thread: a shared library's first
-// call of a function, bound then, saves the vector registers in a deep
-// frame, once a process.)
+// on a thread of its own (test::trips_exploring()): no trip.
 TEST(Streams, ALaunchKeepsItsDeepWorkOffTheHostsStack) {
   for (const char* name : {"tile.barrier", "publish.host_consumer"}) {
     const models::Model& m = test::model(name);
-    const models::Config c = m.quick.value_or(m.chapter);
     ExploreOptions o;
     o.run.keep_trace = false;
-    std::thread([&] { explore(m, c, o); }).join();
-    std::uint64_t trips = 0;
-    bool complete = false;
-    std::thread([&] {
-      const std::uint64_t before = fiber::FiberPool::trips();
-      complete = explore(m, c, o).complete;
-      trips = fiber::FiberPool::trips() - before;
-    }).join();
-    EXPECT_TRUE(complete) << name;
-    EXPECT_EQ(trips, 0u) << name;
+    Exploration x;
+    EXPECT_EQ(test::trips_exploring(m, m.quick.value_or(m.chapter), o, x), 0u) << name;
+    EXPECT_TRUE(x.complete) << name;
   }
 }
 

@@ -2,12 +2,15 @@
 #pragma once
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <vector>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "sim/engine/explorer.hpp"
+#include "sim/fiber/fiber_pool.hpp"
 
 namespace scopesim::test {
 
@@ -22,6 +25,24 @@ inline Exploration exhaustive(const std::string& name, unsigned resident_blocks 
   ExploreOptions o;
   o.run.resident_blocks = resident_blocks;
   return explore(m, m.chapter, o);
+}
+
+// Explores `m` at `c` on an OS thread of its own, whose fibers' stacks no
+// earlier exploration widened, into `x`, and returns how often its fibers
+// touched their stacks past the part kept open (FiberPool::trips()). (Explored
+// once before on another thread: a shared library's first call of a
+// function, bound then, saves the vector registers in a deep frame, once a
+// process.)
+inline std::uint64_t trips_exploring(const models::Model& m, const models::Config& c, const ExploreOptions& o,
+                                     Exploration& x) {
+  std::thread([&] { explore(m, c, o); }).join();
+  std::uint64_t trips = 0;
+  std::thread([&] {
+    const std::uint64_t before = fiber::FiberPool::trips();
+    x = explore(m, c, o);
+    trips = fiber::FiberPool::trips() - before;
+  }).join();
+  return trips;
 }
 
 inline bool permits(const Exploration& x, const std::string& outcome) {
