@@ -73,17 +73,28 @@ TEST(ListIndex, FindsOnlyTheEntriesOfTheListAsItIsNow) {
   }
 }
 
-// find_text(): the list's entries are texts, compared with the key.
-TEST(ListIndex, FindTextComparesTheTexts) {
+// find_text(): the list's entries are texts with their hashes kept beside
+// them; an entry is the one of the key's hash and text, so texts of one hash
+// are told apart, and no text is found under another hash than its own.
+TEST(ListIndex, FindTextMatchesTheHashThenTheText) {
   std::vector<std::string> keys;
+  std::vector<std::uint64_t> hashes;
   ListIndex index;
-  for (int k = 0; k < 50; ++k) keys.push_back("k" + std::to_string(k));
+  // (Three hashes, by the last digit: each shared by some sixteen entries.)
+  const auto hash = [](std::string_view s) -> std::uint64_t { return static_cast<std::uint64_t>(s.back() - '0') % 3; };
+  for (int k = 0; k < 50; ++k) {
+    keys.push_back("k" + std::to_string(k));
+    hashes.push_back(hash(keys.back()));
+  }
   const auto text = [&](std::size_t i) -> const std::string& { return keys[i]; };
-  EXPECT_EQ(index.find_text(keys.size(), "k17", text), 17u);
-  EXPECT_EQ(index.find_text(keys.size(), "k50", text), keys.size());
+  const auto hash_of = [&](std::size_t i) { return hashes[i]; };
+  EXPECT_EQ(index.find_text(keys.size(), "k17", hash("k17"), text, hash_of), 17u);
+  EXPECT_EQ(index.find_text(keys.size(), "k50", hash("k50"), text, hash_of), keys.size());
+  EXPECT_EQ(index.find_text(keys.size(), "k17", hash("k17") + 1, text, hash_of), keys.size());
   // Found among the first ten only, where the list is short again.
-  EXPECT_EQ(index.find_text(10, "k17", text), 10u);
-  EXPECT_EQ(index.find_text(10, "k7", text), 7u);
+  EXPECT_EQ(index.find_text(10, "k17", hash("k17"), text, hash_of), 10u);
+  EXPECT_EQ(index.find_text(10, "k7", hash("k7"), text, hash_of), 7u);
+  EXPECT_EQ(index.find_text(10, "k7", hash("k7") + 1, text, hash_of), 10u);
 }
 
 }  // namespace

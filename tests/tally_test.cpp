@@ -35,6 +35,7 @@ RunResult ended(unsigned id, std::uint64_t fingerprint, std::uint64_t decisions,
 void add_finding(RunResult& r, FindingKind kind, const std::string& where) {
   r.findings.push_back({kind, "m", {"b0.t0"}, {where}});
   r.finding_keys.push_back(r.findings.back().key());
+  r.finding_hashes.push_back(Finding::hash_key(r.finding_keys.back()));
 }
 
 std::uint64_t witness(const ChoiceLog& log) { return log.size() == 1 ? log[0].key : 0; }

@@ -10,8 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <string>
+#include <string_view>
 #include <vector>
 
 namespace scopesim {
@@ -39,14 +38,14 @@ class ListIndex {
       if (s.hash == h && equal(s.index)) return s.index;
     }
   }
-  // find() of a list of texts: the entry of [0, n) equal to `key`, text(i)
-  // being entry i, or n.
-  template <class TextAt>
-  std::size_t find_text(std::size_t n, const std::string& key, TextAt&& text) {
-    const auto hash = [](const std::string& s) { return std::hash<std::string>{}(s); };
+  // find() of a list of texts whose hashes are kept beside them: the entry
+  // of [0, n) equal to `key`, of hash `h`, or n; text(i) and hash_of(i) are
+  // entry i's. (No text is hashed here, and only one of the same hash is
+  // compared.)
+  template <class TextAt, class HashOf>
+  std::size_t find_text(std::size_t n, std::string_view key, std::uint64_t h, TextAt&& text, HashOf&& hash_of) {
     return find(
-        n, [&](std::size_t i) { return text(i) == key; }, [&] { return hash(key); },
-        [&](std::size_t i) { return hash(text(i)); });
+        n, [&](std::size_t i) { return hash_of(i) == h && text(i) == key; }, [&] { return h; }, hash_of);
   }
   // (The slots stay, emptied at once: a slot is in use only with the index's
   // current tag. A list emptied for every run is indexed anew in every run,

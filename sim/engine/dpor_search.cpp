@@ -571,6 +571,7 @@ class SubtreeSearch {
       kept->bad = r.bad;
       kept->findings = r.findings;
       kept->finding_keys = r.finding_keys;
+      kept->finding_hashes = r.finding_hashes;
       kept->fingerprint = r.fingerprint;
       if (first(r)) kept->log = r.log;
       return {false, 0, std::move(kept)};

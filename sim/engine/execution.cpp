@@ -471,6 +471,7 @@ class Run final : public Door, public HostApi {
     finish();
     r_->findings.erase(r_->findings.begin() + static_cast<std::ptrdiff_t>(findings_), r_->findings.end());
     r_->finding_keys.resize(findings_);
+    r_->finding_hashes.resize(findings_);
     finding_from_.resize(findings_);
     sizes_ = {decisions_, steps_};
     r_->filled_by = ++filled_;
@@ -2594,7 +2595,7 @@ class Run final : public Door, public HostApi {
       if (!new_model_finding(f)) continue;
       const Region* r = region(f.addr);
       if (const FormattedFinding* known = formatted(f, r))
-        keep_finding(known->finding, known->key, static_cast<std::size_t>(known - formatted_.data()));
+        keep_finding(known->finding, known->key, known->key_hash, static_cast<std::size_t>(known - formatted_.data()));
       else
         out_of_line([&] { format_model_finding(f, r); });
     }
@@ -2616,14 +2617,15 @@ class Run final : public Door, public HostApi {
     }
     Finding out{f.kind, std::move(msg), std::move(who), std::move(where)};
     std::string key = out.key();
+    const std::uint64_t key_hash = Finding::hash_key(key);
     if (formatted_.size() < max_formatted) {
       const bool two = f.event_b != f.event_a;
       formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
                             threads_[f.thread_a].name(), two ? threads_[f.thread_b].name() : std::string(),
-                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key});
-      keep_finding(out, key, formatted_.size() - 1);
+                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key, key_hash});
+      keep_finding(out, key, key_hash, formatted_.size() - 1);
     } else {
-      keep_finding(std::move(out), std::move(key));
+      keep_finding(std::move(out), std::move(key), key_hash);
     }
   }
 
@@ -2647,6 +2649,7 @@ class Run final : public Door, public HostApi {
     std::string detail;
     Finding finding;
     std::string key;  // finding.key()
+    std::uint64_t key_hash;  // Finding::hash_key(key)
     // (What formatted() looks an entry up by: its kind, positions, offset
     // and threads; the rest is compared.)
     std::uint64_t hash() const { return finding_hash(kind, two, a, b, offset, thread_a, thread_b); }
@@ -2715,18 +2718,22 @@ class Run final : public Door, public HostApi {
   void add_finding(FindingKind k, std::string msg, std::vector<std::string> who, std::vector<std::string> where) {
     Finding f{k, std::move(msg), std::move(who), std::move(where)};
     std::string key = f.key();
-    keep_finding(std::move(f), std::move(key));
+    const std::uint64_t key_hash = Finding::hash_key(key);
+    keep_finding(std::move(f), std::move(key), key_hash);
   }
-  // Keeps `f`, of key `key`, unless the run has a finding of that key. The
-  // run's findings and their keys take the places of those of the run before
-  // in r_ (copied into them, their strings keep their capacity); go() drops
-  // the rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
+  // Keeps `f`, of key `key` (Finding::hash_key(): `key_hash`), unless the
+  // run has a finding of that key. The run's findings and their keys take the
+  // places of those of the run before in r_ (copied into them, their strings
+  // keep their capacity); go() drops the rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
   // if they are one; where the run before kept the same entry in this place,
   // it is there already, and not copied again.
   template <class F, class K>
-  void keep_finding(F&& f, K&& key, std::size_t from = not_formatted) {
+  void keep_finding(F&& f, K&& key, std::uint64_t key_hash, std::size_t from = not_formatted) {
     std::vector<std::string>& keys = r_->finding_keys;
-    if (key_index_.find_text(findings_, key, [&](std::size_t i) -> const std::string& { return keys[i]; }) != findings_)
+    std::vector<std::uint64_t>& hashes = r_->finding_hashes;
+    if (key_index_.find_text(
+            findings_, key, key_hash, [&](std::size_t i) -> const std::string& { return keys[i]; },
+            [&](std::size_t i) { return hashes[i]; }) != findings_)
       return;
     if (findings_ < finding_from_.size() && from != not_formatted && finding_from_[findings_] == from) {
       ++findings_;
@@ -2734,6 +2741,8 @@ class Run final : public Door, public HostApi {
     }
     if (findings_ == keys.size()) keys.emplace_back();
     keys[findings_] = std::forward<K>(key);
+    if (findings_ == hashes.size()) hashes.emplace_back();
+    hashes[findings_] = key_hash;
     if (findings_ == r_->findings.size()) r_->findings.emplace_back();
     r_->findings[findings_] = std::forward<F>(f);
     if (findings_ == finding_from_.size()) finding_from_.emplace_back();
@@ -3043,7 +3052,7 @@ class Run final : public Door, public HostApi {
   // a run is a spot's entry, in choose_read(), made when its map is empty.)
   std::vector<ThreadId> visitors_;
   // Buffers kept from one decision to the next.
-  // Of r_->findings and r_->finding_keys, [0, findings_) are the run's (keep_finding()).
+  // Of r_->findings, finding_keys and finding_hashes, [0, findings_) are the run's (keep_finding()).
   std::size_t findings_ = 0;
   // The formatted_ entry each of r_->findings is a copy of (its index), or
   // not_formatted: the first so many of r_->findings (all where the run

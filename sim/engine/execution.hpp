@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/model.hpp"
@@ -38,6 +39,8 @@ struct Finding {
   std::vector<std::string> threads;    // "b0.t32", "host"
   std::vector<std::string> where;      // "models/publish/publish.cpp:31"
   std::string key() const;             // identity for de-duplication across runs
+  // The hash a key is looked up by (RunResult::finding_hashes).
+  static std::uint64_t hash_key(std::string_view key) { return std::hash<std::string_view>{}(key); }
 };
 
 // Threads of consecutive ids [first, first + count): what a wait learns and
@@ -134,6 +137,7 @@ struct RunResult {
   bool bad = false;           // postcondition violated
   std::vector<Finding> findings;
   std::vector<std::string> finding_keys;  // Finding::key() of each of findings
+  std::vector<std::uint64_t> finding_hashes;  // Finding::hash_key() of each of finding_keys
   ChoiceLog log;
   std::vector<std::string> texts;  // with RunOptions::keep_trace, one per decision of log; else none
   std::vector<Step> steps;

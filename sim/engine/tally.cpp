@@ -42,9 +42,10 @@ bool Tally::add(const RunResult& r, bool redundant_run) {
     text = &it->first;
   }
   for (std::size_t k = 0; k < r.findings.size(); ++k) {
-    const std::size_t at = finding_of(r.finding_keys[k]);
+    const std::size_t at = finding_of(r.finding_keys[k], r.finding_hashes[k]);
     if (at == findings.size()) {
       finding_keys_.push_back(r.finding_keys[k]);
+      finding_hashes_.push_back(r.finding_hashes[k]);
       // (Room for the run's findings left, at once: a run that shows new findings mostly shows several.)
       if (findings.size() == findings.capacity()) findings.reserve(2 * findings.size() + (r.findings.size() - k));
       findings.emplace_back(r.findings[k], 0, shared_log(), text ? *text : std::string());
@@ -97,9 +98,10 @@ void Tally::add(Tally&& later) {
   }
   for (std::size_t k = 0; k < later.findings.size(); ++k) {
     FindingSummary& f = later.findings[k];
-    const std::size_t at = finding_of(later.finding_keys_[k]);
+    const std::size_t at = finding_of(later.finding_keys_[k], later.finding_hashes_[k]);
     if (at == findings.size()) {
       finding_keys_.push_back(std::move(later.finding_keys_[k]));
+      finding_hashes_.push_back(later.finding_hashes_[k]);
       findings.push_back(std::move(f));
       kept_bytes_ += bytes_of(finding_keys_.back(), findings.back());
       count_log(findings.back().witness);

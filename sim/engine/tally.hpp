@@ -109,13 +109,15 @@ class Tally {
   static std::uint64_t bytes_of(const std::string& key, const FindingSummary& f);
   std::uint64_t kept_bytes_ = 0;
   FingerprintSet fingerprints_;  // an unended run's marked apart
-  // Each finding's key, by its place in `findings`.
+  // Each finding's key and its hash (Finding::hash_key()), by its place in `findings`.
   std::vector<std::string> finding_keys_;
+  std::vector<std::uint64_t> finding_hashes_;
   ListIndex key_index_;  // of finding_keys_
-  // The place in `findings` of the finding of `key`, or findings.size().
-  std::size_t finding_of(const std::string& key) {
-    return key_index_.find_text(finding_keys_.size(), key,
-                                [&](std::size_t i) -> const std::string& { return finding_keys_[i]; });
+  // The place in `findings` of the finding of `key` (of hash `hash`), or findings.size().
+  std::size_t finding_of(const std::string& key, std::uint64_t hash) {
+    return key_index_.find_text(
+        finding_keys_.size(), key, hash, [&](std::size_t i) -> const std::string& { return finding_keys_[i]; },
+        [&](std::size_t i) { return finding_hashes_[i]; });
   }
 };
 
