@@ -2622,7 +2622,8 @@ class Run final : public Door, public HostApi {
       const bool two = f.event_b != f.event_a;
       formatted_.push_back({f.kind, events_[f.event_a].where, events_[f.event_b].where, two,
                             threads_[f.thread_a].name(), two ? threads_[f.thread_b].name() : std::string(),
-                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0, std::string(f.detail), out, key, key_hash});
+                            r ? r->name : std::string(), r != nullptr, r ? f.addr - r->begin : 0,
+                            std::string(f.detail), out, key, key_hash});
       keep_finding(out, key, key_hash, formatted_.size() - 1);
     } else {
       keep_finding(std::move(out), std::move(key), key_hash);
@@ -2724,9 +2725,10 @@ class Run final : public Door, public HostApi {
   // Keeps `f`, of key `key` (Finding::hash_key(): `key_hash`), unless the
   // run has a finding of that key. The run's findings and their keys take the
   // places of those of the run before in r_ (copied into them, their strings
-  // keep their capacity); go() drops the rest at the run's end. `from`: the formatted_ entry `f` and `key` are,
-  // if they are one; where the run before kept the same entry in this place,
-  // it is there already, and not copied again.
+  // keep their capacity); go() drops the rest at the run's end. `from`: the
+  // formatted_ entry `f` and `key` are, if they are one; where the run before
+  // kept the same entry in this place, it is there already, and not copied
+  // again.
   template <class F, class K>
   void keep_finding(F&& f, K&& key, std::uint64_t key_hash, std::size_t from = not_formatted) {
     std::vector<std::string>& keys = r_->finding_keys;
