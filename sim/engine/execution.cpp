@@ -2699,20 +2699,26 @@ class Run final : public Door, public HostApi {
   // add_finding() would drop them, so they are not even formatted.
   bool new_model_finding(const ModelFinding& f) {
     auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
-    // (Its positions looked at in place, copied only into a new entry.)
-    const Where* a = &events_[f.event_a].where;
-    const Where* b = &events_[f.event_b].where;
-    const bool two = f.event_b != f.event_a;
-    if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) std::swap(a, b);
-    const SeenFinding seen{f.kind, *a, two ? *b : Where{}, two};
+    // (Its positions looked at in place, in the run's events: an entry
+    // names the events, not their positions.)
+    std::uint32_t event_a = f.event_a, event_b = f.event_b;
+    const bool two = event_b != event_a;
+    const Where* a = &events_[event_a].where;
+    const Where* b = &events_[event_b].where;
+    if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) {
+      std::swap(a, b);
+      std::swap(event_a, event_b);
+    }
+    const std::uint64_t hash = positions_hash(f.kind, two, *a, two ? *b : Where{});
     const std::size_t n = seen_findings_.size();
     const auto equal = [&](std::size_t i) {
       const SeenFinding& o = seen_findings_[i];
-      return o.kind == seen.kind && o.two == seen.two && same(o.a, seen.a) && same(o.b, seen.b);
+      return o.hash == hash && o.kind == f.kind && o.two == two && same(events_[o.event_a].where, *a) &&
+             (!two || same(events_[o.event_b].where, *b));
     };
-    const auto hash_at = [&](std::size_t i) { return seen_findings_[i].hash(); };
-    if (seen_index_.find(n, equal, [&] { return seen.hash(); }, hash_at) != n) return false;
-    seen_findings_.push_back(seen);
+    const auto hash_at = [&](std::size_t i) { return seen_findings_[i].hash; };
+    if (seen_index_.find(n, equal, [&] { return hash; }, hash_at) != n) return false;
+    seen_findings_.push_back({hash, event_a, event_b, f.kind, two});
     return true;
   }
 
@@ -3070,11 +3076,14 @@ class Run final : public Door, public HostApi {
     return (ranges.fetch_add(1, std::memory_order_relaxed) + 1) << 40;
   }
   static constexpr std::size_t not_formatted = ~std::size_t{0};
+  // A memory-model finding of the run (new_model_finding()): its kind and
+  // positions, those of the run's events event_a and event_b (the earlier
+  // position first; event_b only if two), and their hash (positions_hash()).
   struct SeenFinding {
+    std::uint64_t hash;
+    std::uint32_t event_a, event_b;
     FindingKind kind;
-    Where a, b;  // b: only if two (else Where{})
     bool two;
-    std::uint64_t hash() const { return positions_hash(kind, two, a, b); }
   };
   // The hash of a finding of kind `kind` at positions `a` and `b` (Where{}
   // where it has one only).
