@@ -183,8 +183,10 @@ Runs runs_of(const models::Model& m, const models::Config& c, const DporSearch& 
 }
 
 // What the explorer uses of each run (explorer.cpp): its decisions, whether it
-// is redundant and, if not, its fingerprint, outcome and findings; and the
-// log of the first run of each outcome and finding (the witness).
+// is redundant and, if not, its fingerprint, outcome and findings (by their
+// keys, with the hashes the tally looks them up by: "(its hash?)" where one
+// is not its key's); and the log of the first run of each outcome and finding
+// (the witness).
 struct Used {
   std::vector<std::string> runs;
   std::map<std::string, std::string> first_log;
@@ -200,7 +202,11 @@ Used used_of(const models::Model& m, const models::Config& c, const DporSearch& 
     }
     std::vector<std::string> shown;
     if (r.completed) shown.push_back("outcome " + r.outcome.text());
-    for (const Finding& f : r.findings) shown.push_back("finding " + f.key());
+    for (std::size_t k = 0; k < r.findings.size(); ++k) {
+      const std::string key = r.findings[k].key();
+      shown.push_back("finding " + key + (r.finding_keys.at(k) == key ? "" : " (its key?)") +
+                      (r.finding_hashes.at(k) == Finding::hash_key(key) ? "" : " (its hash?)"));
+    }
     run += " " + std::to_string(r.fingerprint);
     for (const std::string& k : shown) {
       run += ", " + k;
@@ -300,8 +306,9 @@ namespace {
 // a redundant run without its log, outcome and findings; a log only on the
 // first run of an outcome or finding in its subtree): with subtrees handed
 // over at every node, what the explorer uses of the runs is that of one
-// thread, the witnesses (first logs) included. The models have many runs of
-// one outcome, so most logs are dropped and a wrong "first" would show.
+// thread, the witnesses (first logs) and the findings' keys and hashes
+// included. The models have many runs of one outcome, so most logs are
+// dropped and a wrong "first" would show.
 TEST(ParallelExploration, SlimRunsKeepWhatTheExplorerUses) {
   const std::vector<std::pair<const models::Model*, models::Config>> cases{
       {&test::model("histogram.plain_rmw"), *test::model("histogram.plain_rmw").quick},
