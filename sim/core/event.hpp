@@ -49,6 +49,8 @@ struct Where {
   const char* file = nullptr;
   std::uint32_t line = 0;
   std::uintptr_t pc = 0;
+  // The same position: the same file (by its text's address), line and pc.
+  friend bool operator==(const Where&, const Where&) = default;
 };
 
 struct Event {

@@ -2673,7 +2673,6 @@ class Run final : public Door, public HostApi {
   // long (ListIndex), the names, a few bytes, compared in place,
   // same_text().)
   const FormattedFinding* formatted(const ModelFinding& f, const Region* r) {
-    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
     const bool two = f.event_b != f.event_a;
     const Where& a = events_[f.event_a].where;
     const Where& b = events_[f.event_b].where;
@@ -2685,7 +2684,7 @@ class Run final : public Door, public HostApi {
         n,
         [&](std::size_t i) {
           const FormattedFinding& k = formatted_[i];
-          return k.kind == f.kind && k.two == two && same(k.a, a) && (!two || same(k.b, b)) &&
+          return k.kind == f.kind && k.two == two && k.a == a && (!two || k.b == b) &&
                  k.in_region == (r != nullptr) && (!r || (k.offset == offset && same_text(k.region, r->name))) &&
                  same_text(k.thread_a, thread_a) && (!two || same_text(k.thread_b, thread_b)) && k.detail == f.detail;
         },
@@ -2698,14 +2697,13 @@ class Run final : public Door, public HostApi {
   // ones have the same Finding::key() (the same positions describe alike):
   // add_finding() would drop them, so they are not even formatted.
   bool new_model_finding(const ModelFinding& f) {
-    auto same = [](const Where& a, const Where& b) { return a.file == b.file && a.line == b.line && a.pc == b.pc; };
     // (Its positions looked at in place, in the run's events: an entry
     // names the events, not their positions.)
     std::uint32_t event_a = f.event_a, event_b = f.event_b;
     const bool two = event_b != event_a;
     const Where* a = &events_[event_a].where;
     const Where* b = &events_[event_b].where;
-    if (two && !same(*a, *b) && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) {
+    if (two && *a != *b && std::tie(b->file, b->line, b->pc) < std::tie(a->file, a->line, a->pc)) {
       std::swap(a, b);
       std::swap(event_a, event_b);
     }
@@ -2713,8 +2711,8 @@ class Run final : public Door, public HostApi {
     const std::size_t n = seen_findings_.size();
     const auto equal = [&](std::size_t i) {
       const SeenFinding& o = seen_findings_[i];
-      return o.hash == hash && o.kind == f.kind && o.two == two && same(events_[o.event_a].where, *a) &&
-             (!two || same(events_[o.event_b].where, *b));
+      return o.hash == hash && o.kind == f.kind && o.two == two && events_[o.event_a].where == *a &&
+             (!two || events_[o.event_b].where == *b);
     };
     const auto hash_at = [&](std::size_t i) { return seen_findings_[i].hash; };
     if (seen_index_.find(n, equal, [&] { return hash; }, hash_at) != n) return false;
